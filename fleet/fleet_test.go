@@ -41,7 +41,9 @@ func TestTruthAddsUp(t *testing.T) {
 	if err := f.WriteHost(&a, h); err != nil {
 		t.Fatal(err)
 	}
-	if err := Generate(DefaultConfig(500)).WriteHost(&b, h); err != nil {
+	g := Generate(DefaultConfig(500))
+	h2, _ := g.Host("edge-1")
+	if err := g.WriteHost(&b, h2); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(a.Bytes(), b.Bytes()) || a.Len() == 0 {
