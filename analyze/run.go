@@ -60,7 +60,8 @@ func Run(events []schema.Event, inputs []schema.InputStats, opts Options) *Analy
 		a.Timeseries = append(a.Timeseries, timeseries(src, evs, grid, opts.SLO, defs)...)
 	}
 	a.Options = echoOptions(opts, grid)
-	a.Notes = append(clockNotes(events), gridNotes...)
+	a.Notes = append(clockNotes(events), startNotes(bySource)...)
+	a.Notes = append(a.Notes, gridNotes...)
 	a.Notes = append(a.Notes, optionNotes(opts, defs)...)
 	return a
 }

@@ -89,6 +89,24 @@ func clockNotes(events []schema.Event) []string {
 	return notes
 }
 
+// startNotes counts, per source, the events without a start instant: they
+// give no latency figure and no time-series point.
+func startNotes(bySource map[string][]*schema.Event) []string {
+	var notes []string
+	for _, src := range orderedSources(bySource) {
+		n := 0
+		for _, e := range bySource[src] {
+			if e.StartNs == nil {
+				n++
+			}
+		}
+		if n > 0 {
+			notes = append(notes, fmt.Sprintf("%d %s events have no start instant: they count as requests and failures but give no latency figure", n, src))
+		}
+	}
+	return notes
+}
+
 // optionNotes warns about options that were ignored: an unknown --compat
 // name and SLO keys that name no per-request metric.
 func optionNotes(opts Options, defs []metricDef) []string {

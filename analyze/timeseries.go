@@ -66,6 +66,9 @@ func chooseGrid(events []schema.Event, want time.Duration) (grid, []string) {
 	if !lo.ok {
 		return grid{}, nil
 	}
+	if hi.ns-lo.ns < 0 { // the instants are so far apart that their difference overflows
+		return grid{}, []string{"the wall-clock instants span more than 292 years: no time series"}
+	}
 	span := time.Duration(hi.ns - lo.ns)
 	var notes []string
 	w := want

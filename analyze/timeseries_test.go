@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -151,5 +152,30 @@ func TestWindowTooSmall(t *testing.T) {
 	}
 	if len(a.Notes) != 1 {
 		t.Errorf("notes %q", a.Notes)
+	}
+}
+
+func TestBadInstants(t *testing.T) {
+	// Starts at −6e18 and +6e18 ns: their difference overflows int64, so
+	// there is no grid; an event without a start gives no latency; a huge
+	// chunk token count is capped rather than exhausting memory.
+	x := schema.Event{Source: "client", Clock: schema.ClockWall, StartNs: ptr(int64(-6e18)), EndNs: ptr(int64(-6e18 + 1e9))}
+	y := schema.Event{Source: "client", Clock: schema.ClockWall, StartNs: ptr(int64(6e18)),
+		ChunkOffsetsNs: offsets(10, 20), ChunkTokens: []int32{1, math.MaxInt32}}
+	z := schema.Event{Source: "client", Clock: schema.ClockWall, FirstTokenNs: ptr(int64(5))}
+	a := Run([]schema.Event{x, y, z}, nil, Options{Window: time.Second})
+	if len(a.Timeseries) != 0 || a.Options.Window != "" {
+		t.Errorf("%d series, window %q", len(a.Timeseries), a.Options.Window)
+	}
+	want := []string{
+		"1 client events have no start instant: they count as requests and failures but give no latency figure",
+		"the wall-clock instants span more than 292 years: no time series",
+	}
+	if fmt.Sprint(a.Notes) != fmt.Sprint(want) {
+		t.Errorf("notes %q", a.Notes)
+	}
+	// y's second chunk: gap 10 ms over min(2³¹−1, 65536) tokens.
+	if m := metricOf(t, a, "client", "itl", nil); m.Count != maxWeight || !near(m.Max, 10.0/maxWeight) {
+		t.Errorf("itl count %d max %g", m.Count, m.Max)
 	}
 }
