@@ -50,15 +50,20 @@ func QuantileCIRanks(n int, q float64) (low int, lowOK bool, high int, highOK bo
 		return 0, false, 0, false
 	}
 	cdf := binomialCDF(n, q)
-	// l−1 = the largest k with P(B ≤ k) ≤ tail (k = −1 always qualifies).
-	l := 0
-	for k := 0; k <= n && cdf.at(k) <= ciTail; k++ {
+	// l−1 = the largest k with P(B ≤ k) ≤ tail (k = −1 always qualifies,
+	// and so does every k below the table, where P(B ≤ k) = 0).
+	l := cdf.lo
+	for k := cdf.lo; k <= n && cdf.at(k) <= ciTail; k++ {
 		l = k + 1
 	}
 	// u = the smallest u with P(B ≥ u) = 1 − P(B ≤ u−1) ≤ tail (u = n+1
-	// always qualifies).
-	u := n + 1
-	for k := n - 1; k >= 0 && 1-cdf.at(k) <= ciTail; k-- {
+	// always qualifies, and so does every u above the table's top, where
+	// P(B ≤ u−1) = 1).
+	u, k := n+1, n-1
+	if top := cdf.lo + len(cdf.cdf) - 1; top < n {
+		u, k = top+1, top-1
+	}
+	for ; k >= 0 && 1-cdf.at(k) <= ciTail; k-- {
 		u = k + 1
 	}
 	return l - 1, l >= 1, u - 1, u <= n
