@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -132,5 +133,47 @@ func TestRunDocument(t *testing.T) {
 		if !strings.Contains(string(empty), key) {
 			t.Errorf("empty document lacks %s: %s", key, empty)
 		}
+	}
+}
+
+// TestRunArbitraryEvents runs Run over events with random missing,
+// negative and out-of-order fields: it must not panic, and the document
+// must marshal (no NaN or infinity).
+func TestRunArbitraryEvents(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	maybe := func(v int64) *int64 {
+		if rng.IntN(3) == 0 {
+			return nil
+		}
+		return ptr(v)
+	}
+	evs := make([]schema.Event, 3000)
+	for i := range evs {
+		base := t0 + rng.Int64N(1e12) - 5e11
+		e := schema.Event{
+			Source:  []string{"client", "proxy", "server", "edge"}[rng.IntN(4)],
+			Clock:   []string{schema.ClockWall, schema.ClockSteady, schema.ClockRelative}[rng.IntN(3)],
+			StartNs: maybe(base), FirstTokenNs: maybe(base + rng.Int64N(2e9) - 1e8),
+			LastTokenNs: maybe(base + rng.Int64N(9e9)), EndNs: maybe(base + rng.Int64N(1e10) - 1e9),
+			OutputTokens: maybe(rng.Int64N(5) - 1), PromptTokens: maybe(rng.Int64N(100)),
+			QueueNs: maybe(rng.Int64N(1e8)),
+		}
+		if rng.IntN(2) == 0 {
+			e.Status = ptr(int32(100 + rng.IntN(500)))
+		}
+		for range rng.IntN(6) {
+			e.ChunkOffsetsNs = append(e.ChunkOffsetsNs, rng.Int64N(3e9)-1e8)
+			if rng.IntN(2) == 0 {
+				e.ChunkTokens = append(e.ChunkTokens, int32(rng.IntN(4)-1))
+			}
+		}
+		evs[i] = e
+	}
+	a := Run(evs, nil, Options{By: [][]string{{"status"}, {"host", "region"}}, SLO: map[string]float64{"itl": 30, "tps_user": 5, "nope": 1}, Compat: "vllm"})
+	if _, err := json.Marshal(a); err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Metrics) == 0 || len(a.Timeseries) == 0 {
+		t.Errorf("%d metrics, %d series", len(a.Metrics), len(a.Timeseries))
 	}
 }
