@@ -1,0 +1,99 @@
+package analyze
+
+// maxWeight caps how many times a token-weighted value is repeated for one
+// request (guidellm compat metrics), so a corrupt token count cannot exhaust
+// memory.
+const maxWeight = 1 << 16
+
+// metricDef is one per-request metric: its name, unit, the instants it spans
+// and how one successful request contributes samples to it.
+type metricDef struct {
+	name, unit, from, to string
+	// scalar is true when a request contributes at most one sample (the
+	// metric can then be checked against an SLO per request).
+	scalar bool
+	// samples appends the request's samples, in the metric's unit, to dst.
+	samples func(r *request, dst []float64) []float64
+}
+
+// one adapts a (value, ok) function to metricDef.samples.
+func one(f func(r *request) (float64, bool)) func(*request, []float64) []float64 {
+	return func(r *request, dst []float64) []float64 {
+		if v, ok := f(r); ok {
+			return append(dst, v)
+		}
+		return dst
+	}
+}
+
+// nsToMs converts an optional nanosecond duration to milliseconds.
+func nsToMs(p *int64) (float64, bool) {
+	if p == nil {
+		return 0, false
+	}
+	return float64(*p) / 1e6, true
+}
+
+// coreMetrics are our own metrics (SPEC §2), in the order they are reported.
+var coreMetrics = []metricDef{
+	{"ttft", "ms", "start", "first_token", true, one(func(r *request) (float64, bool) { return msBetween(r.start, r.first) })},
+	{"time_to_headers", "ms", "start", "headers", true, one(func(r *request) (float64, bool) { return msBetween(r.start, r.headers) })},
+	{"e2e", "ms", "start", "end", true, one(func(r *request) (float64, bool) { return msBetween(r.start, r.end) })},
+	{"tpot", "ms", "first_token", "last_token", true, one(tpot)},
+	{"itl", "ms", "chunk", "chunk", false, itlSamples},
+	{"chunk_gap", "ms", "chunk", "chunk", false, chunkGaps},
+	{"tps_user", "tokens/s", "first_token", "last_token", true, one(tpsUser)},
+	{"queue", "ms", "queued", "scheduled", true, one(func(r *request) (float64, bool) { return nsToMs(r.e.QueueNs) })},
+	{"prefill", "ms", "scheduled", "first_token", true, one(func(r *request) (float64, bool) { return nsToMs(r.e.PrefillNs) })},
+	{"decode", "ms", "first_token", "last_token", true, one(func(r *request) (float64, bool) { return nsToMs(r.e.DecodeNs) })},
+}
+
+// tpot is (last_token − first_token) / (output_tokens − 1) in ms, for
+// requests with more than one output token.
+func tpot(r *request) (float64, bool) {
+	d, ok := msBetween(r.first, r.last)
+	if !ok || r.tokens <= 1 {
+		return 0, false
+	}
+	return d / float64(r.tokens-1), true
+}
+
+// tpsUser is 1000 / tpot: the tokens per second one user sees.
+func tpsUser(r *request) (float64, bool) {
+	t, ok := tpot(r)
+	if !ok || t <= 0 {
+		return 0, false
+	}
+	return 1000 / t, true
+}
+
+// itlSamples appends the request's per-token gaps in ms: for consecutive
+// chunks with arrival gap g, where the later chunk carries k tokens, k
+// samples of g/k.
+func itlSamples(r *request, dst []float64) []float64 {
+	off := r.e.ChunkOffsetsNs
+	for i := 1; i < len(off); i++ {
+		k := chunkTokens(r.e, i)
+		g := float64(off[i]-off[i-1]) / 1e6 / float64(k)
+		for range k {
+			dst = append(dst, g)
+		}
+	}
+	return dst
+}
+
+// chunkGaps appends the raw gaps between consecutive chunks in ms.
+func chunkGaps(r *request, dst []float64) []float64 {
+	off := r.e.ChunkOffsetsNs
+	for i := 1; i < len(off); i++ {
+		dst = append(dst, float64(off[i]-off[i-1])/1e6)
+	}
+	return dst
+}
+
+// metricsFor returns the metrics to compute: ours, then the named peer's
+// (nil compat metrics for an unknown or empty compat name).
+func metricsFor(compat string) []metricDef {
+	defs := append([]metricDef(nil), coreMetrics...)
+	return append(defs, compatMetrics[compat]...)
+}

@@ -1,0 +1,142 @@
+package analyze
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// sourceOrder is the order sources are reported in; any other source
+// follows, alphabetically.
+var sourceOrder = []string{schema.SourceClient, schema.SourceProxy, schema.SourceServer}
+
+// classOrder is the order error classes are reported in; any other class
+// follows, alphabetically.
+var classOrder = []string{schema.ErrorRateLimited, schema.ErrorClient, schema.ErrorServer,
+	schema.ErrorInterrupted, schema.ErrorTimeout}
+
+// Run analyses events one source at a time: per-request latency metrics
+// with their statistics per group, failures by class, time series over
+// wall-clock windows and the report's feeds. It is pure and deterministic.
+// It leaves the cross-source parts (Matching, ClockOffsets, TTFTBreakdown,
+// TTFTDelta, Examples) empty for reconciliation to fill.
+func Run(events []schema.Event, inputs []schema.InputStats, opts Options) *Analysis {
+	a := &Analysis{
+		SchemaVersion:   SchemaVersion,
+		Inputs:          append([]schema.InputStats{}, inputs...),
+		RejectsByReason: rejectsByReason(inputs),
+		Metrics:         []Metric{},
+		Errors:          []ErrorCount{},
+		Matching:        []Matching{},
+		ClockOffsets:    []ClockOffset{},
+		TTFTBreakdown:   []BreakdownBand{},
+		Timeseries:      []Series{},
+		Sources:         []SourceSummary{},
+		Distributions:   []Distribution{},
+		ITLByPosition:   []PositionSeries{},
+		TTFTByPrompt:    []Scatter{},
+		Examples:        []Timeline{},
+	}
+	defs := metricsFor(opts.Compat)
+	bySource := splitBySource(events)
+	grid, gridNotes := chooseGrid(events, opts.Window)
+	for _, src := range orderedSources(bySource) {
+		evs := bySource[src]
+		acc := accumulate(evs, opts.By, defs)
+		a.Metrics = append(a.Metrics, acc.metrics(src, defs)...)
+		a.Errors = append(a.Errors, acc.errorCounts(src)...)
+		a.Sources = append(a.Sources, summarizeSource(src, evs))
+		a.Distributions = append(a.Distributions, acc.distributions(src, defs)...)
+		if ps, ok := itlByPosition(src, evs); ok {
+			a.ITLByPosition = append(a.ITLByPosition, ps)
+		}
+		if sc, ok := ttftByPrompt(src, evs); ok {
+			a.TTFTByPrompt = append(a.TTFTByPrompt, sc)
+		}
+		a.Timeseries = append(a.Timeseries, timeseries(src, evs, grid, opts.SLO, defs)...)
+	}
+	a.Options = echoOptions(opts, grid)
+	a.Notes = append(clockNotes(events), startNotes(bySource)...)
+	a.Notes = append(a.Notes, gridNotes...)
+	a.Notes = append(a.Notes, optionNotes(opts, defs)...)
+	return a
+}
+
+// rejectsByReason sums the inputs' rejects by reason.
+func rejectsByReason(inputs []schema.InputStats) map[string]int64 {
+	m := map[string]int64{}
+	for _, in := range inputs {
+		for r, n := range in.RejectsByReason {
+			m[r] += n
+		}
+	}
+	return m
+}
+
+// splitBySource groups pointers to events by source, in input order.
+func splitBySource(events []schema.Event) map[string][]*schema.Event {
+	m := map[string][]*schema.Event{}
+	for i := range events {
+		m[events[i].Source] = append(m[events[i].Source], &events[i])
+	}
+	return m
+}
+
+// orderedSources returns the sources present: client, proxy, server, then
+// any other alphabetically.
+func orderedSources(m map[string][]*schema.Event) []string {
+	return orderedKeys(slices.Collect(maps.Keys(m)), sourceOrder)
+}
+
+// orderedKeys returns keys with those listed in first in that order, then
+// the rest sorted.
+func orderedKeys(keys, first []string) []string {
+	var out, rest []string
+	for _, k := range first {
+		if slices.Contains(keys, k) {
+			out = append(out, k)
+		}
+	}
+	for _, k := range keys {
+		if !slices.Contains(first, k) {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	return append(out, rest...)
+}
+
+// echoOptions records the options as run: breakdowns joined with "+", the
+// window actually used (empty without wall-clock events).
+func echoOptions(opts Options, g grid) OptionsEcho {
+	echo := OptionsEcho{By: []string{}, SLO: map[string]float64{}, Compat: opts.Compat}
+	for _, keys := range opts.By {
+		if len(keys) > 0 {
+			echo.By = append(echo.By, strings.Join(keys, "+"))
+		}
+	}
+	maps.Copy(echo.SLO, opts.SLO)
+	if g.n > 0 {
+		echo.Window = formatWindow(g.width)
+	}
+	return echo
+}
+
+// formatWindow writes a window as the command line takes it: "1d", "6h",
+// "5m", "30s", or Go's duration syntax for anything else.
+func formatWindow(d time.Duration) string {
+	units := []struct {
+		d    time.Duration
+		name string
+	}{{24 * time.Hour, "d"}, {time.Hour, "h"}, {time.Minute, "m"}, {time.Second, "s"}}
+	for _, u := range units {
+		if d >= u.d && d%u.d == 0 {
+			return strconv.FormatInt(int64(d/u.d), 10) + u.name
+		}
+	}
+	return d.String()
+}

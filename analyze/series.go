@@ -1,0 +1,75 @@
+package analyze
+
+import "slices"
+
+// buildSeries turns the windows of one source into Series; points carry the
+// window start, RFC 3339 UTC. Windows without samples have nil percentiles;
+// rates are 0 in an empty window, error rates nil (no requests to divide by).
+func buildSeries(src string, ws []windowAcc, g grid, withGoodput bool) []Series {
+	sec := g.width.Seconds()
+	mk := func(metric, unit string, point func(w *windowAcc) Point) Series {
+		s := Series{Source: src, Metric: metric, Unit: unit, Window: formatWindow(g.width), Points: make([]Point, len(ws))}
+		for i := range ws {
+			s.Points[i] = point(&ws[i])
+			s.Points[i].T = rfc3339(g.start(i))
+		}
+		return s
+	}
+	out := []Series{
+		mk("ttft", "ms", func(w *windowAcc) Point { return percentilePoint(w.ttft) }),
+		mk("itl", "ms", func(w *windowAcc) Point { return percentilePoint(w.itl) }),
+		mk("request_rate", "requests/s", func(w *windowAcc) Point {
+			return Point{Count: w.started, Value: ptr(float64(w.started) / sec)}
+		}),
+		mk("output_tps", "tokens/s", func(w *windowAcc) Point {
+			return Point{Count: int64(w.tokens + 0.5), Value: ptr(w.tokens / sec)}
+		}),
+		mk("concurrency", "requests", func(w *windowAcc) Point {
+			return Point{Count: w.overlapping, Value: ptr(w.busyNs / float64(g.width))}
+		}),
+		mk("error_rate", "fraction", func(w *windowAcc) Point { return errorPoint(w, "") }),
+	}
+	for _, c := range failureClasses(ws) {
+		out = append(out, mk("error_rate."+c, "fraction", func(w *windowAcc) Point { return errorPoint(w, c) }))
+	}
+	if withGoodput {
+		out = append(out, mk("goodput", "requests/s", func(w *windowAcc) Point {
+			return Point{Count: w.good, Value: ptr(float64(w.good) / sec)}
+		}))
+	}
+	return out
+}
+
+// percentilePoint returns the count, median and p99 of a window's samples,
+// sorting them in place.
+func percentilePoint(samples []float64) Point {
+	p := Point{Count: int64(len(samples))}
+	if len(samples) == 0 {
+		return p
+	}
+	slices.Sort(samples)
+	p50, _ := Quantile(samples, 0.5)
+	p99, _ := Quantile(samples, 0.99)
+	p.P50, p.P99 = &p50, &p99
+	return p
+}
+
+// errorPoint returns the fraction of the window's requests that failed (of
+// class, or of any class when class is ""), with Count the failures; the
+// value is nil when no request started in the window.
+func errorPoint(w *windowAcc, class string) Point {
+	var failed int64
+	for c, n := range w.failed {
+		if class == "" || c == class {
+			failed += n
+		}
+	}
+	p := Point{Count: failed}
+	if w.started > 0 {
+		p.Value = ptr(float64(failed) / float64(w.started))
+	}
+	return p
+}
+
+// ptr returns a pointer to v.
+func ptr[T any](v T) *T { return &v }
