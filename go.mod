@@ -3,7 +3,7 @@ module github.com/ttftrace/ttftrace
 go 1.26.8
 
 require (
-	github.com/DataDog/sketches-go v1.4.8 // indirect
+	github.com/DataDog/sketches-go v1.4.8
 	github.com/VividCortex/ewma v1.2.0 // indirect
 	github.com/acarl005/stripansi v0.0.0-20180116102854-5a71ef0e047d // indirect
 	github.com/andybalholm/brotli v1.1.1 // indirect
