@@ -42,7 +42,8 @@ func title(text, sub string) obj {
 		"textStyle": obj{"fontSize": 14, "fontWeight": 600}, "subtextStyle": obj{"fontSize": 12}}
 }
 
-func legend() obj { return obj{"top": 0, "right": 0, "type": "scroll"} }
+// legend sits under the title, left-aligned, so half-width charts keep both readable.
+func legend() obj { return obj{"top": 40, "left": 0, "type": "scroll"} }
 
 func axisTooltip() obj { return obj{"trigger": "axis", "confine": true} }
 
@@ -87,11 +88,11 @@ func distributionChart(cs *chartSet, pal palette, metric, unit string, ds []anal
 	cdfAxis["max"] = 1
 	histAxis := yValueAxis("requests per bin")
 	histAxis["gridIndex"] = 1
-	return cs.add(440, obj{
+	return cs.add(460, obj{
 		"title":    title(esc(metric)+" distribution", "top: CDF · bottom: histogram · "+esc(unit)),
 		"legend":   legend(),
 		"tooltip":  axisTooltip(),
-		"grid":     []obj{{"top": 60, "height": 160, "left": 80, "right": 30}, {"top": 270, "height": 120, "left": 80, "right": 30}},
+		"grid":     []obj{{"top": 80, "height": 160, "left": 80, "right": 30}, {"top": 290, "height": 120, "left": 80, "right": 30}},
 		"xAxis":    []obj{x(0, ""), x(1, esc(unit))},
 		"yAxis":    []obj{cdfAxis, histAxis},
 		"dataZoom": []obj{{"type": "inside", "xAxisIndex": []int{0, 1}}},

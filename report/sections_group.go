@@ -97,11 +97,11 @@ func groupChart(cs *chartSet, pal palette, keys string, ms []analyze.Metric) (ch
 			obj{"type": "bar", "name": esc(src) + " p99", "color": c, "data": p99, "barMaxWidth": 22,
 				"itemStyle": obj{"opacity": 0.45}})
 	}
-	return cs.add(320, obj{
+	return cs.add(340, obj{
 		"title":   title("TTFT by "+esc(keys), "ms · solid p50, pale p99"),
 		"legend":  legend(),
 		"tooltip": obj{"trigger": "axis", "axisPointer": obj{"type": "shadow"}, "confine": true},
-		"grid":    obj{"top": 60, "left": 80, "right": 30, "bottom": 70},
+		"grid":    obj{"top": 80, "left": 80, "right": 30, "bottom": 70},
 		"xAxis":   obj{"type": "category", "data": cats, "axisLabel": obj{"interval": 0, "rotate": 20, "width": 160, "overflow": "truncate"}},
 		"yAxis":   yValueAxis("ms"),
 		"series":  series,
@@ -116,11 +116,11 @@ func scatterChart(cs *chartSet, pal palette, ss []analyze.Scatter) chartRef {
 			"symbolSize": 4, "data": s.Points, "itemStyle": obj{"opacity": 0.6}})
 	}
 	x, y := valueAxis(esc(ss[0].X)), yValueAxis(esc(ss[0].Y))
-	return cs.add(360, obj{
+	return cs.add(380, obj{
 		"title":   title("", "sampled requests, one dot each"),
 		"legend":  legend(),
 		"tooltip": obj{"trigger": "item", "confine": true},
-		"grid":    obj{"top": 60, "left": 80, "right": 30, "bottom": 50},
+		"grid":    obj{"top": 80, "left": 80, "right": 30, "bottom": 50},
 		"xAxis":   x,
 		"yAxis":   y,
 		"series":  series,

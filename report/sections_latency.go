@@ -165,11 +165,11 @@ func positionChart(cs *chartSet, pal palette, ps []analyze.PositionSeries) chart
 	}
 	x := valueAxis("output token position")
 	x["min"] = 1
-	return cs.add(340, obj{
+	return cs.add(360, obj{
 		"title":   title("", "gap before output token n · ms · solid p50, dashed p90"),
 		"legend":  legend(),
 		"tooltip": axisTooltip(),
-		"grid":    obj{"top": 60, "left": 80, "right": 30, "bottom": 50},
+		"grid":    obj{"top": 80, "left": 80, "right": 30, "bottom": 50},
 		"xAxis":   x,
 		"yAxis":   yValueAxis("ms"),
 		"series":  series,

@@ -94,14 +94,15 @@ func timeChart(cs *chartSet, pal palette, metric string, ss []analyze.Series) ch
 	if latency {
 		sub += " · solid p50, dashed p99"
 	}
-	return cs.add(300, obj{
+	return cs.add(320, obj{
 		"title":   title(name, sub),
 		"legend":  legend(),
 		"tooltip": axisTooltip(),
-		"grid":    obj{"top": 60, "left": 80, "right": 30, "bottom": 40},
-		"xAxis":   obj{"type": "time"},
-		"yAxis":   yValueAxis(unit),
-		"series":  series,
+		"grid":    obj{"top": 80, "left": 80, "right": 30, "bottom": 40},
+		"xAxis": obj{"type": "time", "axisLabel": obj{"hideOverlap": true,
+			"formatter": obj{"day": "{MMM} {d}", "hour": "{HH}:{mm}", "minute": "{HH}:{mm}"}}},
+		"yAxis":  yValueAxis(unit),
+		"series": series,
 	})
 }
 
