@@ -1,5 +1,5 @@
 // Draws every chart of ttCharts and writes the outcome into <body>:
-// data-charts is the number of chart canvases drawn.
+// data-charts is the number of chart elements holding a drawn canvas.
 (function () {
   var record = window.ttRecordError || function () {};
 
@@ -42,7 +42,10 @@
 
   function prepare(option) {
     (option.series || []).forEach(function (s) {
-      if (typeof s.renderItem === 'string') s.renderItem = renderers[s.renderItem];
+      if (typeof s.renderItem === 'string') {
+        if (!renderers[s.renderItem]) throw new Error('no renderer named ' + s.renderItem);
+        s.renderItem = renderers[s.renderItem];
+      }
     });
     if (option.tooltip && !option.tooltip.valueFormatter) option.tooltip.valueFormatter = round;
     return option;
@@ -60,6 +63,9 @@
     }
   });
   window.addEventListener('resize', function () { drawn.forEach(function (c) { c.resize(); }); });
-  document.body.setAttribute('data-charts', String(document.querySelectorAll('.chart canvas').length));
+  var withCanvas = Array.prototype.filter.call(document.querySelectorAll('.chart'), function (el) {
+    return el.querySelector('canvas') !== null;
+  });
+  document.body.setAttribute('data-charts', String(withCanvas.length));
   document.body.setAttribute('data-ready', '1');
 })();
