@@ -1,0 +1,153 @@
+package report
+
+import (
+	"html"
+	"math"
+
+	"github.com/ttftrace/ttftrace/analyze"
+)
+
+// esc HTML-escapes a string from a log before it goes into a chart option:
+// ECharts renders tooltips as HTML, so a model named <img onerror=…> must
+// reach it as text. The cost is that a name holding & < > " ' shows its
+// entity on the canvas, which is the safe way to be wrong.
+func esc(s string) string { return html.EscapeString(s) }
+
+// sourceColors keeps each observer's colour the same on every chart.
+var sourceColors = map[string]string{"client": "#2f6fb5", "proxy": "#d9822b", "server": "#2e8b57"}
+
+var extraColors = []string{"#8e44ad", "#c0392b", "#7f8c8d", "#16a085", "#b7950b"}
+
+// colorOf returns the colour of a source; other sources take colours from a
+// fixed list in the order they are first asked for.
+type palette map[string]string
+
+func (p palette) of(source string) string {
+	if c, ok := sourceColors[source]; ok {
+		return c
+	}
+	if c, ok := p[source]; ok {
+		return c
+	}
+	c := extraColors[len(p)%len(extraColors)]
+	p[source] = c
+	return c
+}
+
+// partColors are the TTFT breakdown parts, outside in.
+var partColors = []string{"#9ecae1", "#4292c6", "#fdae6b", "#e6550d", "#bdbdbd", "#74c476"}
+
+func title(text, sub string) obj {
+	return obj{"text": text, "subtext": sub, "left": 0,
+		"textStyle": obj{"fontSize": 14, "fontWeight": 600}, "subtextStyle": obj{"fontSize": 12}}
+}
+
+// legend sits under the title, left-aligned, so half-width charts keep both readable.
+func legend() obj { return obj{"top": 40, "left": 0, "type": "scroll"} }
+
+func axisTooltip() obj { return obj{"trigger": "axis", "confine": true} }
+
+func valueAxis(name string) obj {
+	return obj{"type": "value", "name": name, "nameLocation": "middle", "nameGap": 28,
+		"scale": false, "splitLine": obj{"lineStyle": obj{"color": "#eee"}}}
+}
+
+// distributionChart draws one metric's CDF (top grid) and histogram (bottom
+// grid) for every source, on one x range so the two read together.
+// yValueAxis is a vertical value axis; its name clears the tick labels.
+func yValueAxis(name string) obj {
+	a := valueAxis(name)
+	a["nameGap"] = 52
+	return a
+}
+
+func distributionChart(cs *chartSet, pal palette, metric, unit string, ds []analyze.Distribution) chartRef {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, d := range ds {
+		for _, e := range d.Edges {
+			lo, hi = math.Min(lo, e), math.Max(hi, e)
+		}
+		for _, p := range d.CDF {
+			lo, hi = math.Min(lo, p[0]), math.Max(hi, p[0])
+		}
+	}
+	if math.IsInf(lo, 0) {
+		lo, hi = 0, 1
+	}
+	lo, hi = math.Min(lo, 0), niceCeil(hi)
+	var series []obj
+	for _, d := range ds {
+		series = append(series, cdfSeries(d, pal.of(d.Source)), histSeries(d, pal.of(d.Source)))
+	}
+	x := func(grid int, name string) obj {
+		a := valueAxis(name)
+		a["gridIndex"], a["min"], a["max"] = grid, lo, hi
+		return a
+	}
+	cdfAxis := yValueAxis("fraction ≤ x")
+	cdfAxis["max"] = 1
+	histAxis := yValueAxis("requests per bin")
+	histAxis["gridIndex"] = 1
+	return cs.add(460, obj{
+		"title":    title(esc(metric)+" distribution", "top: CDF · bottom: histogram · "+esc(unit)),
+		"legend":   legend(),
+		"tooltip":  axisTooltip(),
+		"grid":     []obj{{"top": 80, "height": 160, "left": 80, "right": 30}, {"top": 290, "height": 120, "left": 80, "right": 30}},
+		"xAxis":    []obj{x(0, ""), x(1, esc(unit))},
+		"yAxis":    []obj{cdfAxis, histAxis},
+		"dataZoom": []obj{{"type": "inside", "xAxisIndex": []int{0, 1}}},
+		"series":   series,
+	})
+}
+
+func cdfSeries(d analyze.Distribution, color string) obj {
+	return obj{"type": "line", "name": esc(d.Source), "color": color, "showSymbol": false,
+		"xAxisIndex": 0, "yAxisIndex": 0, "data": d.CDF, "lineStyle": obj{"width": 2}}
+}
+
+// histSeries draws bins [Edges[i], Edges[i+1]) as a step line: each point
+// holds its bin's count until the next edge, and the last bin closes at 0.
+func histSeries(d analyze.Distribution, color string) obj {
+	var data [][2]float64
+	for i, c := range d.Counts {
+		if i < len(d.Edges) {
+			data = append(data, [2]float64{d.Edges[i], float64(c)})
+		}
+	}
+	if n := len(d.Counts); n > 0 && n < len(d.Edges) {
+		data = append(data, [2]float64{d.Edges[n], float64(d.Counts[n-1])}, [2]float64{d.Edges[n], 0})
+	}
+	return obj{"type": "line", "name": esc(d.Source), "color": color, "showSymbol": false, "step": "end",
+		"xAxisIndex": 1, "yAxisIndex": 1, "data": data, "areaStyle": obj{"opacity": 0.15},
+		"lineStyle": obj{"width": 1.5}}
+}
+
+// nullable turns an optional figure into a chart value: null is a gap.
+func nullable(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// niceCeil rounds v up to 1, 2, 2.5 or 5 times a power of ten, so an axis
+// ends on a round number.
+func niceCeil(v float64) float64 {
+	if v <= 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return v
+	}
+	p := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if v <= m*p*(1+1e-12) {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+// categoryAxis is a vertical axis of names, first at the top; its line stays
+// at the left edge even when the values cross zero.
+func categoryAxis(names []string) obj {
+	return obj{"type": "category", "data": names, "inverse": true, "axisLine": obj{"onZero": false},
+		"axisLabel": obj{"width": 150, "overflow": "truncate"}}
+}

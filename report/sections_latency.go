@@ -1,0 +1,177 @@
+package report
+
+import (
+	"sort"
+
+	"github.com/ttftrace/ttftrace/analyze"
+)
+
+// distributionsOf returns the distributions of one metric, sources outside in.
+func distributionsOf(a *analyze.Analysis, metric string) []analyze.Distribution {
+	var out []analyze.Distribution
+	for _, d := range a.Distributions {
+		if d.Metric == metric {
+			out = append(out, d)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		return lessSourceMetric(out[i].Source, "", out[j].Source, "")
+	})
+	return out
+}
+
+func buildTTFT(a *analyze.Analysis, cs *chartSet, pal palette) chartSection {
+	ds := distributionsOf(a, "ttft")
+	if len(ds) == 0 {
+		return chartSection{Empty: "No source logged both the start of a request and its first token, so there is no TTFT distribution."}
+	}
+	s := chartSection{Charts: []chartRef{distributionChart(cs, pal, "TTFT", ds[0].Unit, ds)}}
+	if len(ds) == 1 {
+		s.Note = "Only the " + ds[0].Source + " logged TTFT, so there is nothing to set it against."
+	}
+	return s
+}
+
+type breakdownSection struct {
+	Empty string
+	Chart *chartRef
+	Rows  []breakdownRow
+	Delta []statRow // one row, or none
+	// DeltaEmpty says why there is no client − server TTFT delta.
+	DeltaEmpty string
+}
+
+type breakdownRow struct {
+	Band, Requests, ClientTTFT string
+	Parts                      []partCell
+}
+
+type partCell struct{ Value, Share string }
+
+// breakdownParts names the parts of client TTFT, outside in, and reads them.
+var breakdownParts = []struct {
+	Name string
+	Of   func(analyze.BreakdownBand) float64
+}{
+	{"client → proxy", func(b analyze.BreakdownBand) float64 { return b.ClientToProxyMs }},
+	{"proxy → server", func(b analyze.BreakdownBand) float64 { return b.ProxyToServerMs }},
+	{"server queue", func(b analyze.BreakdownBand) float64 { return b.ServerQueueMs }},
+	{"server prefill", func(b analyze.BreakdownBand) float64 { return b.ServerPrefillMs }},
+	{"server other", func(b analyze.BreakdownBand) float64 { return b.ServerOtherMs }},
+	{"return path", func(b analyze.BreakdownBand) float64 { return b.ReturnPathMs }},
+}
+
+func buildBreakdown(a *analyze.Analysis, cs *chartSet) breakdownSection {
+	var s breakdownSection
+	if a.TTFTDelta != nil {
+		s.Delta = []statRow{statRowOf(*a.TTFTDelta)}
+	} else {
+		s.DeltaEmpty = "No request was matched between client and server, so client − server TTFT is unknown."
+	}
+	if len(a.TTFTBreakdown) == 0 {
+		s.Empty = "No request was seen by client, proxy and server with clock offsets known for all three, so client TTFT cannot be split into its parts."
+		return s
+	}
+	for _, b := range a.TTFTBreakdown {
+		r := breakdownRow{Band: b.Band, Requests: fmtCount(b.Requests), ClientTTFT: fmtValue(b.ClientTTFTMs)}
+		for _, p := range breakdownParts {
+			c := partCell{Value: fmtValue(p.Of(b))}
+			if b.ClientTTFTMs != 0 {
+				c.Share = fmtPct(p.Of(b) / b.ClientTTFTMs)
+			}
+			r.Parts = append(r.Parts, c)
+		}
+		s.Rows = append(s.Rows, r)
+	}
+	ref := breakdownChart(cs, a.TTFTBreakdown)
+	s.Chart = &ref
+	return s
+}
+
+// breakdownChart stacks the parts of client TTFT, one bar per band.
+func breakdownChart(cs *chartSet, bands []analyze.BreakdownBand) chartRef {
+	var cats []string
+	for _, b := range bands {
+		cats = append(cats, esc(b.Band)+" ("+fmtCount(b.Requests)+")")
+	}
+	var series []obj
+	for i, p := range breakdownParts {
+		var data []float64
+		for _, b := range bands {
+			data = append(data, p.Of(b))
+		}
+		series = append(series, obj{"type": "bar", "name": p.Name, "stack": "ttft", "data": data,
+			"color": partColors[i], "barMaxWidth": 34})
+	}
+	return cs.add(70+50*len(bands)+60, obj{
+		"title":   title("Mean client TTFT by part", "band of client TTFT (requests) · ms"),
+		"legend":  obj{"bottom": 0},
+		"tooltip": obj{"trigger": "axis", "axisPointer": obj{"type": "shadow"}, "confine": true},
+		"grid":    obj{"top": 55, "left": 110, "right": 30, "bottom": 40},
+		"xAxis":   valueAxis(""),
+		"yAxis":   categoryAxis(cats),
+		"series":  series,
+	})
+}
+
+type distSection struct {
+	Empty       string
+	Charts      []chartRef
+	Position    *chartRef
+	PositionMsg string
+}
+
+func buildDists(a *analyze.Analysis, cs *chartSet, pal palette) distSection {
+	var s distSection
+	var metrics []string
+	seen := map[string]bool{}
+	for _, d := range a.Distributions {
+		if d.Metric != "ttft" && !seen[d.Metric] {
+			seen[d.Metric] = true
+			metrics = append(metrics, d.Metric)
+		}
+	}
+	sort.SliceStable(metrics, func(i, j int) bool { return lessSourceMetric("", metrics[i], "", metrics[j]) })
+	for _, m := range metrics {
+		ds := distributionsOf(a, m)
+		s.Charts = append(s.Charts, distributionChart(cs, pal, m, ds[0].Unit, ds))
+	}
+	if len(metrics) == 0 {
+		s.Empty = "No distribution other than TTFT was computed: no source logged chunk arrivals, token counts or ends of requests."
+	}
+	if len(a.ITLByPosition) == 0 {
+		s.PositionMsg = "No source logged per-chunk arrival times, so ITL by token position is unknown."
+		return s
+	}
+	ref := positionChart(cs, pal, a.ITLByPosition)
+	s.Position = &ref
+	return s
+}
+
+// positionChart draws the median and p90 gap before each output token.
+func positionChart(cs *chartSet, pal palette, ps []analyze.PositionSeries) chartRef {
+	var series []obj
+	for _, p := range ps {
+		var p50, p90 [][2]float64
+		for _, pt := range p.Points {
+			p50 = append(p50, [2]float64{float64(pt.Position), pt.P50})
+			p90 = append(p90, [2]float64{float64(pt.Position), pt.P90})
+		}
+		c := pal.of(p.Source)
+		series = append(series,
+			obj{"type": "line", "name": esc(p.Source) + " p50", "color": c, "showSymbol": false, "data": p50},
+			obj{"type": "line", "name": esc(p.Source) + " p90", "color": c, "showSymbol": false, "data": p90,
+				"lineStyle": obj{"type": "dashed"}})
+	}
+	x := valueAxis("output token position")
+	x["min"] = 1
+	return cs.add(360, obj{
+		"title":   title("", "gap before output token n · ms · solid p50, dashed p90"),
+		"legend":  legend(),
+		"tooltip": axisTooltip(),
+		"grid":    obj{"top": 80, "left": 80, "right": 30, "bottom": 50},
+		"xAxis":   x,
+		"yAxis":   yValueAxis("ms"),
+		"series":  series,
+	})
+}

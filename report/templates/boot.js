@@ -1,0 +1,71 @@
+// Draws every chart of ttCharts and writes the outcome into <body>:
+// data-charts is the number of chart elements holding a drawn canvas.
+(function () {
+  var record = window.ttRecordError || function () {};
+
+  function round(v) {
+    if (v === null || v === undefined || v === '-') return '–';
+    if (typeof v !== 'number') return v;
+    var a = Math.abs(v);
+    return a >= 100 ? Math.round(v).toLocaleString('en-US') : +v.toPrecision(3);
+  }
+
+  // errorbar draws [row, low, high, estimate] as a bar from low to high with
+  // a dot at the estimate.
+  function errorbar(params, api) {
+    var row = api.value(0);
+    var lo = api.coord([api.value(1), row]), hi = api.coord([api.value(2), row]);
+    var mid = api.coord([api.value(3), row]);
+    var color = api.visual('color'), h = 7;
+    var line = function (x1, y1, x2, y2) {
+      return { type: 'line', shape: { x1: x1, y1: y1, x2: x2, y2: y2 }, style: { stroke: color, lineWidth: 2 } };
+    };
+    return { type: 'group', children: [
+      line(lo[0], lo[1], hi[0], hi[1]), line(lo[0], lo[1] - h, lo[0], lo[1] + h), line(hi[0], hi[1] - h, hi[0], hi[1] + h),
+      { type: 'circle', shape: { cx: mid[0], cy: mid[1], r: 5 }, style: { fill: color } }
+    ] };
+  }
+
+  // span draws [row, from, to] as a horizontal bar on a category row.
+  function span(params, api) {
+    var row = api.value(0);
+    var a = api.coord([api.value(1), row]), b = api.coord([api.value(2), row]);
+    var h = api.size([0, 1])[1] * 0.55;
+    var cs = params.coordSys;
+    var rect = echarts.graphic.clipRectByRect(
+      { x: a[0], y: a[1] - h / 2, width: Math.max(b[0] - a[0], 1), height: h },
+      { x: cs.x, y: cs.y, width: cs.width, height: cs.height });
+    return rect && { type: 'rect', shape: rect, style: api.style() };
+  }
+
+  var renderers = { errorbar: errorbar, span: span };
+
+  function prepare(option) {
+    (option.series || []).forEach(function (s) {
+      if (typeof s.renderItem === 'string') {
+        if (!renderers[s.renderItem]) throw new Error('no renderer named ' + s.renderItem);
+        s.renderItem = renderers[s.renderItem];
+      }
+    });
+    if (option.tooltip && !option.tooltip.valueFormatter) option.tooltip.valueFormatter = round;
+    return option;
+  }
+
+  var drawn = [];
+  (window.ttCharts || []).forEach(function (spec) {
+    try {
+      var el = document.getElementById(spec.id);
+      var chart = echarts.init(el, null, { renderer: 'canvas' });
+      chart.setOption(prepare(spec.option));
+      drawn.push(chart);
+    } catch (e) {
+      record('chart ' + spec.id + ': ' + e);
+    }
+  });
+  window.addEventListener('resize', function () { drawn.forEach(function (c) { c.resize(); }); });
+  var withCanvas = Array.prototype.filter.call(document.querySelectorAll('.chart'), function (el) {
+    return el.querySelector('canvas') !== null;
+  });
+  document.body.setAttribute('data-charts', String(withCanvas.length));
+  document.body.setAttribute('data-ready', '1');
+})();
