@@ -124,7 +124,8 @@ func (s *gpStream) output(o gpOutput, tNs int64) string {
 	return ""
 }
 
-// gpModeOf tells the response shape from the first output with text.
+// gpModeOf tells the response shape from the first output with text: SSE
+// when it starts with an SSE field, else a body.
 func gpModeOf(o gpOutput) int {
 	if o.Response == nil {
 		if o.TextOutput != nil {
@@ -133,13 +134,15 @@ func gpModeOf(o gpOutput) int {
 		return gpUnknown
 	}
 	t := strings.TrimLeft(*o.Response, " \t\r\n")
-	switch {
-	case t == "":
+	if t == "" {
 		return gpUnknown
-	case t[0] == '{':
-		return gpBody
 	}
-	return gpSSE
+	for _, field := range []string{"data:", ":", "event:", "id:", "retry:"} {
+		if strings.HasPrefix(t, field) {
+			return gpSSE
+		}
+	}
+	return gpBody // a JSON body, or an error page from a proxy
 }
 
 // flush records the token events of the response read at tNs as one chunk.
