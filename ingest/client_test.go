@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -170,4 +171,22 @@ func FuzzClientJSONL(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkClientJSONL decodes 2000 lines of the testdata's first record.
+func BenchmarkClientJSONL(b *testing.B) {
+	data, err := os.ReadFile("testdata/ttftrace-client/chat.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(data), "\n")
+	in := strings.Repeat(first+"\n", 2000)
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		sink := &discardSink{}
+		clientJSONL{}.Decode(&Input{R: strings.NewReader(in)}, sink)
+		if sink.events != 2000 {
+			b.Fatal(sink.events)
+		}
+	}
 }

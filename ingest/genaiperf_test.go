@@ -207,3 +207,48 @@ func FuzzGenaiPerf(f *testing.F) {
 		}
 	})
 }
+
+// TestGenaiPerfHeaderAndTriton checks a top-level endpoint written before
+// the experiments and Triton text outputs (one token per non-empty output).
+func TestGenaiPerfHeaderAndTriton(t *testing.T) {
+	doc := `{"service_kind":"triton","endpoint":"v2/models/llama/generate_stream","experiments":[{"experiment":{"mode":"concurrency","value":4},` +
+		`"requests":[{"timestamp":100,"sequence_id":3,"request_inputs":{"text_input":"hi","max_tokens":8,"stream":true},` +
+		`"response_timestamps":[150,170,190],"response_outputs":[{"text_output":"I"},{"text_output":""},{"text_output":" am"}]}]}],"version":"x"}`
+	rec := &recorder{}
+	if err := (genaiPerf{}).Decode(&Input{R: strings.NewReader(doc), Name: "x"}, rec); err != nil || len(rec.Events) != 1 {
+		t.Fatalf("err %v, %+v", err, rec)
+	}
+	ev := rec.Events[0].Event
+	// offsets 150−100 = 50 and 190−100 = 90; the empty output is no token.
+	if ev.Endpoint != "/v2/models/llama/generate_stream" || !slices.Equal(ev.ChunkOffsetsNs, []int64{50, 90}) ||
+		deref(ev.OutputTokens) != 2 || *ev.EndNs != 190 || !*ev.Completed || ev.Attrs["experiment"] != "concurrency=4" {
+		t.Errorf("got %+v", ev)
+	}
+}
+
+type discardSink struct{ events int }
+
+func (d *discardSink) Event(int64, []byte, *schema.Event) { d.events++ }
+func (d *discardSink) Skip(int64, string)                 {}
+func (d *discardSink) Reject(int64, string, string)       {}
+
+// BenchmarkGenaiPerf decodes an export of 500 requests of 64 streamed chunks.
+func BenchmarkGenaiPerf(b *testing.B) {
+	reads := []gpRead{{1e9 + 1, gpRole}}
+	for i := range 64 {
+		reads = append(reads, gpRead{int64(1e9 + 10 + i), gpTok})
+	}
+	reads = append(reads, gpRead{1e9 + 100, gpStopEv + gpUsage + gpDoneEv})
+	reqs := make([]string, 500)
+	for i := range reqs {
+		reqs[i] = gpReq(1e9, reads...)
+	}
+	doc := gpDoc(reqs...)
+	b.SetBytes(int64(len(doc)))
+	for b.Loop() {
+		sink := &discardSink{}
+		if err := (genaiPerf{}).Decode(&Input{R: strings.NewReader(doc)}, sink); err != nil || sink.events != 500 {
+			b.Fatal(err, sink.events)
+		}
+	}
+}
