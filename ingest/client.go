@@ -40,7 +40,8 @@ import (
 //     the class names themselves map to themselves, anything else takes its
 //     class from the status (ErrorClass) or else is server_error. A status
 //     outside 2xx that ErrorClass leaves unclassified (0 = no response, 3xx)
-//     is server_error. A stream with no error but no end_ms is interrupted.
+//     is server_error. A record not marked "stream": false that has no error but
+//     no end_ms was not seen to its end: it is interrupted.
 //   - attrs: string values are kept; numbers and booleans are kept as their
 //     JSON text; null, objects and arrays are skipped.
 //   - trace_id is normalized to 32 lowercase hex digits (a traceparent is

@@ -88,6 +88,8 @@ type gpWalker struct {
 	index      int64  // requests seen so far
 	endpoint   string // top-level endpoint, when it came before the experiments
 	experiment string // "mode=value" of the experiment being read
+	// experimentsRead is set once the whole "experiments" array was read.
+	experimentsRead bool
 }
 
 // Decode reads the document; see genaiPerf.
@@ -100,6 +102,8 @@ func (genaiPerf) Decode(in *Input, sink Sink) error {
 		return nil
 	case w.index == 0:
 		return fmt.Errorf("not a genai-perf profile export: %w", err)
+	case w.experimentsRead:
+		return nil // damage after the last request loses nothing
 	}
 	// The document broke between requests: what was read is kept, and the
 	// break is reported once, as the record that could not be read.
@@ -112,7 +116,9 @@ func (w *gpWalker) document() error {
 	return w.object(func(key string) error {
 		switch key {
 		case "experiments":
-			return w.array(w.experimentEntry)
+			err := w.array(w.experimentEntry)
+			w.experimentsRead = err == nil
+			return err
 		case "endpoint":
 			var s any
 			if err := w.dec.Decode(&s); err != nil {

@@ -147,6 +147,13 @@ func TestGenaiPerfTruncated(t *testing.T) {
 			t.Errorf("cut at %d: err %v, %d events, rejects %+v", cut, err, len(rec.Events), rec.Rejects)
 		}
 	}
+	// Damage after the experiments array loses no request: no reject.
+	rec := &recorder{}
+	end := strings.LastIndex(string(full), `,"version"`)
+	if err := (genaiPerf{}).Decode(&Input{R: strings.NewReader(string(full[:end+5])), Name: "x"}, rec); err != nil ||
+		len(rec.Events) != 7 || len(rec.Rejects) != 1 {
+		t.Errorf("cut after experiments: err %v, %d events, %d rejects; want 7 and the 1 of request 8", err, len(rec.Events), len(rec.Rejects))
+	}
 	for _, in := range []string{string(full[:40]), "not json", `[1,2]`, `{"experiments":{}}`} {
 		rec := &recorder{}
 		if err := (genaiPerf{}).Decode(&Input{R: strings.NewReader(in), Name: "x"}, rec); err == nil || rec.total() != 0 {
