@@ -259,3 +259,36 @@ func BenchmarkGenaiPerf(b *testing.B) {
 		}
 	}
 }
+
+// TestGenaiPerfRealStream replays a real OpenAI stream (testdata/sse) cut
+// into reads of 37 bytes, read 1 µs apart, as perf_analyzer would see it
+// arrive. `grep -c '"delta":{"content":"[^"]'` counts 48 content events.
+func TestGenaiPerfRealStream(t *testing.T) {
+	body, err := os.ReadFile("testdata/sse/openai_chat_streaming.sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const t0, step, size = int64(1e9), int64(1000), 37
+	var reads []gpRead
+	for i := 0; i*size < len(body); i++ {
+		reads = append(reads, gpRead{t0 + int64(i+1)*step, string(body[i*size : min((i+1)*size, len(body))])})
+	}
+	// The first token event ("Hi") is complete when its line's "\n" arrives.
+	hi := strings.Index(string(body), `"delta":{"content":"Hi"}`)
+	nl := hi + strings.IndexByte(string(body[hi:]), '\n')
+	wantFirst := int64(nl/size+1) * step
+	rec := &recorder{}
+	if err := (genaiPerf{}).Decode(&Input{R: strings.NewReader(gpDoc(gpReq(t0, reads...))), Name: "x"}, rec); err != nil || len(rec.Events) != 1 {
+		t.Fatalf("err %v, %+v", err, rec)
+	}
+	ev := rec.Events[0].Event
+	var sum int32
+	for _, k := range ev.ChunkTokens {
+		sum += k
+	}
+	if sum != 48 || deref(ev.OutputTokens) != 48 || ev.ChunkOffsetsNs[0] != wantFirst || !*ev.Completed ||
+		ev.ResponseID != "chatcmpl-C4HqHBe4xca0k0EzsCnf1t6V3YFXp" || ev.Model != "gpt-5-nano-2025-08-07" {
+		t.Errorf("tokens %d/%d, first offset %d (want %d), completed %v, id %q, model %q",
+			sum, deref(ev.OutputTokens), ev.ChunkOffsetsNs[0], wantFirst, *ev.Completed, ev.ResponseID, ev.Model)
+	}
+}
