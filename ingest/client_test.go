@@ -144,6 +144,14 @@ func TestClientSniff(t *testing.T) {
 		{`{"payload":"{\"start\":1,\"end_ms\":2}"}`, false}, // keys inside a string
 		{"127.0.0.1 - - [23/Nov/2026:10:00:00 +0000] \"GET / HTTP/1.1\" 200 1\n", false},
 	}
+	own, err := os.ReadFile("testdata/ttftrace-client/chat.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases = append(cases, struct {
+		head string
+		want bool
+	}{string(own), true})
 	for _, c := range cases {
 		if got := (clientJSONL{}).Sniff([]byte(c.head)); got != c.want {
 			t.Errorf("Sniff(%q) = %v; want %v", c.head, got, c.want)
