@@ -1,0 +1,336 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	gojson "github.com/goccy/go-json"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// genaiPerf is the profile export of GenAI-Perf / perf_analyzer
+// (profile_export.json): one JSON document
+//
+//	{"experiments": [{"experiment": {"mode": "concurrency", "value": 10},
+//	                  "requests": [REQUEST, …], "window_boundaries": […]}, …],
+//	 "version": "…", "service_kind": "openai", "endpoint": "v1/chat/completions"}
+//
+// where each REQUEST is
+//
+//	{"timestamp": NS, "sequence_id": N (optional), "request_inputs": {"payload": "<request JSON>"},
+//	 "response_timestamps": [NS, …], "response_outputs": [{"response": "<raw body bytes>"}, …]}
+//
+// All timestamps are perf_analyzer's std::chrono::system_clock read as
+// nanoseconds since the Unix epoch: the client host's wall clock.
+// "timestamp" is the instant the request was sent → StartNs; each entry of
+// "response_timestamps" is the instant one read of the response body
+// returned, and the matching "response_outputs" entry holds the bytes read
+// then (raw SSE text for streams, which may hold several events or half of
+// one; the whole JSON body for a non-streamed response). Triton exports
+// carry {"text_output": "…"} outputs instead.
+//
+// Each request becomes one client event:
+//   - chunks: a response holding at least one SSE event whose choice has a
+//     non-empty delta content, reasoning_content/reasoning or tool_calls (or
+//     completions text) is a token chunk arriving at that response's
+//     timestamp; ChunkTokens counts such events in it (one token per event,
+//     which is how vLLM, SGLang and TGI stream). Role-only, usage-only and
+//     [DONE] events are not tokens. A non-streamed body has no token times.
+//   - FirstTokenNs/LastTokenNs: the first/last token chunk; EndNs: the last
+//     response; HeadersNs is not logged by perf_analyzer.
+//   - tokens: usage.completion_tokens/prompt_tokens when a usage block was
+//     sent (provenance usage), else the counted token events.
+//   - Completed: [DONE] or a finish_reason was seen, and no error. An error
+//     object in a response gives the error class (its numeric code as an HTTP
+//     status, else its type); a stream cut before its end is interrupted; a
+//     request with no response at all is server_error.
+//   - ResponseID and Model come from the chunks (Model falls back to the
+//     request payload's "model"); Stream from the payload's "stream", else
+//     from the response shape; Endpoint from the top-level "endpoint" when it
+//     precedes "experiments", else from the object type of the responses.
+//   - Attrs: "experiment" = "<mode>=<value>", e.g. "concurrency=10".
+//
+// The document is read with a token walk, one request object at a time, so
+// its size does not bound memory. perf_analyzer writes it on one line, so a
+// request's "line" is its 1-based index in the document. No response text is
+// kept: only counted.
+type genaiPerf struct{}
+
+func (genaiPerf) Name() string   { return "genai-perf" }
+func (genaiPerf) Source() string { return schema.SourceClient }
+func (genaiPerf) Describe() string {
+	return "GenAI-Perf/perf_analyzer profile_export.json: send time, every response's arrival, SSE ids and usage (client wall clock; no header time)"
+}
+
+// Sniff claims a JSON object holding "experiments" with "requests" whose
+// entries have perf_analyzer's request keys.
+func (genaiPerf) Sniff(head []byte) bool {
+	head = bytes.TrimLeft(head, " \t\r\n")
+	return len(head) > 0 && head[0] == '{' &&
+		clientHasKey(head, "experiments") && clientHasKey(head, "requests") &&
+		clientHasKey(head, "timestamp") &&
+		(clientHasKey(head, "request_inputs") || clientHasKey(head, "response_timestamps"))
+}
+
+// gpStop ends the walk after a reject that leaves the document unreadable.
+var gpStop = errors.New("genai-perf: stop")
+
+// gpWalker walks the document's tokens, decoding one request at a time.
+type gpWalker struct {
+	dec        *json.Decoder
+	in         *Input
+	sink       Sink
+	index      int64  // requests seen so far
+	endpoint   string // top-level endpoint, when it came before the experiments
+	experiment string // "mode=value" of the experiment being read
+	// experimentsRead is set once the whole "experiments" array was read.
+	experimentsRead bool
+}
+
+// Decode reads the document; see genaiPerf.
+func (genaiPerf) Decode(in *Input, sink Sink) error {
+	w := &gpWalker{dec: json.NewDecoder(in.R), in: in, sink: sink}
+	w.dec.UseNumber()
+	err := w.document()
+	switch {
+	case err == nil || errors.Is(err, gpStop):
+		return nil
+	case w.index == 0:
+		return fmt.Errorf("not a genai-perf profile export: %w", err)
+	case w.experimentsRead:
+		return nil // damage after the last request loses nothing
+	}
+	// The document broke between requests: what was read is kept, and the
+	// break is reported once, as the record that could not be read.
+	w.index++
+	sink.Reject(w.index, "invalid json", truncateDetail("document ends early: "+err.Error()))
+	return nil
+}
+
+func (w *gpWalker) document() error {
+	return w.object(func(key string) error {
+		switch key {
+		case "experiments":
+			err := w.array(w.experimentEntry)
+			w.experimentsRead = err == nil
+			return err
+		case "endpoint":
+			var s any
+			if err := w.dec.Decode(&s); err != nil {
+				return err
+			}
+			if e, ok := s.(string); ok && e != "" {
+				w.endpoint = "/" + strings.TrimPrefix(EndpointPath(e), "/")
+			}
+			return nil
+		}
+		return w.skip()
+	})
+}
+
+func (w *gpWalker) experimentEntry() error {
+	w.experiment = ""
+	return w.object(func(key string) error {
+		switch key {
+		case "experiment":
+			var raw json.RawMessage
+			if err := w.dec.Decode(&raw); err != nil {
+				return err
+			}
+			var e struct {
+				Mode  string      `json:"mode"`
+				Value json.Number `json:"value"`
+			}
+			if gojson.Unmarshal(raw, &e) == nil && e.Mode != "" {
+				w.experiment = e.Mode + "=" + e.Value.String()
+			}
+			return nil
+		case "requests":
+			return w.array(w.request)
+		}
+		return w.skip()
+	})
+}
+
+// request decodes one request object and reports it.
+func (w *gpWalker) request() error {
+	w.index++
+	var raw json.RawMessage
+	if err := w.dec.Decode(&raw); err != nil {
+		w.sink.Reject(w.index, "invalid json", truncateDetail(err.Error()))
+		return gpStop
+	}
+	ev, reason, detail := gpEvent(raw, w.endpoint)
+	if ev == nil {
+		w.sink.Reject(w.index, reason, truncateDetail(detail))
+		return nil
+	}
+	if w.experiment != "" {
+		ev.Attrs = map[string]string{"experiment": w.experiment}
+	}
+	ev.Host, ev.InputFile, ev.InputLine = w.in.Host, w.in.Name, w.index
+	w.sink.Event(w.index, raw, ev)
+	return nil
+}
+
+// object reads a JSON object, calling member for each key with the decoder
+// positioned at its value; member must consume the value.
+func (w *gpWalker) object(member func(key string) error) error {
+	if err := w.delim('{'); err != nil {
+		return err
+	}
+	for w.dec.More() {
+		t, err := w.dec.Token()
+		if err != nil {
+			return err
+		}
+		key, ok := t.(string)
+		if !ok {
+			return fmt.Errorf("object key %v", t)
+		}
+		if err := member(key); err != nil {
+			return err
+		}
+	}
+	return w.delim('}')
+}
+
+// array reads a JSON array, calling elem for each element.
+func (w *gpWalker) array(elem func() error) error {
+	if err := w.delim('['); err != nil {
+		return err
+	}
+	for w.dec.More() {
+		if err := elem(); err != nil {
+			return err
+		}
+	}
+	return w.delim(']')
+}
+
+func (w *gpWalker) delim(want json.Delim) error {
+	t, err := w.dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := t.(json.Delim); !ok || d != want {
+		return fmt.Errorf("expected %v, found %v", want, t)
+	}
+	return nil
+}
+
+// skip consumes one value of any kind without keeping it.
+func (w *gpWalker) skip() error {
+	depth := 0
+	for {
+		t, err := w.dec.Token()
+		if err != nil {
+			return err
+		}
+		switch t {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
+}
+
+// gpRequest is one request object of the export.
+type gpRequest struct {
+	Timestamp     *int64 `json:"timestamp"`
+	RequestInputs struct {
+		Payload string `json:"payload"`
+	} `json:"request_inputs"`
+	ResponseTimestamps []int64    `json:"response_timestamps"`
+	ResponseOutputs    []gpOutput `json:"response_outputs"`
+}
+
+// gpOutput is one response read: raw body text (OpenAI-compatible
+// services) or a Triton text output.
+type gpOutput struct {
+	Response   *string `json:"response"`
+	TextOutput *string `json:"text_output"`
+}
+
+// gpEvent builds the event of one request object, or returns nil and why it
+// was rejected.
+func gpEvent(raw []byte, endpoint string) (*schema.Event, string, string) {
+	var r gpRequest
+	if err := gojson.Unmarshal(raw, &r); err != nil {
+		return nil, "bad request", err.Error()
+	}
+	if r.Timestamp == nil {
+		return nil, "missing timestamp", ""
+	}
+	start := *r.Timestamp
+	if start <= 0 {
+		return nil, "bad timestamp", strconv.FormatInt(start, 10)
+	}
+	if reason, detail := gpCheckTimes(&r, start); reason != "" {
+		return nil, reason, detail
+	}
+	s := &gpStream{start: start}
+	for i, ts := range r.ResponseTimestamps {
+		if i < len(r.ResponseOutputs) {
+			if reason := s.output(r.ResponseOutputs[i], ts); reason != "" {
+				return nil, reason, "response " + strconv.Itoa(i)
+			}
+		}
+		s.lastNs = ts
+	}
+	if reason := s.finish(); reason != "" {
+		return nil, reason, "last response"
+	}
+	ev := s.event(len(r.ResponseTimestamps))
+	gpPayload(ev, r.RequestInputs.Payload)
+	if endpoint != "" {
+		ev.Endpoint = endpoint
+	}
+	return ev, "", ""
+}
+
+// gpCheckTimes checks that responses are timed, in order and after start.
+func gpCheckTimes(r *gpRequest, start int64) (string, string) {
+	if len(r.ResponseOutputs) > len(r.ResponseTimestamps) {
+		return "bad response_timestamps", fmt.Sprintf("%d outputs, %d timestamps",
+			len(r.ResponseOutputs), len(r.ResponseTimestamps))
+	}
+	prev := start
+	for _, ts := range r.ResponseTimestamps {
+		if ts < prev {
+			return "bad response_timestamps", fmt.Sprintf("%d before %d", ts, prev)
+		}
+		prev = ts
+	}
+	return "", ""
+}
+
+// gpPayload takes the model and stream flag from the request payload (the
+// request JSON perf_analyzer sent), when it has them.
+func gpPayload(ev *schema.Event, payload string) {
+	if payload == "" {
+		return
+	}
+	var p struct {
+		Model  string `json:"model"`
+		Stream *bool  `json:"stream"`
+	}
+	if gojson.Unmarshal([]byte(payload), &p) != nil {
+		return
+	}
+	if ev.Model == "" {
+		ev.Model = p.Model
+	}
+	if p.Stream != nil {
+		ev.Stream = p.Stream
+	}
+}
