@@ -23,6 +23,9 @@ func (c *cli) runIngest(args []string) int {
 		return c.fail("ingest", err)
 	}
 	dopts.Stdin, dopts.Formats = c.stdin, c.formatTable()
+	if o.Input.Format != "" && !hasFormat(dopts.Formats, o.Input.Format) {
+		return c.fail("ingest", usagef("unknown --format %q (ttftrace formats lists them)", o.Input.Format))
+	}
 	if f, ok := c.stderr.(*os.File); ok && !o.Quiet && isTerminal(f) {
 		dopts.Progress = f
 	}
@@ -77,4 +80,13 @@ func (c *cli) checkIngest(res *ingest.Result, strict, quiet bool) int {
 func isTerminal(f *os.File) bool {
 	info, err := f.Stat()
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+func hasFormat(table []ingest.Format, name string) bool {
+	for _, f := range table {
+		if f.Name() == name {
+			return true
+		}
+	}
+	return false
 }
