@@ -338,3 +338,36 @@ func TestHostFromPath(t *testing.T) {
 		}
 	}
 }
+
+// TestRunWithProgress draws the progress bar into a buffer: the run must
+// finish and give the same counts as without it.
+func TestRunWithProgress(t *testing.T) {
+	path := writeFile(t, filepath.Join(t.TempDir(), "a.log"), manyLines(1000))
+	var bar bytes.Buffer
+	res, err := Run([]string{path, "-"}, DriverOptions{Formats: testFormats, Progress: &bar,
+		Stdin: strings.NewReader("#lines\nok 5000\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkAccounting(t, res)
+	if len(res.Events) != 1001 {
+		t.Errorf("%d events, want 1000 + 1", len(res.Events))
+	}
+}
+
+// FuzzDriverInput feeds arbitrary bytes (plain, or looking gzip or zstd
+// compressed) through decompression, sniffing and decoding: no panic, and
+// the counts add up.
+func FuzzDriverInput(f *testing.F) {
+	f.Add([]byte("#lines\nok 1\nbad\n"))
+	f.Add(gzipBytes(nil, manyLines(50)))
+	f.Add([]byte{0x28, 0xb5, 0x2f, 0xfd, 0, 0, 0})
+	f.Add([]byte{0x1f, 0x8b, 8, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		res, err := Run([]string{"-"}, DriverOptions{Formats: testFormats, Stdin: bytes.NewReader(data)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAccounting(t, res)
+	})
+}

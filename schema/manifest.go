@@ -112,9 +112,13 @@ func WriteFileAtomic(path string, data []byte) error {
 	return nil
 }
 
-// readLines appends the JSON lines of path to into; a missing file adds
-// nothing and a bad line is an error naming path and line.
+// readLines appends the JSON lines of path to into; a missing file (or a
+// dataset given as a single Parquet file) adds nothing, and a bad line is an
+// error naming path and line.
 func readLines[T any](path string, into []T) ([]T, error) {
+	if info, err := os.Stat(filepath.Dir(path)); err == nil && !info.IsDir() {
+		return into, nil
+	}
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return into, nil

@@ -51,7 +51,12 @@ func TestRejectsAppendAndRead(t *testing.T) {
 	if err := AppendRejects(dir, b); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadRejects(dir, t.TempDir()) // the second dataset has no rejects file
+	parts, err := WriteDataset(dir, sampleEvents()[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The second dataset has no rejects file; the third is a single part file.
+	got, err := ReadRejects(dir, t.TempDir(), parts[0])
 	if err != nil {
 		t.Fatal(err)
 	}
