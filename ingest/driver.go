@@ -162,13 +162,24 @@ func decodeInput(name string, opts DriverOptions, prog *progress) *inputSink {
 		return s
 	}
 	s := newInputSink(name, host, f)
-	err = f.Decode(&Input{R: br, Name: name, Host: host, Opts: opts.Options}, s)
+	err = safeDecode(f, &Input{R: br, Name: name, Host: host, Opts: opts.Options}, s)
 	if err != nil {
 		msg := err.Error()
 		s.stats.Error = &msg
 	}
 	s.stats.Truncated = d.truncated
 	return s
+}
+
+// safeDecode runs f.Decode and turns a panic (a bug in the format) into an
+// error for this input, so that one bad file cannot end the whole run.
+func safeDecode(f Format, in *Input, s Sink) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("format %s failed: %v (please report this bug)", f.Name(), p)
+		}
+	}()
+	return f.Decode(in, s)
 }
 
 // failedSink is the result of an input that could not be read.

@@ -38,6 +38,8 @@ func (f lineFormat) Decode(in *Input, sink Sink) error {
 			sink.Skip(line, "blank line")
 		case text == "fatal":
 			return fmt.Errorf("line %d: fatal", line)
+		case text == "panic":
+			panic("test format bug")
 		default:
 			n, _ := fmt.Sscanf(text, "ok %d host=%s", &id, &host)
 			if n < 1 {
@@ -300,6 +302,24 @@ func TestRunDecodeErrorKeepsCounts(t *testing.T) {
 	checkAccounting(t, res)
 	if in := res.Inputs[0]; in.Error == nil || !strings.Contains(*in.Error, "fatal") || in.Records != 1 {
 		t.Errorf("%+v", in)
+	}
+}
+
+// TestRunFormatPanic checks that a panicking format fails its input only.
+func TestRunFormatPanic(t *testing.T) {
+	dir := t.TempDir()
+	a := writeFile(t, filepath.Join(dir, "a.log"), []byte("#lines\nok 1\npanic\n"))
+	b := writeFile(t, filepath.Join(dir, "b.log"), []byte("#lines\nok 2\n"))
+	res, err := Run([]string{a, b}, DriverOptions{Formats: testFormats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkAccounting(t, res)
+	if e := res.Inputs[0].Error; e == nil || !strings.Contains(*e, "test format bug") {
+		t.Errorf("a.log error %v", e)
+	}
+	if res.Inputs[1].Error != nil || res.Inputs[1].Records != 1 {
+		t.Errorf("b.log %+v", res.Inputs[1])
 	}
 }
 
