@@ -152,20 +152,18 @@ func decodeInput(name string, opts DriverOptions, prog *progress) *inputSink {
 	br := bufio.NewReaderSize(d.r, SniffSize)
 	head, _ := br.Peek(SniffSize)
 	f, err := chooseFormat(opts, head)
-	if f == nil {
-		if err == nil { // an empty input holds no records
-			s := &inputSink{stats: schema.InputStats{Path: name, Host: host, Truncated: d.truncated}}
-			return s
+	var s *inputSink
+	switch {
+	case err != nil:
+		s = failedSink(name, host, err)
+	case f == nil: // an empty input holds no records
+		s = &inputSink{stats: schema.InputStats{Path: name, Host: host}}
+	default:
+		s = newInputSink(name, host, f)
+		if err := safeDecode(f, &Input{R: br, Name: name, Host: host, Opts: opts.Options}, s); err != nil {
+			msg := err.Error()
+			s.stats.Error = &msg
 		}
-		s := failedSink(name, host, err)
-		s.stats.Truncated = d.truncated
-		return s
-	}
-	s := newInputSink(name, host, f)
-	err = safeDecode(f, &Input{R: br, Name: name, Host: host, Opts: opts.Options}, s)
-	if err != nil {
-		msg := err.Error()
-		s.stats.Error = &msg
 	}
 	s.stats.Truncated = d.truncated
 	return s
