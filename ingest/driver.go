@@ -230,7 +230,11 @@ func merge(sinks []*inputSink) *Result {
 		sum    rawSum
 	}
 	seen := map[key]bool{}
-	res := &Result{Inputs: make([]schema.InputStats, len(sinks))}
+	total := 0
+	for _, s := range sinks {
+		total += len(s.events)
+	}
+	res := &Result{Inputs: make([]schema.InputStats, len(sinks)), Events: make([]schema.Event, 0, total)}
 	for i, s := range sinks {
 		for j := range s.events {
 			if s.hasSum[j] {
