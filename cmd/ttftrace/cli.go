@@ -1,0 +1,173 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ttftrace/ttftrace/ingest"
+	_ "time/tzdata" // --tz works on machines without a zoneinfo database
+)
+
+// Exit statuses (SPEC §6).
+const (
+	exitOK       = 0
+	exitFailure  = 1
+	exitUsage    = 2
+	exitRejected = 3
+)
+
+// cli holds the streams a command uses; tests pass buffers.
+type cli struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	// formats is the input format table; nil means ingest.Formats(). Tests
+	// set it to formats of their own.
+	formats []ingest.Format
+}
+
+// formatTable returns the input formats the commands use.
+func (c *cli) formatTable() []ingest.Format {
+	if c.formats == nil {
+		return ingest.Formats()
+	}
+	return c.formats
+}
+
+// command is one subcommand: its synopsis, one example, its flag set (for
+// help) and what it does.
+type command struct {
+	name     string
+	synopsis string // arguments after the name
+	summary  string
+	example  string
+	flags    func() *flag.FlagSet
+	run      func(c *cli, args []string) int
+}
+
+// commands returns the dispatch table (a function, not a variable, because
+// help refers back to it). analyze, report, run, demo, compare and sql have
+// their options parsed in commands.go; they join this table when they are
+// implemented.
+func commands() []command {
+	return []command{
+		{"ingest", "-o DATASET [flags] INPUT...", "decode logs and append them to a Parquet dataset",
+			"ttftrace ingest -o ds/ --format nginx --host edge-1 logs/access.log*.gz",
+			func() *flag.FlagSet { return ingestFlags(&ingestOptions{}) }, (*cli).runIngest},
+		{"formats", "", "list the input formats",
+			"ttftrace formats",
+			func() *flag.FlagSet { return noFlags("formats") }, (*cli).runFormats},
+		{"schema", "", "print the columns of the event dataset",
+			"ttftrace schema",
+			func() *flag.FlagSet { return noFlags("schema") }, (*cli).runSchema},
+		{"help", "[COMMAND]", "show help for a command",
+			"ttftrace help ingest",
+			func() *flag.FlagSet { return noFlags("help") }, (*cli).runHelp},
+	}
+}
+
+func lookupCommand(name string) *command {
+	for _, k := range commands() {
+		if k.name == name {
+			return &k
+		}
+	}
+	return nil
+}
+
+// run is the whole program: it dispatches args to a subcommand and returns
+// the exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr}
+	return c.main(args)
+}
+
+func (c *cli) main(args []string) int {
+	if len(args) == 0 {
+		c.printUsage(c.stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "-help", "--help":
+		c.printUsage(c.stdout)
+		return exitOK
+	}
+	cmd := lookupCommand(args[0])
+	if cmd == nil {
+		fmt.Fprintf(c.stderr, "ttftrace: unknown command %q\n\n", args[0])
+		c.printUsage(c.stderr)
+		return exitUsage
+	}
+	return cmd.run(c, args[1:])
+}
+
+// fail reports a parse error: help on standard output (exit 0) for -h, or
+// the message and the command's usage on standard error (exit 2).
+func (c *cli) fail(cmd string, err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		c.printCommandHelp(c.stdout, lookupCommand(cmd))
+		return exitOK
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(c.stderr, "ttftrace %s: %v\n", cmd, err)
+		if k := lookupCommand(cmd); k != nil {
+			fmt.Fprintf(c.stderr, "usage: ttftrace %s %s\n(ttftrace help %s for more)\n", k.name, k.synopsis, k.name)
+		}
+		return exitUsage
+	}
+	fmt.Fprintf(c.stderr, "ttftrace %s: %v\n", cmd, err)
+	return exitFailure
+}
+
+func (c *cli) printUsage(w io.Writer) {
+	fmt.Fprintf(w, "ttftrace analyses LLM serving latency from client, proxy and server logs.\n\nCommands:\n")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, k := range commands() {
+		fmt.Fprintf(tw, "  %s %s\t%s\n", k.name, k.synopsis, k.summary)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\nFlags may stand before or after the arguments. Exit status: 0 success, 1 failure,\n"+
+		"2 usage error, 3 rejected input under --strict. ttftrace help COMMAND shows a command's flags.\n")
+}
+
+func (c *cli) printCommandHelp(w io.Writer, k *command) {
+	fmt.Fprintf(w, "usage: ttftrace %s %s\n\n%s.\n\nExample:\n  %s\n", k.name, k.synopsis, capitalize(k.summary), k.example)
+	fs := k.flags()
+	var flags strings.Builder
+	fs.SetOutput(&flags)
+	fs.PrintDefaults()
+	if flags.Len() > 0 {
+		fmt.Fprintf(w, "\nFlags:\n%s", flags.String())
+	}
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// runHelp prints the general usage or one command's help.
+func (c *cli) runHelp(args []string) int {
+	pos, err := parseArgs(noFlags("help"), args)
+	if err != nil {
+		return c.fail("help", err)
+	}
+	switch len(pos) {
+	case 0:
+		c.printUsage(c.stdout)
+		return exitOK
+	case 1:
+		if k := lookupCommand(pos[0]); k != nil {
+			c.printCommandHelp(c.stdout, k)
+			return exitOK
+		}
+		return c.fail("help", usagef("unknown command %q", pos[0]))
+	}
+	return c.fail("help", usagef("unexpected argument %q", pos[1]))
+}

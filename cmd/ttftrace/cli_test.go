@@ -1,0 +1,216 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ttftrace/ttftrace/ingest"
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// testFormat is a format for the CLI tests: inputs start with "#t"; "ok N"
+// is a request starting N seconds after 2026-11-23T00:00:00Z, "skip" a
+// skip, anything else a reject.
+type testFormat struct{}
+
+func (testFormat) Name() string           { return "testlines" }
+func (testFormat) Source() string         { return schema.SourceClient }
+func (testFormat) Describe() string       { return "numbered test lines" }
+func (testFormat) Sniff(head []byte) bool { return bytes.HasPrefix(head, []byte("#t")) }
+func (testFormat) Decode(in *ingest.Input, sink ingest.Sink) error {
+	sc := bufio.NewScanner(in.R)
+	for line := int64(1); sc.Scan(); line++ {
+		var n int64
+		switch _, err := fmt.Sscanf(sc.Text(), "ok %d", &n); {
+		case line == 1 || sc.Text() == "skip":
+			sink.Skip(line, "not a request")
+		case err != nil:
+			sink.Reject(line, "bad record", sc.Text())
+		default:
+			start := int64(1795392000000000000) + n*1e9 // 2026-11-23T00:00:00Z + n s
+			sink.Event(line, sc.Bytes(), &schema.Event{Clock: schema.ClockWall, StartNs: &start, RequestID: fmt.Sprint(n)})
+		}
+	}
+	return nil
+}
+
+type cliCase struct {
+	name       string
+	args       []string // "$D" is replaced by the test folder
+	stdin      string
+	code       int
+	stdout     []string // substrings
+	stderr     []string
+	wantEvents int // events in $D/out after the run; -1: $D/out must not exist
+}
+
+func TestCLI(t *testing.T) {
+	cases := []cliCase{
+		{name: "no args", code: 2, stderr: []string{"Commands:", "ingest -o DATASET"}, wantEvents: -1},
+		{name: "--help", args: []string{"--help"}, stdout: []string{"Commands:", "Exit status"}, wantEvents: -1},
+		{name: "help ingest", args: []string{"help", "ingest"}, stdout: []string{"Example:\n  ttftrace ingest -o", "-strict"}, wantEvents: -1},
+		{name: "ingest --help", args: []string{"ingest", "--help"}, stdout: []string{"usage: ttftrace ingest"}, wantEvents: -1},
+		{name: "help unknown", args: []string{"help", "nope"}, code: 2, stderr: []string{`unknown command "nope"`}, wantEvents: -1},
+		{name: "unknown command", args: []string{"frobnicate"}, code: 2, stderr: []string{`unknown command "frobnicate"`}, wantEvents: -1},
+		{name: "missing -o", args: []string{"ingest", "$D/good.log"}, code: 2, stderr: []string{"missing -o", "usage: ttftrace ingest"}, wantEvents: -1},
+		{name: "missing input", args: []string{"ingest", "-o", "$D/out"}, code: 2, stderr: []string{"missing INPUT"}, wantEvents: -1},
+		{name: "bad flag", args: []string{"ingest", "--bogus", "-o", "$D/out", "$D/good.log"}, code: 2, stderr: []string{"bogus"}, wantEvents: -1},
+		{name: "bad tz", args: []string{"ingest", "-o", "$D/out", "--tz", "Mars/Olympus", "$D/good.log"}, code: 2, stderr: []string{"--tz"}, wantEvents: -1},
+		{name: "missing @file", args: []string{"ingest", "-o", "$D/out", "--log-format", "@$D/nope", "$D/good.log"}, code: 2, stderr: []string{"--log-format"}, wantEvents: -1},
+		{name: "unknown --format", args: []string{"ingest", "-o", "$D/out", "--format", "nginx", "$D/good.log"}, code: 2, stderr: []string{`unknown --format "nginx"`}, wantEvents: -1},
+		{name: "formats with args", args: []string{"formats", "x"}, code: 2, wantEvents: -1},
+		// good.log: header skip + ok 1 + ok 2 + ok 1 (duplicate) = 4 read, 2 records.
+		{name: "flags after positionals", args: []string{"ingest", "$D/good.log", "-o", "$D/out", "--host", "lb-1"}, wantEvents: 2,
+			stderr: []string{"PATH", "$D/good.log  testlines  lb-1", "wrote 2 events in 1 files"}},
+		{name: "quiet", args: []string{"ingest", "-q", "$D/good.log", "-o=$D/out"}, wantEvents: 2},
+		// bad.log: header skip + ok 3 + "oops" (reject) + skip = 4 read.
+		{name: "rejects without strict", args: []string{"ingest", "-o", "$D/out", "$D/bad.log"}, wantEvents: 1,
+			stderr: []string{"bad.log", "wrote 1 events"}},
+		{name: "strict", args: []string{"ingest", "$D/good.log", "$D/bad.log", "--strict", "-o", "$D/out"}, code: 3, wantEvents: -1,
+			stderr: []string{"$D/bad.log:3: bad record: oops", "1 records rejected under --strict; nothing written"}},
+		{name: "missing input file", args: []string{"ingest", "-o", "$D/out", "$D/missing.log"}, code: 1, wantEvents: -1,
+			stderr: []string{"missing.log"}},
+		{name: "unknown format input", args: []string{"ingest", "-o", "$D/out", "$D/good.log", "$D/other.txt"}, code: 1, wantEvents: -1,
+			stderr: []string{"other.txt: unknown format", "1 of 2 inputs could not be read; nothing written"}},
+		{name: "stdin", args: []string{"ingest", "-", "-o", "$D/out"}, stdin: "#t\nok 9\n", wantEvents: 1,
+			stderr: []string{"-     testlines  stdin"}},
+		{name: "double dash", args: []string{"ingest", "-o", "$D/out", "--", "$D/-dash.log"}, wantEvents: 1},
+		{name: "formats", args: []string{"formats"}, stdout: []string{"testlines  client  numbered test lines"}, wantEvents: -1},
+		{name: "schema", args: []string{"schema"}, stdout: []string{"start_ns", "MAP<STRING,STRING>", "Schema version 1"}, wantEvents: -1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { runCLICase(t, tc) })
+	}
+}
+
+func runCLICase(t *testing.T, tc cliCase) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"good.log":  "#t\nok 1\nok 2\nok 1\n",
+		"bad.log":   "#t\nok 3\noops\nskip\n",
+		"other.txt": "hello\n",
+		"-dash.log": "#t\nok 4\n",
+	}
+	for name, body := range files {
+		os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
+	}
+	sub := func(s string) string { return strings.ReplaceAll(s, "$D", dir) }
+	var args []string
+	for _, a := range tc.args {
+		args = append(args, sub(a))
+	}
+	var stdout, stderr bytes.Buffer
+	c := &cli{stdin: strings.NewReader(tc.stdin), stdout: &stdout, stderr: &stderr, formats: []ingest.Format{testFormat{}}}
+	if code := c.main(args); code != tc.code {
+		t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, stdout.String(), stderr.String())
+	}
+	for _, s := range tc.stdout {
+		if !strings.Contains(stdout.String(), sub(s)) {
+			t.Errorf("stdout lacks %q:\n%s", sub(s), stdout.String())
+		}
+	}
+	for _, s := range tc.stderr {
+		if !strings.Contains(stderr.String(), sub(s)) {
+			t.Errorf("stderr lacks %q:\n%s", sub(s), stderr.String())
+		}
+	}
+	out := filepath.Join(dir, "out")
+	if tc.wantEvents < 0 {
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s was written", out)
+		}
+		return
+	}
+	evs, err := schema.ReadDataset(out)
+	if err != nil || len(evs) != tc.wantEvents {
+		t.Errorf("dataset has %d events (err %v), want %d", len(evs), err, tc.wantEvents)
+	}
+}
+
+// TestIngestAppendsManifest runs ingest twice on one dataset: the second
+// call adds part-00001 and a second manifest line, and the counts survive.
+func TestIngestAppendsManifest(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "edge-1.access.log")
+	os.WriteFile(in, []byte("#t\nok 1\nok 1\nnope\n"), 0o644)
+	out := filepath.Join(dir, "ds")
+	for range 2 {
+		var stderr bytes.Buffer
+		c := &cli{stdout: &stderr, stderr: &stderr, formats: []ingest.Format{testFormat{}}}
+		if code := c.main([]string{"ingest", "-q", "-o", out, in}); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "source=client", "date=2026-11-23", "part-00001.parquet")); err != nil {
+		t.Error(err)
+	}
+	man, err := schema.ReadManifest(out)
+	if err != nil || len(man) != 2 {
+		t.Fatalf("manifest %+v, %v; want 2 lines", man, err)
+	}
+	// 4 lines: header skip, ok 1, ok 1 (duplicate), nope (reject).
+	m := man[1]
+	if m.Host != "edge-1" || m.Read != 4 || m.Records != 1 || m.Duplicates != 1 || m.Skipped != 1 || m.Rejected != 1 {
+		t.Errorf("manifest line %+v", m)
+	}
+	rej, _ := schema.ReadRejects(out)
+	if len(rej) != 2 || rej[0].Line != 4 || rej[0].Reason != "bad record" {
+		t.Errorf("rejects %+v", rej)
+	}
+}
+
+// TestHelpHasExample checks every command's help shows one example of it.
+func TestHelpHasExample(t *testing.T) {
+	for _, k := range commands() {
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"help", k.name}, nil, &stdout, &stderr); code != 0 {
+			t.Errorf("help %s: exit %d", k.name, code)
+		}
+		if want := "Example:\n  ttftrace " + k.name; !strings.Contains(stdout.String(), want) {
+			t.Errorf("help %s lacks %q:\n%s", k.name, want, stdout.String())
+		}
+	}
+}
+
+// TestIngestDeterministic ingests the same inputs into two datasets: every
+// file (parts, manifest, rejects) must be byte-identical.
+func TestIngestDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	var inputs []string
+	for i := range 12 {
+		p := filepath.Join(dir, "in", fmt.Sprintf("h%02d.log", i))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		// Day 0 or 1 after 2026-11-23 (86400 s), so two date partitions.
+		os.WriteFile(p, []byte(fmt.Sprintf("#t\nok %d\nok %d\nbad %d\n", i, 86400+i, i)), 0o644)
+		inputs = append(inputs, p)
+	}
+	ingestTo := func(out string) map[string][]byte {
+		c := &cli{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, formats: []ingest.Format{testFormat{}}}
+		if code := c.main(append([]string{"ingest", "-q", "-o", out}, inputs...)); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		files := map[string][]byte{}
+		filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				rel, _ := filepath.Rel(out, p)
+				files[rel], _ = os.ReadFile(p)
+			}
+			return nil
+		})
+		return files
+	}
+	a, b := ingestTo(filepath.Join(dir, "a")), ingestTo(filepath.Join(dir, "b"))
+	if len(a) != 4 { // two date partitions, the manifest and the rejects
+		t.Errorf("%d files written, want 4: %v", len(a), a)
+	}
+	for name, data := range a {
+		if !bytes.Equal(data, b[name]) {
+			t.Errorf("%s differs between two identical runs", name)
+		}
+	}
+}

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"flag"
+	"slices"
+)
+
+// Each command has an options struct, a function that declares its flags on
+// a new flag set, and a parse function that reorders and checks its
+// arguments. Help output is built from the same flag sets.
+
+type ingestOptions struct {
+	commonFlags
+	Input  inputFlags
+	Inputs []string // files, folders, globs, "-"
+}
+
+func ingestFlags(o *ingestOptions) *flag.FlagSet {
+	fs := newFlagSet("ingest")
+	o.commonFlags.register(fs, "dataset `DIR` to append to (created when missing)", true)
+	o.Input.register(fs)
+	return fs
+}
+
+func parseIngest(args []string) (*ingestOptions, error) {
+	o := &ingestOptions{}
+	pos, err := parseArgs(ingestFlags(o), args)
+	if err == nil {
+		err = needArgs(pos, 1, -1, "INPUT")
+	}
+	if err == nil {
+		err = needOutput(o.Output)
+	}
+	o.Inputs = pos
+	return o, err
+}
+
+type analyzeOptions struct {
+	commonFlags
+	Analysis analysisFlags
+	Datasets []string
+}
+
+func analyzeFlags(o *analyzeOptions) *flag.FlagSet {
+	fs := newFlagSet("analyze")
+	o.commonFlags.register(fs, "analysis `FILE` to write (analysis.json)", true)
+	o.Analysis.register(fs)
+	return fs
+}
+
+func parseAnalyze(args []string) (*analyzeOptions, error) {
+	o := &analyzeOptions{}
+	pos, err := parseArgs(analyzeFlags(o), args)
+	if err == nil {
+		err = needArgs(pos, 1, -1, "DATASET")
+	}
+	if err == nil {
+		err = needOutput(o.Output)
+	}
+	if err == nil {
+		_, err = o.Analysis.options()
+	}
+	o.Datasets = pos
+	return o, err
+}
+
+type reportOptions struct {
+	commonFlags
+	Analysis string // analysis.json
+}
+
+func reportFlags(o *reportOptions) *flag.FlagSet {
+	fs := newFlagSet("report")
+	o.commonFlags.register(fs, "report `FILE` to write (report.html)", false)
+	return fs
+}
+
+func parseReport(args []string) (*reportOptions, error) {
+	o := &reportOptions{}
+	pos, err := parseArgs(reportFlags(o), args)
+	if err == nil {
+		err = needArgs(pos, 1, 1, "analysis.json")
+	}
+	if err == nil {
+		err = needOutput(o.Output)
+		o.Analysis = pos[0]
+	}
+	return o, err
+}
+
+type runOptions struct {
+	commonFlags
+	Input    inputFlags
+	Analysis analysisFlags
+	Inputs   []string
+}
+
+func runFlags(o *runOptions) *flag.FlagSet {
+	fs := newFlagSet("run")
+	o.commonFlags.register(fs, "output `DIR` (gets dataset/, analysis.json, report.html)", true)
+	o.Input.register(fs)
+	o.Analysis.register(fs)
+	return fs
+}
+
+func parseRun(args []string) (*runOptions, error) {
+	o := &runOptions{}
+	pos, err := parseArgs(runFlags(o), args)
+	if err == nil {
+		err = needArgs(pos, 1, -1, "INPUT")
+	}
+	if err == nil {
+		err = needOutput(o.Output)
+	}
+	if err == nil {
+		_, err = o.Analysis.options()
+	}
+	o.Inputs = pos
+	return o, err
+}
+
+type demoOptions struct {
+	commonFlags
+	Analysis analysisFlags
+}
+
+// demoOutput is the folder demo writes to without -o.
+const demoOutput = "ttftrace-demo"
+
+func demoFlags(o *demoOptions) *flag.FlagSet {
+	fs := newFlagSet("demo")
+	o.commonFlags.register(fs, "output `DIR` (default "+demoOutput+")", false)
+	o.Analysis.register(fs)
+	return fs
+}
+
+func parseDemo(args []string) (*demoOptions, error) {
+	o := &demoOptions{}
+	pos, err := parseArgs(demoFlags(o), args)
+	if err == nil {
+		err = needArgs(pos, 0, 0, "")
+	}
+	if err == nil {
+		_, err = o.Analysis.options()
+	}
+	if o.Output == "" {
+		o.Output = demoOutput
+	}
+	return o, err
+}
+
+type compareOptions struct {
+	commonFlags
+	Base, New string // analysis.json files
+}
+
+func compareFlags(o *compareOptions) *flag.FlagSet {
+	fs := newFlagSet("compare")
+	o.commonFlags.register(fs, "comparison `FILE` to write (compare.html)", false)
+	return fs
+}
+
+func parseCompare(args []string) (*compareOptions, error) {
+	o := &compareOptions{}
+	pos, err := parseArgs(compareFlags(o), args)
+	if err == nil {
+		err = needArgs(pos, 2, 2, "BASE.json and NEW.json")
+	}
+	if err == nil {
+		err = needOutput(o.Output)
+		o.Base, o.New = pos[0], pos[1]
+	}
+	return o, err
+}
+
+// sqlDialects are the dialects `ttftrace sql` can print.
+var sqlDialects = []string{"duckdb", "trino", "spark"}
+
+type sqlOptions struct {
+	Output  string // file to write, "" for standard output
+	Dialect string
+}
+
+func sqlFlags(o *sqlOptions) *flag.FlagSet {
+	fs := newFlagSet("sql")
+	fs.StringVar(&o.Output, "o", "", "write the SQL to `FILE` instead of standard output")
+	fs.StringVar(&o.Dialect, "dialect", "duckdb", "SQL `DIALECT`: duckdb, trino or spark")
+	return fs
+}
+
+func parseSQL(args []string) (*sqlOptions, error) {
+	o := &sqlOptions{}
+	pos, err := parseArgs(sqlFlags(o), args)
+	if err == nil {
+		err = needArgs(pos, 0, 0, "")
+	}
+	if err == nil && !slices.Contains(sqlDialects, o.Dialect) {
+		err = usagef("--dialect %q: one of duckdb, trino, spark", o.Dialect)
+	}
+	return o, err
+}
+
+// noFlags is the flag set of commands without flags (formats, schema).
+func noFlags(name string) *flag.FlagSet { return newFlagSet(name) }

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ttftrace/ttftrace/analyze"
+	"github.com/ttftrace/ttftrace/ingest"
+)
+
+// inputFlags are the flags of commands that read logs (ingest, run).
+type inputFlags struct {
+	Format    string     // --format: skip sniffing
+	Host      string     // --host: host of records that carry none
+	LogFormat string     // --log-format STRING|@FILE
+	Map       string     // --map @FILE (or the mapping itself)
+	TZ        string     // --tz: zone of log times without one
+	Endpoints stringList // --endpoint, repeatable
+}
+
+func (f *inputFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.Format, "format", "", "input format `NAME`, instead of sniffing (see ttftrace formats)")
+	fs.StringVar(&f.Host, "host", "", "observer host `NAME` of records that carry none (default: the file name up to its first dot)")
+	fs.StringVar(&f.LogFormat, "log-format", "", "nginx log_format, Envoy format string or Envoy JSON key→operator map, inline or from a file: `STRING|@FILE`")
+	fs.StringVar(&f.Map, "map", "", "field mapping of the generic jsonl format: `@FILE` or the JSON itself")
+	fs.StringVar(&f.TZ, "tz", "", "time `ZONE` of log times that carry none, e.g. Europe/Paris (default UTC)")
+	fs.Var(&f.Endpoints, "endpoint", "URL `PATH` of HAR entries to keep (repeatable; default: the LLM API paths)")
+}
+
+// driverOptions resolves @FILE values and the time zone. Its errors are
+// usage errors.
+func (f *inputFlags) driverOptions() (ingest.DriverOptions, error) {
+	var o ingest.DriverOptions
+	var err error
+	if o.Options.LogFormat, err = readAtFile("--log-format", f.LogFormat); err != nil {
+		return o, err
+	}
+	if o.Options.Map, err = readAtFile("--map", f.Map); err != nil {
+		return o, err
+	}
+	if f.TZ != "" {
+		if o.Options.TZ, err = time.LoadLocation(f.TZ); err != nil {
+			return o, usagef("--tz: %v", err)
+		}
+	}
+	o.Format, o.Host, o.Options.Endpoints = f.Format, f.Host, f.Endpoints
+	return o, nil
+}
+
+// readAtFile returns v, or the contents of the file v names after "@".
+func readAtFile(flagName, v string) (string, error) {
+	name, ok := strings.CutPrefix(v, "@")
+	if !ok {
+		return v, nil
+	}
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return "", usagef("%s: %v", flagName, err)
+	}
+	return string(b), nil
+}
+
+// compatPeers are the peer tools --compat may name (see analyze.Options).
+var compatPeers = []string{"vllm", "genai-perf", "guidellm"}
+
+// analysisFlags are the flags of commands that analyse (analyze, run, demo).
+type analysisFlags struct {
+	By     stringList    // --by KEY[+KEY], repeatable
+	Window time.Duration // --window
+	SLO    sloFlag       // --slo metric=limit,…
+	Compat string        // --compat NAME
+}
+
+func (f *analysisFlags) register(fs *flag.FlagSet) {
+	fs.Var(&f.By, "by", "breakdown `KEY` (model, endpoint, host, status, format or an attribute; model+host crosses; repeatable)")
+	fs.DurationVar(&f.Window, "window", 0, "time-series window `DURATION`, e.g. 1h (default: chosen from the data's span)")
+	fs.Var(&f.SLO, "slo", "service level objectives `METRIC=LIMIT,…`, e.g. ttft=500ms,tpot=50ms (for goodput)")
+	fs.StringVar(&f.Compat, "compat", "", "add a peer tool's figures: `NAME` (vllm, genai-perf, guidellm)")
+}
+
+// options checks the flags and returns them as analyze.Options.
+func (f *analysisFlags) options() (analyze.Options, error) {
+	var o analyze.Options
+	for _, by := range f.By {
+		keys := strings.Split(by, "+")
+		if slices.Contains(keys, "") {
+			return o, usagef("--by %q: empty key", by)
+		}
+		o.By = append(o.By, keys)
+	}
+	if f.Window < 0 {
+		return o, usagef("--window %v: must be positive", f.Window)
+	}
+	if f.Compat != "" && !slices.Contains(compatPeers, f.Compat) {
+		return o, usagef("--compat %q: one of %s", f.Compat, strings.Join(compatPeers, ", "))
+	}
+	o.Window, o.SLO, o.Compat = f.Window, map[string]float64(f.SLO), f.Compat
+	return o, nil
+}
+
+// needArgs checks the number of positional arguments (max -1: any).
+func needArgs(pos []string, min, max int, what string) error {
+	switch {
+	case len(pos) < min:
+		return usagef("missing %s", what)
+	case max >= 0 && len(pos) > max:
+		return usagef("unexpected argument %q", pos[max])
+	}
+	return nil
+}
+
+// needOutput is a usage error when -o is missing.
+func needOutput(output string) error {
+	if output == "" {
+		return usagef("missing -o")
+	}
+	return nil
+}
+
+// commonFlags are -o, -q and --strict.
+type commonFlags struct {
+	Output string
+	Quiet  bool
+	Strict bool
+}
+
+func (c *commonFlags) register(fs *flag.FlagSet, output string, strict bool) {
+	fs.StringVar(&c.Output, "o", "", output)
+	fs.BoolVar(&c.Quiet, "q", false, "quiet: no summary, no progress bar")
+	if strict {
+		fs.BoolVar(&c.Strict, "strict", false, "fail (exit 3) when any record is rejected")
+	}
+}

@@ -1,0 +1,257 @@
+package ingest
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// DriverOptions are the settings of one ingest call.
+type DriverOptions struct {
+	// Format is the --format name; empty means sniff each input.
+	Format string
+	// Host is the --host name given to records that carry none; empty means
+	// HostFromPath of each input.
+	Host string
+	// Options are handed to every format.
+	Options Options
+	// Stdin is read for the input "-"; nil makes "-" an error.
+	Stdin io.Reader
+	// Workers is the number of inputs decoded at once; 0 means GOMAXPROCS.
+	Workers int
+	// Progress, when not nil, receives a progress bar (give it a terminal).
+	Progress io.Writer
+	// Formats is the table to sniff and look up; nil means Formats().
+	Formats []Format
+}
+
+// Result is what one ingest call read.
+type Result struct {
+	// Events are the request records kept, in input order then record
+	// order, without duplicates.
+	Events []schema.Event
+	// Inputs has one entry per input file, in input order.
+	Inputs []schema.InputStats
+	// Rejects lists every rejected record, in input order then line order.
+	Rejects []schema.Reject
+}
+
+// Failed returns the inputs that could not be read at all.
+func (r *Result) Failed() []schema.InputStats {
+	var failed []schema.InputStats
+	for _, in := range r.Inputs {
+		if in.Error != nil {
+			failed = append(failed, in)
+		}
+	}
+	return failed
+}
+
+// RejectedCount returns the number of rejected records over all inputs.
+func (r *Result) RejectedCount() int64 {
+	var n int64
+	for _, in := range r.Inputs {
+		n += in.Rejected
+	}
+	return n
+}
+
+// Run reads the inputs (files, folders, globs, "-"; see ExpandInputs),
+// decodes them in parallel and returns their events in a deterministic order.
+// It returns an error when the inputs cannot be listed or the --format is
+// unknown; an input that cannot be read or whose format is not recognized is
+// reported in its InputStats.Error instead, and the others are still read.
+//
+// Duplicates are resolved after decoding, in input order: an event whose raw
+// record bytes repeat those of an earlier event of the same format in this
+// call is counted as a duplicate, not kept. All events of the call are held
+// in memory. To stream instead, a later change can hand each input's result
+// to a consumer as soon as it and all inputs before it are done (a slot per
+// input, released in order), drop duplicates there using only the hash set,
+// and write them to a Parquet writer per partition kept open across inputs;
+// a worker's memory is then one input's events.
+func Run(paths []string, opts DriverOptions) (*Result, error) {
+	if opts.Formats == nil {
+		opts.Formats = Formats()
+	}
+	if opts.Format != "" && findFormat(opts.Formats, opts.Format) == nil {
+		return nil, fmt.Errorf("unknown format %q (ttftrace formats lists them)", opts.Format)
+	}
+	files, err := ExpandInputs(paths)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Stdin == nil && containsStdin(files) {
+		return nil, errors.New("standard input (-) is not available")
+	}
+	prog := newProgress(opts.Progress, files)
+	sinks := make([]*inputSink, len(files))
+	parallel(len(files), opts.Workers, func(i int) {
+		sinks[i] = decodeInput(files[i], opts, prog)
+	})
+	prog.wait()
+	return merge(sinks), nil
+}
+
+func containsStdin(files []string) bool {
+	for _, f := range files {
+		if f == StdinName {
+			return true
+		}
+	}
+	return false
+}
+
+// parallel calls fn(0..n-1) on up to workers goroutines (0 = GOMAXPROCS).
+func parallel(n, workers int, fn func(i int)) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, n)
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := range jobs {
+				fn(i)
+			}
+		})
+	}
+	for i := range n {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+}
+
+// decodeInput opens, decompresses, sniffs and decodes one input. Any failure
+// to read the input at all ends up in the returned sink's stats.Error.
+func decodeInput(name string, opts DriverOptions, prog *progress) *inputSink {
+	host := opts.Host
+	if host == "" {
+		host = HostFromPath(name)
+	}
+	var raw io.Reader = opts.Stdin
+	if name != StdinName {
+		f, err := os.Open(name)
+		if err != nil {
+			return failedSink(name, host, err)
+		}
+		defer f.Close()
+		raw = f
+	}
+	d := decompress(prog.reader(raw))
+	defer d.close()
+	br := bufio.NewReaderSize(d.r, SniffSize)
+	head, _ := br.Peek(SniffSize)
+	f, err := chooseFormat(opts, head)
+	var s *inputSink
+	switch {
+	case err != nil:
+		s = failedSink(name, host, err)
+	case f == nil: // an empty input holds no records
+		s = &inputSink{stats: schema.InputStats{Path: name, Host: host}}
+	default:
+		s = newInputSink(name, host, f)
+		if err := safeDecode(f, &Input{R: br, Name: name, Host: host, Opts: opts.Options}, s); err != nil {
+			msg := err.Error()
+			s.stats.Error = &msg
+		}
+	}
+	s.stats.Truncated = d.truncated
+	return s
+}
+
+// safeDecode runs f.Decode and turns a panic (a bug in the format) into an
+// error for this input, so that one bad file cannot end the whole run.
+func safeDecode(f Format, in *Input, s Sink) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("format %s failed: %v (please report this bug)", f.Name(), p)
+		}
+	}()
+	return f.Decode(in, s)
+}
+
+// failedSink is the result of an input that could not be read.
+func failedSink(name, host string, err error) *inputSink {
+	msg := err.Error()
+	return &inputSink{stats: schema.InputStats{Path: name, Host: host, Error: &msg}}
+}
+
+// chooseFormat returns the --format when given, else the one format whose
+// Sniff claims head. It returns (nil, nil) for an empty head, and an error
+// naming the candidates when none or several claim it.
+func chooseFormat(opts DriverOptions, head []byte) (Format, error) {
+	if opts.Format != "" {
+		return findFormat(opts.Formats, opts.Format), nil
+	}
+	if len(head) == 0 {
+		return nil, nil
+	}
+	var claims []Format
+	var names []string
+	for _, f := range opts.Formats {
+		if f.Sniff(head) {
+			claims = append(claims, f)
+			names = append(names, f.Name())
+		}
+	}
+	switch len(claims) {
+	case 1:
+		return claims[0], nil
+	case 0:
+		return nil, errors.New("unknown format (give --format NAME; ttftrace formats lists them)")
+	}
+	return nil, fmt.Errorf("ambiguous format: %s all claim it (give --format NAME)", strings.Join(names, ", "))
+}
+
+func findFormat(table []Format, name string) Format {
+	for _, f := range table {
+		if f.Name() == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// merge joins the inputs' results in input order and drops duplicates: an
+// event whose raw bytes repeat an earlier event's of the same format.
+func merge(sinks []*inputSink) *Result {
+	type key struct {
+		format string
+		sum    rawSum
+	}
+	seen := map[key]bool{}
+	total := 0
+	for _, s := range sinks {
+		total += len(s.events)
+	}
+	res := &Result{Inputs: make([]schema.InputStats, len(sinks)), Events: make([]schema.Event, 0, total)}
+	for i, s := range sinks {
+		for j := range s.events {
+			if s.hasSum[j] {
+				k := key{s.stats.Format, s.sums[j]}
+				if seen[k] {
+					s.stats.Duplicates++
+					s.stats.Records--
+					continue
+				}
+				seen[k] = true
+			}
+			res.Events = append(res.Events, s.events[j])
+		}
+		res.Rejects = append(res.Rejects, s.rejects...)
+		s.stats.Clock = s.clock()
+		res.Inputs[i] = s.stats
+		sinks[i] = nil // let the input's memory go
+	}
+	return res
+}

@@ -1,0 +1,288 @@
+package schema
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
+)
+
+// A dataset is a folder of Parquet files, hive-partitioned by source and day:
+//
+//	DATASET/source=client/date=2026-11-23/part-00000.parquet
+//	DATASET/source=server/date=unknown/part-00000.parquet
+//	DATASET/_manifest.jsonl   one InputStats per input per ingest call
+//	DATASET/_rejects.jsonl    one Reject per rejected record
+//
+// The date is the UTC day of the event's start_ns when its clock is wall
+// time, else "unknown". Each WriteDataset call adds new part files (the next
+// free number in each partition) and never rewrites old ones. Files whose
+// names start with "_" or "." are not data: Spark, DuckDB and Trino globs of
+// **/*.parquet skip them, and so does ReadDataset.
+
+// RowsPerRowGroup is the number of rows in each Parquet row group.
+const RowsPerRowGroup = 64 << 10
+
+// UnknownDate is the date partition of events without a wall-clock start.
+const UnknownDate = "unknown"
+
+// readBatch is the number of rows ReadDataset decodes at a time.
+const readBatch = 1024
+
+var partName = regexp.MustCompile(`^part-(\d{5,})\.parquet$`)
+
+// PartitionOf returns the partition folder of ev, relative to the dataset
+// root: "source=<source>/date=<YYYY-MM-DD of start_ns in UTC>", with date
+// "unknown" when StartNs is nil or Clock is not ClockWall. A source outside
+// [a-z0-9_-] is escaped (see partitionValue) so it cannot leave the folder.
+func PartitionOf(ev *Event) string {
+	date := UnknownDate
+	if ev.StartNs != nil && ev.Clock == ClockWall {
+		date = time.Unix(0, *ev.StartNs).UTC().Format(time.DateOnly)
+	}
+	return "source=" + partitionValue(ev.Source) + "/date=" + date
+}
+
+// partitionValue escapes a hive partition value: bytes outside [a-z0-9_-]
+// become %XX, and an empty value becomes "unknown".
+func partitionValue(s string) string {
+	if s == "" {
+		return UnknownDate
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-' {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
+// WriteDataset writes events under dir (created when missing), one new part
+// file per partition, and returns the paths written in partition order.
+// Events keep their order within a partition, so the same events give
+// byte-identical files. Every file is written to a temporary file in its
+// partition folder, synced, and renamed only once all files were written: a
+// failed call leaves no new or partial part file behind.
+func WriteDataset(dir string, events []Event) ([]string, error) {
+	groups, keys := partition(events)
+	var temps, finals []string
+	cleanup := func() {
+		for _, t := range temps {
+			os.Remove(t)
+		}
+	}
+	for _, key := range keys {
+		pdir := filepath.Join(dir, filepath.FromSlash(key))
+		if err := os.MkdirAll(pdir, 0o755); err != nil {
+			cleanup()
+			return nil, err
+		}
+		final, err := nextPart(pdir)
+		if err != nil {
+			cleanup()
+			return nil, err
+		}
+		tmp, err := writeTemp(pdir, groups[key])
+		if err != nil {
+			cleanup()
+			return nil, fmt.Errorf("write %s: %w", final, err)
+		}
+		temps, finals = append(temps, tmp), append(finals, final)
+	}
+	for i := range temps {
+		if err := os.Rename(temps[i], finals[i]); err != nil {
+			cleanup()
+			return finals[:i], err
+		}
+		syncDir(filepath.Dir(finals[i]))
+	}
+	return finals, nil
+}
+
+// partition groups events by PartitionOf, keeping their order, and returns
+// the partition keys sorted.
+func partition(events []Event) (map[string][]Event, []string) {
+	groups := map[string][]Event{}
+	for i := range events {
+		key := PartitionOf(&events[i])
+		groups[key] = append(groups[key], events[i])
+	}
+	keys := make([]string, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return groups, keys
+}
+
+// nextPart returns the path of the next free part file of a partition
+// folder: one more than the highest part number present.
+func nextPart(pdir string) (string, error) {
+	entries, err := os.ReadDir(pdir)
+	if err != nil {
+		return "", err
+	}
+	next := 0
+	for _, e := range entries {
+		if m := partName.FindStringSubmatch(e.Name()); m != nil {
+			if n, err := strconv.Atoi(m[1]); err == nil && n >= next {
+				next = n + 1
+			}
+		}
+	}
+	return filepath.Join(pdir, fmt.Sprintf("part-%05d.parquet", next)), nil
+}
+
+// writeTemp writes events to a new synced temporary file in pdir and returns
+// its path; on error the file is removed.
+func writeTemp(pdir string, events []Event) (string, error) {
+	f, err := os.CreateTemp(pdir, ".part-*.tmp")
+	if err != nil {
+		return "", err
+	}
+	err = writeParquet(f, events)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644) // CreateTemp makes the file 0600
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
+}
+
+// writeParquet encodes events as one Parquet file with zstd compression,
+// RowsPerRowGroup rows per group and the schema version in its metadata.
+func writeParquet(w io.Writer, events []Event) error {
+	pw := parquet.NewGenericWriter[Event](w,
+		parquet.Compression(&zstd.Codec{Level: zstd.DefaultLevel}),
+		parquet.MaxRowsPerRowGroup(RowsPerRowGroup),
+		parquet.KeyValueMetadata(MetadataVersionKey, strconv.Itoa(Version)),
+	)
+	if _, err := pw.Write(events); err != nil {
+		return err
+	}
+	return pw.Close()
+}
+
+// syncDir makes a rename in dir durable; errors are ignored because some
+// file systems cannot sync folders and the rename itself already succeeded.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// ReadDataset reads every event of the given datasets, in path order. Each
+// argument is a dataset folder or a single .parquet file. A file whose
+// schema version is missing or unknown is refused with an error naming it.
+func ReadDataset(paths ...string) ([]Event, error) {
+	var events []Event
+	for _, root := range paths {
+		files, err := DataFiles(root)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			if events, err = readFile(f, events); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return events, nil
+}
+
+// DataFiles lists the Parquet files of a dataset folder, sorted by path,
+// leaving out files and folders whose names start with "_" or "."; a path
+// naming a file is returned as it is.
+func DataFiles(root string) ([]string, error) {
+	info, err := os.Stat(root)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		return []string{root}, nil
+	}
+	var files []string
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if p != root && (strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".")) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.IsDir() && strings.HasSuffix(name, ".parquet") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	return files, err // WalkDir visits in lexical order
+}
+
+// readFile appends the events of one Parquet file to events. parquet-go
+// panics on some malformed files; such a panic becomes an error naming path.
+func readFile(path string, events []Event) (_ []Event, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%s: unreadable parquet: %v", path, p)
+		}
+	}()
+	f, err := os.Open(path)
+	if err != nil {
+		return events, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return events, err
+	}
+	pf, err := parquet.OpenFile(f, info.Size())
+	if err != nil {
+		return events, fmt.Errorf("%s: %w", path, err)
+	}
+	if v, ok := pf.Lookup(MetadataVersionKey); !ok || v != strconv.Itoa(Version) {
+		if !ok {
+			v = "none"
+		}
+		return events, fmt.Errorf("%s: schema version %s is not supported (this ttftrace reads version %d)", path, v, Version)
+	}
+	r := parquet.NewGenericReader[Event](pf)
+	defer r.Close()
+	batch := make([]Event, readBatch)
+	for {
+		clear(batch)
+		n, err := r.Read(batch)
+		events = append(events, batch[:n]...) // the last rows come with io.EOF
+		if errors.Is(err, io.EOF) {
+			return events, nil
+		}
+		if err != nil {
+			return events, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+}
