@@ -22,6 +22,10 @@ type DriverOptions struct {
 	Host string
 	// Options are handed to every format.
 	Options Options
+	// LogFormats holds per-format --log-format values (--log-format
+	// nginx=@FILE), by format name; a format named here gets its value in
+	// place of Options.LogFormat.
+	LogFormats map[string]string
 	// Stdin is read for the input "-"; nil makes "-" an error.
 	Stdin io.Reader
 	// Workers is the number of inputs decoded at once; 0 means GOMAXPROCS.
@@ -160,7 +164,11 @@ func decodeInput(name string, opts DriverOptions, prog *progress) *inputSink {
 		s = &inputSink{stats: schema.InputStats{Path: name, Host: host}}
 	default:
 		s = newInputSink(name, host, f)
-		if err := safeDecode(f, &Input{R: br, Name: name, Host: host, Opts: opts.Options}, s); err != nil {
+		fo := opts.Options
+		if lf, ok := opts.LogFormats[f.Name()]; ok {
+			fo.LogFormat = lf
+		}
+		if err := safeDecode(f, &Input{R: br, Name: name, Host: host, Opts: fo}, s); err != nil {
 			msg := err.Error()
 			s.stats.Error = &msg
 		}

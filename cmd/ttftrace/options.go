@@ -15,7 +15,7 @@ import (
 type inputFlags struct {
 	Format    string     // --format: skip sniffing
 	Host      string     // --host: host of records that carry none
-	LogFormat string     // --log-format STRING|@FILE
+	LogFormat stringList // --log-format [FORMAT=]STRING|@FILE, repeatable
 	Map       string     // --map @FILE (or the mapping itself)
 	TZ        string     // --tz: zone of log times without one
 	Endpoints stringList // --endpoint, repeatable
@@ -24,7 +24,7 @@ type inputFlags struct {
 func (f *inputFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Format, "format", "", "input format `NAME`, instead of sniffing (see ttftrace formats)")
 	fs.StringVar(&f.Host, "host", "", "observer host `NAME` of records that carry none (default: the file name up to its first dot)")
-	fs.StringVar(&f.LogFormat, "log-format", "", "nginx log_format, Envoy format string or Envoy JSON key→operator map, inline or from a file: `STRING|@FILE`")
+	fs.Var(&f.LogFormat, "log-format", "nginx log_format, Envoy format string or Envoy JSON key→operator map, inline or from a file: `[FORMAT=]STRING|@FILE`; prefix a format name to give several (--log-format nginx=@a --log-format envoy=@b)")
 	fs.StringVar(&f.Map, "map", "", "field mapping of the generic jsonl format: `@FILE` or the JSON itself")
 	fs.StringVar(&f.TZ, "tz", "", "time `ZONE` of log times that carry none, e.g. Europe/Paris (default UTC)")
 	fs.Var(&f.Endpoints, "endpoint", "URL `PATH` of HAR entries to keep (repeatable; default: the LLM API paths)")
@@ -35,8 +35,20 @@ func (f *inputFlags) register(fs *flag.FlagSet) {
 func (f *inputFlags) driverOptions() (ingest.DriverOptions, error) {
 	var o ingest.DriverOptions
 	var err error
-	if o.Options.LogFormat, err = readAtFile("--log-format", f.LogFormat); err != nil {
-		return o, err
+	for _, v := range f.LogFormat {
+		name, rest, prefixed := cutFormatPrefix(v)
+		text, err := readAtFile("--log-format", rest)
+		if err != nil {
+			return o, err
+		}
+		if !prefixed {
+			o.Options.LogFormat = text
+			continue
+		}
+		if o.LogFormats == nil {
+			o.LogFormats = map[string]string{}
+		}
+		o.LogFormats[name] = text
 	}
 	if o.Options.Map, err = readAtFile("--map", f.Map); err != nil {
 		return o, err
@@ -48,6 +60,20 @@ func (f *inputFlags) driverOptions() (ingest.DriverOptions, error) {
 	}
 	o.Format, o.Host, o.Options.Endpoints = f.Format, f.Host, f.Endpoints
 	return o, nil
+}
+
+// cutFormatPrefix splits "nginx=@file" into the format name and the rest
+// when v starts with the name of an input format and "="; a log format
+// string itself ("$remote_addr …") never does.
+func cutFormatPrefix(v string) (name, rest string, ok bool) {
+	name, rest, ok = strings.Cut(v, "=")
+	if !ok {
+		return "", v, false
+	}
+	if _, known := ingest.Lookup(name); !known {
+		return "", v, false
+	}
+	return name, rest, true
 }
 
 // readAtFile returns v, or the contents of the file v names after "@".
