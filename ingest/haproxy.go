@@ -13,31 +13,33 @@ import (
 // without a syslog prefix. Fields, from HAProxy's configuration manual,
 // section 8.2.3 "HTTP log format" and 8.4 "Timing events":
 //
-//		client_ip:port [request_date] frontend backend/server TR/Tw/Tc/Tr/Ta
-//		status bytes_read req_cookie resp_cookie termination_state
-//		actconn/feconn/beconn/srv_conn/retries srv_queue/backend_queue
-//		[{captured request headers}] [{captured response headers}] "request"
+//	client_ip:port [request_date] frontend backend/server TR/Tw/Tc/Tr/Ta
+//	status bytes_read req_cookie resp_cookie termination_state
+//	actconn/feconn/beconn/srv_conn/retries srv_queue/backend_queue
+//	[{captured request headers}] [{captured response headers}] "request"
 //
-//	  - request_date (%tr, 1.7+): the exact date the first byte of the HTTP
-//	    request was received → start. It carries no zone: it is read in
-//	    Options.TZ (UTC when nil). Before 1.7 the field is accept_date, when
-//	    the connection was accepted; it is used as start too (for a new
-//	    connection the two differ by the client's send delay only).
-//	  - TR (1.7+; Tq before): ms from that first byte to the end of the request
-//	    headers. Tw: ms queued → QueueNs. Tc: ms connecting to the server
-//	    (retries included) → ConnectNs. Tr: ms waiting for the server's full
-//	    response headers. So headers = start + TR + Tw + Tc + Tr, the instant
-//	    the upstream response headers were complete.
-//	  - Ta (1.7+): ms from the first request byte to the last response byte
-//	    sent → end = start + Ta. Tt (before 1.7) ends at the connection close
-//	    and is used the same way. Under "option logasap" Ta carries a '+': the
-//	    log was written before the end, so end is unknown (nil).
-//	  - A timer of -1 marks a phase never reached: instants after it are nil.
-//	  - termination_state, first letter (who ended the session): C client
-//	    abort → interrupted, c client timeout and s server timeout → timeout,
-//	    S server abort, R resource, I internal error, D server down →
-//	    server_error, K killed by admin → interrupted; '-' (normal), P, L and
-//	    others take the class of the status.
+// The fields and the instants they mark:
+//
+//   - request_date (%tr, 1.7+): the exact date the first byte of the HTTP
+//     request was received → start. It carries no zone: it is read in
+//     Options.TZ (UTC when nil). Before 1.7 the field is accept_date, when
+//     the connection was accepted; it is used as start too (for a new
+//     connection the two differ by the client's send delay only).
+//   - TR (1.7+; Tq before): ms from that first byte to the end of the request
+//     headers. Tw: ms queued → QueueNs. Tc: ms connecting to the server
+//     (retries included) → ConnectNs. Tr: ms waiting for the server's full
+//     response headers. So headers = start + TR + Tw + Tc + Tr, the instant
+//     the upstream response headers were complete.
+//   - Ta (1.7+): ms from the first request byte to the last response byte
+//     sent → end = start + Ta. Tt (before 1.7) ends at the connection close
+//     and is used the same way. Under "option logasap" Ta carries a '+': the
+//     log was written before the end, so end is unknown (nil).
+//   - A timer of -1 marks a phase never reached: instants after it are nil.
+//   - termination_state, first letter (who ended the session): C client
+//     abort → interrupted, c client timeout and s server timeout → timeout,
+//     S server abort, R resource, I internal error, D server down →
+//     server_error, K killed by admin → interrupted; '-' (normal), P, L and
+//     others take the class of the status.
 //
 // Unique ids (%ID): HAProxy's httplog format has no id field. We take it
 // from a field appended after the quoted request (log-format
