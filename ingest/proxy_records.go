@@ -203,7 +203,7 @@ func decimalScaled(s string, scale int) (int64, bool) {
 		fp = fp[:scale]
 	}
 	digits := strings.TrimLeft(ip+fp+strings.Repeat("0", scale-len(fp)), "0")
-	if len(digits) > 18 {
+	if len(digits) > 19 {
 		return 0, false
 	}
 	v, err := strconv.ParseInt("0"+digits, 10, 64)
