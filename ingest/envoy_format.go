@@ -95,6 +95,16 @@ func parseEnvoyOp(s string) (envoyOp, int, error) {
 	return op, i + 1, nil
 }
 
+// envoyMaySpace reports whether the value of operator i may hold spaces:
+// only quoted values (the literal before it ends in '"') and START_TIME
+// (strftime layouts may have spaces) do; Envoy writes the others as one word.
+func envoyMaySpace(f envoyFormat, i int) bool {
+	if f[i].op.name == "START_TIME" {
+		return true
+	}
+	return i > 0 && f[i-1].op == nil && strings.HasSuffix(f[i-1].lit, `"`)
+}
+
 // match splits line by the format's literals. An operator's value runs to
 // the first occurrence of the literal that follows it (to the end of the line
 // for a final operator, to the next space between two operators); the whole
@@ -123,6 +133,9 @@ func (f envoyFormat) match(line string) ([]envoyValue, bool) {
 			end = pos + k
 		}
 		v := line[pos:end]
+		if strings.Contains(v, " ") && !envoyMaySpace(f, i) {
+			return nil, false
+		}
 		if v == "-" {
 			v = ""
 		}

@@ -157,3 +157,19 @@ func lineCount(data []byte) int {
 	}
 	return n
 }
+
+// TestEnvoyIstioModern decodes the Istio 1.7+ default-format example of
+// Istio's access-log documentation with no --log-format: 2020-11-25T21:26:18.409Z
+// is 1606339578.409 s; DURATION 4 ms.
+func TestEnvoyIstioModern(t *testing.T) {
+	line := `[2020-11-25T21:26:18.409Z] "GET /status/418 HTTP/1.1" 418 - via_upstream - "-" 0 135 4 4 "-" "curl/7.73.0-DEV" "84961386-6d84-929d-98bd-c5aee93b5c88" "httpbin:8000" "10.44.1.27:80" outbound|8000||httpbin.foo.svc.cluster.local 10.44.1.23:37652 10.0.45.184:8000 10.44.1.23:46520 - default` + "\n"
+	rec := &recorder{}
+	if err := (envoy{}).Decode(&Input{R: strings.NewReader(line)}, rec); err != nil || len(rec.Events) != 1 {
+		t.Fatalf("%v %+v", err, rec)
+	}
+	ev := rec.Events[0].Event
+	if *ev.StartNs != 1606339578409000000 || *ev.EndNs != 1606339578413000000 || ev.RequestID != "84961386-6d84-929d-98bd-c5aee93b5c88" ||
+		ev.Attrs["upstream_cluster"] != "outbound|8000||httpbin.foo.svc.cluster.local" || ev.Attrs["route"] != "default" {
+		t.Errorf("%+v", ev)
+	}
+}
