@@ -108,7 +108,8 @@ func envoyMaySpace(f envoyFormat, i int) bool {
 // match splits line by the format's literals. An operator's value runs to
 // the first occurrence of the literal that follows it (to the end of the line
 // for a final operator, to the next space between two operators); the whole
-// line must be consumed. "-" values are reported as "".
+// line must be consumed, and unquoted values must be one word (see
+// envoyMaySpace). "-" values are reported as "".
 func (f envoyFormat) match(line string) ([]envoyValue, bool) {
 	vals := make([]envoyValue, 0, len(f))
 	pos := 0
