@@ -71,7 +71,10 @@ var (
 // Sniff claims an input when one of its first lines is a full httplog line.
 func (haproxy) Sniff(head []byte) bool {
 	lines := strings.SplitN(string(head), "\n", 12)
-	for _, l := range lines[:len(lines)-1] {
+	if len(head) >= SniffSize || len(lines) == 12 {
+		lines = lines[:len(lines)-1] // the last one may be cut
+	}
+	for _, l := range lines {
 		if haproxyHTTPSniff.MatchString(l) {
 			return true
 		}

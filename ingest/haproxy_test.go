@@ -100,7 +100,7 @@ func TestHAProxySniff(t *testing.T) {
 		`127.0.0.1 - - [23/Nov/2026:10:00:00 +0000] "GET / HTTP/1.1" 200 12 "-" "curl"` + "\n",
 		`10.0.1.2:33313 [06/Feb/2009:12:12:51.443] fnt bck/srv1 34/56/5007 212 -- 1/3/6/8/13 15/17` + "\n",
 	}
-	if !(haproxy{}).Sniff([]byte(yes)) {
+	if !(haproxy{}).Sniff([]byte(yes)) || !(haproxy{}).Sniff([]byte(strings.TrimSuffix(yes, "\n"))) {
 		t.Error("httplog line not sniffed")
 	}
 	for _, s := range no {

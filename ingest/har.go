@@ -131,6 +131,9 @@ func (h har) Decode(in *Input, sink Sink) error {
 	if err != nil && !found {
 		return fmt.Errorf("har: not a HAR document: %v", err)
 	}
+	if err != nil {
+		return err // a read error inside the entries
+	}
 	if !found {
 		return errors.New("har: no log.entries array")
 	}

@@ -57,6 +57,9 @@ func proxyJSONRecords(r io.Reader, sink Sink, rec func(line int64, raw []byte)) 
 		}
 	}
 	err := proxyLines(br, func(line int64, text []byte) {
+		if line == 1 {
+			text = bytes.TrimPrefix(text, []byte("\xef\xbb\xbf")) // UTF-8 byte-order mark
+		}
 		t := bytes.TrimSpace(text)
 		if buf != nil && len(text) > 0 && text[0] == '{' {
 			flush() // a new record starts at column 0: the pending one was cut
