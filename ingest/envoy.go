@@ -357,15 +357,6 @@ func (d *envoyDurations) apply(ev *schema.Event, start int64) {
 	ev.EndNs = at(end)
 }
 
-func firstSet(vs ...*int64) *int64 {
-	for _, v := range vs {
-		if v != nil {
-			return v
-		}
-	}
-	return nil
-}
-
 // envoySetField records the ids, endpoint, model, tokens and attributes.
 func envoySetField(ev *schema.Event, v envoyValue) {
 	switch v.op.name + "(" + v.op.arg + ")" {
@@ -410,15 +401,4 @@ func envoySetField(ev *schema.Event, v envoyValue) {
 			ev.OutputTokens, ev.OutputTokensSource = ptr(n), schema.TokensUsage
 		}
 	}
-}
-
-// setAttr sets a non-empty attribute.
-func setAttr(ev *schema.Event, k, v string) {
-	if v == "" {
-		return
-	}
-	if ev.Attrs == nil {
-		ev.Attrs = map[string]string{}
-	}
-	ev.Attrs[k] = v
 }

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // This file holds the record readers and number parsers shared by the proxy
@@ -247,4 +249,25 @@ func jsonString(raw json.RawMessage) string {
 		return ""
 	}
 	return string(raw)
+}
+
+// firstSet returns the first non-nil pointer, or nil.
+func firstSet(vs ...*int64) *int64 {
+	for _, v := range vs {
+		if v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+// setAttr sets a non-empty attribute.
+func setAttr(ev *schema.Event, k, v string) {
+	if v == "" {
+		return
+	}
+	if ev.Attrs == nil {
+		ev.Attrs = map[string]string{}
+	}
+	ev.Attrs[k] = v
 }
