@@ -78,7 +78,11 @@ type Sink interface {
 
 // formats lists every input format. Adding a format is one file, one line
 // here and one testdata/<name>/ folder.
-var formats = []Format{clientJSONL{}, genaiPerf{}}
+var formats = []Format{
+	clientJSONL{}, genaiPerf{}, // clients
+	envoy{}, haproxy{}, litellm{}, // proxies
+	har{}, // clients
+}
 
 // Formats returns the table of input formats in a fixed order.
 func Formats() []Format { return formats }

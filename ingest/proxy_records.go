@@ -1,0 +1,273 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// This file holds the record readers and number parsers shared by the proxy
+// and HAR formats (envoy.go, haproxy.go, litellm.go, har.go).
+
+// maxJSONRecord bounds a JSON record spread over several lines; a longer one
+// is rejected rather than buffered without end.
+const maxJSONRecord = 8 << 20
+
+// proxyLines calls fn for every line of r with its 1-based number, without
+// the line break. It returns a read error, never a decoding one.
+func proxyLines(r io.Reader, fn func(line int64, text []byte)) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var n int64
+	for {
+		text, err := br.ReadBytes('\n')
+		if len(text) > 0 {
+			n++
+			fn(n, bytes.TrimRight(text, "\r\n"))
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// proxyJSONRecords reads r as JSON records: one object per line (JSON lines),
+// objects pretty-printed over several lines, or one top-level array of
+// objects. It calls rec with each record and the 1-based line it starts on,
+// reports blank lines as skips and unterminated objects as rejects.
+func proxyJSONRecords(r io.Reader, sink Sink, rec func(line int64, raw []byte)) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	if peekJSONArray(br) {
+		return proxyJSONArray(br, sink, rec)
+	}
+	var buf []byte
+	var start int64
+	flush := func() {
+		if buf != nil {
+			sink.Reject(start, "invalid json", "unterminated object")
+			buf = nil
+		}
+	}
+	err := proxyLines(br, func(line int64, text []byte) {
+		if line == 1 {
+			text = bytes.TrimPrefix(text, []byte("\xef\xbb\xbf")) // UTF-8 byte-order mark
+		}
+		t := bytes.TrimSpace(text)
+		if buf != nil && len(text) > 0 && text[0] == '{' {
+			flush() // a new record starts at column 0: the pending one was cut
+		}
+		switch {
+		case buf != nil:
+			buf = append(append(buf, '\n'), text...)
+			if len(t) > 0 && (t[0] == '}' || t[0] == ']') && json.Valid(buf) {
+				rec(start, buf)
+				buf = nil
+			} else if len(buf) > maxJSONRecord {
+				flush()
+			}
+		case len(t) == 0:
+			sink.Skip(line, "blank line")
+		case t[0] == '{' && !json.Valid(t):
+			buf, start = append([]byte(nil), t...), line
+		default:
+			rec(line, t)
+		}
+	})
+	flush()
+	return err
+}
+
+// peekNonSpace returns the first byte of br that is not white space or a
+// UTF-8 byte-order mark, without consuming anything.
+func peekNonSpace(br *bufio.Reader) (byte, error) {
+	b, err := br.Peek(4096)
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\r', '\n', 0xEF, 0xBB, 0xBF:
+		default:
+			return c, nil
+		}
+	}
+	if err == nil {
+		err = io.EOF
+	}
+	return 0, err
+}
+
+// peekJSONStart reports whether br starts (after white space) with a JSON
+// object or a JSON array of objects, without consuming anything.
+func peekJSONStart(br *bufio.Reader) bool {
+	c, _ := peekNonSpace(br)
+	return c == '{' || peekJSONArray(br)
+}
+
+// peekJSONArray reports whether br starts with '[' followed by '{' or ']'
+// (an array of objects, not a text line like "[2026-11-23T…] …").
+func peekJSONArray(br *bufio.Reader) bool {
+	b, _ := br.Peek(4096)
+	b = bytes.TrimLeft(b, " \t\r\n\xef\xbb\xbf")
+	if len(b) == 0 || b[0] != '[' {
+		return false
+	}
+	b = bytes.TrimLeft(b[1:], " \t\r\n")
+	return len(b) > 0 && (b[0] == '{' || b[0] == ']')
+}
+
+// lineIndex records where the newlines of a stream fall, so that a byte
+// offset can be turned into a 1-based line number.
+type lineIndex struct {
+	r        io.Reader
+	pos      int64
+	newlines []int64
+}
+
+func (li *lineIndex) Read(p []byte) (int, error) {
+	n, err := li.r.Read(p)
+	for i := 0; i < n; i++ {
+		if p[i] == '\n' {
+			li.newlines = append(li.newlines, li.pos+int64(i))
+		}
+	}
+	li.pos += int64(n)
+	return n, err
+}
+
+// line returns the 1-based line holding byte offset off.
+func (li *lineIndex) line(off int64) int64 {
+	return int64(sort.Search(len(li.newlines), func(i int) bool { return li.newlines[i] >= off })) + 1
+}
+
+// proxyJSONArray reads one top-level JSON array and calls rec per element.
+func proxyJSONArray(r io.Reader, sink Sink, rec func(line int64, raw []byte)) error {
+	li := &lineIndex{r: r}
+	dec := json.NewDecoder(li)
+	dec.UseNumber()
+	if _, err := dec.Token(); err != nil {
+		return err
+	}
+	return jsonArrayElements(dec, li, sink, rec)
+}
+
+// jsonArrayElements decodes the elements of an array whose '[' dec has just
+// read, up to its ']'. A syntax error rejects the element it occurs in and
+// ends the array.
+func jsonArrayElements(dec *json.Decoder, li *lineIndex, sink Sink, rec func(line int64, raw []byte)) error {
+	for dec.More() {
+		off := dec.InputOffset()
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			var se *json.SyntaxError
+			if errors.As(err, &se) || errors.Is(err, io.ErrUnexpectedEOF) {
+				sink.Reject(li.line(off+1), "invalid json", truncateDetail(err.Error()))
+				return nil
+			}
+			return err
+		}
+		rec(li.line(dec.InputOffset()-int64(len(raw))), raw)
+	}
+	_, err := dec.Token() // the closing ']'
+	if err != nil && !errors.Is(err, io.EOF) {
+		sink.Reject(li.line(dec.InputOffset()), "invalid json", truncateDetail(err.Error()))
+	}
+	return nil
+}
+
+// decimalScaled parses a decimal number s ("1717171717.123456", "-1",
+// "12.5") and returns it multiplied by 10^scale, truncated toward zero,
+// without the rounding errors of float64. Exponent forms go through float64.
+func decimalScaled(s string, scale int) (int64, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, false
+	}
+	if strings.ContainsAny(s, "eE") {
+		f, err := strconv.ParseFloat(s, 64)
+		v := f * math.Pow10(scale)
+		if err != nil || math.IsNaN(v) || math.Abs(v) > 9e18 {
+			return 0, false
+		}
+		return int64(v), true
+	}
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
+	ip, fp, _ := strings.Cut(s, ".")
+	if ip == "" && fp == "" || !allDigits(ip) || !allDigits(fp) {
+		return 0, false
+	}
+	if len(fp) > scale {
+		fp = fp[:scale]
+	}
+	digits := strings.TrimLeft(ip+fp+strings.Repeat("0", scale-len(fp)), "0")
+	if len(digits) > 19 {
+		return 0, false
+	}
+	v, err := strconv.ParseInt("0"+digits, 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// jsonString returns a JSON scalar as a string: strings as they are, numbers
+// in their written form, booleans as "true"/"false"; null, objects and
+// arrays give "".
+func jsonString(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return ""
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+		return ""
+	case '{', '[', 'n':
+		return ""
+	}
+	return string(raw)
+}
+
+// firstSet returns the first non-nil pointer, or nil.
+func firstSet(vs ...*int64) *int64 {
+	for _, v := range vs {
+		if v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+// setAttr sets a non-empty attribute.
+func setAttr(ev *schema.Event, k, v string) {
+	if v == "" {
+		return
+	}
+	if ev.Attrs == nil {
+		ev.Attrs = map[string]string{}
+	}
+	ev.Attrs[k] = v
+}
