@@ -226,6 +226,9 @@ func (r *Request) finish() {
 	r.ProxyEnd = r.ServerEnd + r.BackProxyNs
 	r.ClientHeaders = r.ProxyHeaders + fwd
 	r.ClientEnd = r.ProxyEnd + fwd
+	if ct := r.ClientChunkTimes(); len(ct) > 0 && ct[len(ct)-1] >= r.ClientEnd {
+		r.ClientEnd = ct[len(ct)-1] + ms(0.2) // the jitter of the last chunk delays the end
+	}
 }
 
 // TokenGaps returns the true server-side gaps before output tokens 2..N,

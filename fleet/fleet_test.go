@@ -29,8 +29,12 @@ func TestTruthAddsUp(t *testing.T) {
 			r.ServerLast < r.ServerEnd && r.ServerEnd < r.ProxyEnd && r.ProxyEnd < r.ClientEnd) {
 			t.Fatalf("request %d: instants out of order: %+v", r.Index, r)
 		}
-		if n := len(r.ClientChunkTimes()); n != r.OutputTokens {
-			t.Fatalf("request %d: %d chunks for %d tokens", r.Index, n, r.OutputTokens)
+		ct := r.ClientChunkTimes()
+		if len(ct) != r.OutputTokens {
+			t.Fatalf("request %d: %d chunks for %d tokens", r.Index, len(ct), r.OutputTokens)
+		}
+		if ct[0] != r.ClientFirst || ct[len(ct)-1] >= r.ClientEnd {
+			t.Fatalf("request %d: chunks [%d, %d] outside first %d, end %d", r.Index, ct[0], ct[len(ct)-1], r.ClientFirst, r.ClientEnd)
 		}
 	}
 	if ok < 450 || limited == 0 {

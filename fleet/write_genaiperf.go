@@ -63,8 +63,8 @@ func genaiResponses(r *Request, offset int64) ([]int64, []string) {
 	for k, t := range r.ClientChunkTimes() {
 		ev := head + `{"index":0,"delta":{"content":" tok` + strconv.Itoa(k%97) + `"},"logprobs":null,"finish_reason":null}]}` + "\n\n"
 		if k%40 == 39 {
-			half := len(ev) / 2
-			ts = append(ts, t+offset-100_000, t+offset)
+			half, prev := len(ev)/2, ts[len(ts)-1]-offset
+			ts = append(ts, t+offset-min(100_000, (t-prev)/2), t+offset)
 			texts = append(texts, ev[:half], ev[half:])
 			continue
 		}

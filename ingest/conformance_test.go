@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ttftrace/ttftrace/schema"
 )
@@ -65,6 +66,11 @@ func decodeFile(t testing.TB, f Format, path string) (*recorder, error) {
 			t.Fatalf("%s.opts.json: %v", path, err)
 		}
 		in.Opts.LogFormat, in.Opts.Map, in.Opts.Endpoints = opts.LogFormat, opts.Map, opts.Endpoints
+		if opts.TZ != "" {
+			if in.Opts.TZ, err = time.LoadLocation(opts.TZ); err != nil {
+				t.Fatalf("%s.opts.json: %v", path, err)
+			}
+		}
 	}
 	rec := &recorder{}
 	err = f.Decode(in, rec)

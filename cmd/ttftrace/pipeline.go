@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/ttftrace/ttftrace/analyze"
+	"github.com/ttftrace/ttftrace/ingest"
+	"github.com/ttftrace/ttftrace/report"
+	"github.com/ttftrace/ttftrace/samples"
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// runAnalyze reads datasets and writes analysis.json.
+func (c *cli) runAnalyze(args []string) int {
+	o, err := parseAnalyze(args)
+	if err != nil {
+		return c.fail("analyze", err)
+	}
+	aopts, _ := o.Analysis.options() // checked by parseAnalyze
+	events, err := schema.ReadDataset(o.Datasets...)
+	if err != nil {
+		return c.fail("analyze", err)
+	}
+	inputs, err := schema.ReadManifest(o.Datasets...)
+	if err != nil {
+		return c.fail("analyze", err)
+	}
+	a := analyze.Run(events, inputs, aopts)
+	if err := writeAnalysis(o.Output, a); err != nil {
+		return c.fail("analyze", err)
+	}
+	c.sayf(o.Quiet, "analysed %d events from %d inputs into %s\n", len(events), len(inputs), o.Output)
+	return exitOK
+}
+
+// runReport renders analysis.json to one HTML file.
+func (c *cli) runReport(args []string) int {
+	o, err := parseReport(args)
+	if err != nil {
+		return c.fail("report", err)
+	}
+	a, err := readAnalysis(o.Analysis)
+	if err != nil {
+		return c.fail("report", err)
+	}
+	var buf bytes.Buffer
+	if err := report.Render(&buf, a); err != nil {
+		return c.fail("report", err)
+	}
+	if err := schema.WriteFileAtomic(o.Output, buf.Bytes()); err != nil {
+		return c.fail("report", err)
+	}
+	c.sayf(o.Quiet, "wrote %s\n", o.Output)
+	return exitOK
+}
+
+// runCompare renders two analyses side by side.
+func (c *cli) runCompare(args []string) int {
+	o, err := parseCompare(args)
+	if err != nil {
+		return c.fail("compare", err)
+	}
+	base, err := readAnalysis(o.Base)
+	if err != nil {
+		return c.fail("compare", err)
+	}
+	next, err := readAnalysis(o.New)
+	if err != nil {
+		return c.fail("compare", err)
+	}
+	var buf bytes.Buffer
+	if err := report.Compare(&buf, base, next, o.Base, o.New); err != nil {
+		return c.fail("compare", err)
+	}
+	if err := schema.WriteFileAtomic(o.Output, buf.Bytes()); err != nil {
+		return c.fail("compare", err)
+	}
+	c.sayf(o.Quiet, "wrote %s\n", o.Output)
+	return exitOK
+}
+
+// runRun ingests, analyses and reports in one go into OUTDIR.
+func (c *cli) runRun(args []string) int {
+	o, err := parseRun(args)
+	if err != nil {
+		return c.fail("run", err)
+	}
+	dopts, err := o.Input.driverOptions()
+	if err != nil {
+		return c.fail("run", err)
+	}
+	aopts, _ := o.Analysis.options() // checked by parseRun
+	return c.pipeline("run", o.Inputs, dopts, aopts, o.commonFlags)
+}
+
+// runDemo writes the embedded sample logs to OUTDIR/logs and runs on them.
+func (c *cli) runDemo(args []string) int {
+	o, err := parseDemo(args)
+	if err != nil {
+		return c.fail("demo", err)
+	}
+	aopts, _ := o.Analysis.options() // checked by parseDemo
+	logs := filepath.Join(o.Output, "logs")
+	if err := os.RemoveAll(filepath.Join(o.Output, "dataset")); err != nil {
+		return c.fail("demo", err)
+	}
+	if err := os.MkdirAll(logs, 0o755); err != nil {
+		return c.fail("demo", err)
+	}
+	if err := os.CopyFS(logs, samples.Demo()); err != nil && !os.IsExist(err) {
+		return c.fail("demo", err)
+	}
+	var dopts ingest.DriverOptions
+	dopts.LogFormats = map[string]string{}
+	for name, file := range map[string]string{"nginx": "nginx.log_format", "envoy": "envoy.format.json"} {
+		b, err := fs.ReadFile(samples.Demo(), file)
+		if err != nil {
+			return c.fail("demo", err)
+		}
+		dopts.LogFormats[name] = string(b)
+	}
+	inputs, _ := filepath.Glob(filepath.Join(logs, "*.gz"))
+	return c.pipeline("demo", inputs, dopts, aopts, o.commonFlags)
+}
+
+// pipeline is run's and demo's body: ingest into OUTDIR/dataset, analyse
+// the events read, write OUTDIR/analysis.json and OUTDIR/report.html.
+func (c *cli) pipeline(cmd string, inputs []string, dopts ingest.DriverOptions, aopts analyze.Options, o commonFlags) int {
+	dataset := filepath.Join(o.Output, "dataset")
+	if entries, err := os.ReadDir(dataset); err == nil && len(entries) > 0 {
+		return c.fail(cmd, fmt.Errorf("%s already holds a dataset: remove it, or append with ttftrace ingest and run ttftrace analyze", dataset))
+	}
+	dopts.Stdin, dopts.Formats = c.stdin, c.formatTable()
+	if f, ok := c.stderr.(*os.File); ok && !o.Quiet && isTerminal(f) {
+		dopts.Progress = f
+	}
+	res, err := ingest.Run(inputs, dopts)
+	if err != nil {
+		return c.fail(cmd, err)
+	}
+	if !o.Quiet {
+		ingest.WriteSummary(c.stderr, res.Inputs)
+	}
+	if status := c.checkIngest(res, o.Strict, o.Quiet); status != exitOK {
+		return status
+	}
+	if _, err := res.Write(dataset); err != nil {
+		return c.fail(cmd, err)
+	}
+	a := analyze.Run(res.Events, res.Inputs, aopts)
+	if err := writeAnalysis(filepath.Join(o.Output, "analysis.json"), a); err != nil {
+		return c.fail(cmd, err)
+	}
+	var buf bytes.Buffer
+	if err := report.Render(&buf, a); err != nil {
+		return c.fail(cmd, err)
+	}
+	if err := schema.WriteFileAtomic(filepath.Join(o.Output, "report.html"), buf.Bytes()); err != nil {
+		return c.fail(cmd, err)
+	}
+	c.sayf(o.Quiet, "wrote %s: dataset/ (%d events), analysis.json, report.html\n", o.Output, len(res.Events))
+	return exitOK
+}
+
+// writeAnalysis writes a as indented JSON, atomically.
+func writeAnalysis(path string, a *analyze.Analysis) error {
+	b, err := json.MarshalIndent(a, "", " ")
+	if err != nil {
+		return err
+	}
+	return schema.WriteFileAtomic(path, append(b, '\n'))
+}
+
+// readAnalysis reads an analysis.json written by analyze or run.
+func readAnalysis(path string) (*analyze.Analysis, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var a analyze.Analysis
+	if err := json.Unmarshal(b, &a); err != nil {
+		return nil, fmt.Errorf("%s: not an analysis.json: %v", path, err)
+	}
+	if a.SchemaVersion != analyze.SchemaVersion {
+		return nil, fmt.Errorf("%s: schema_version %d, this ttftrace reads %d", path, a.SchemaVersion, analyze.SchemaVersion)
+	}
+	return &a, nil
+}
+
+// sayf prints a progress line to standard error unless quiet.
+func (c *cli) sayf(quiet bool, format string, args ...any) {
+	if !quiet {
+		fmt.Fprintf(c.stderr, format, args...)
+	}
+}
