@@ -80,6 +80,7 @@ type Sink interface {
 // here and one testdata/<name>/ folder.
 var formats = []Format{
 	tgi{},
+	triton{},
 }
 
 // Formats returns the table of input formats in a fixed order.
