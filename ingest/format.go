@@ -81,6 +81,7 @@ type Sink interface {
 var formats = []Format{
 	tgi{},
 	triton{},
+	vllmBench{},
 }
 
 // Formats returns the table of input formats in a fixed order.
