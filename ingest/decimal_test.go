@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -44,5 +46,27 @@ func TestReadRecordsByLine(t *testing.T) {
 	})
 	if err != nil || strings.Join(got, ",") != "a,,b,xxx" {
 		t.Errorf("got %q, %v", got, err)
+	}
+}
+
+// TestServerFormatsSniff checks that each of the tgi, triton and vllm-bench
+// formats claims its own testdata and none of the others', and that jsonl
+// claims nothing.
+func TestServerFormatsSniff(t *testing.T) {
+	mine := []Format{tgi{}, triton{}, vllmBench{}, genericJSONL{}}
+	for _, owner := range mine {
+		for _, path := range testdataFiles(t, owner.Name()) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			head := data[:min(len(data), SniffSize)]
+			for _, f := range mine {
+				want := f.Name() == owner.Name() && f.Name() != "jsonl"
+				if got := f.Sniff(head); got != want {
+					t.Errorf("%s.Sniff(%s) = %v, want %v", f.Name(), filepath.Base(path), got, want)
+				}
+			}
+		}
 	}
 }

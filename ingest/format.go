@@ -82,6 +82,7 @@ var formats = []Format{
 	tgi{},
 	triton{},
 	vllmBench{},
+	genericJSONL{},
 }
 
 // Formats returns the table of input formats in a fixed order.
