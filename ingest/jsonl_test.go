@@ -19,7 +19,10 @@ func FuzzJSONL(f *testing.F) {
 		`"end":{"field":"end","format":"unix_ms"},"status":"status","error":"error","request_id":"id",` +
 		`"prompt_tokens":"u.p","output_tokens":"u.o","trace_id":"tp","attrs":["a","b.c"]}`
 	f.Add([]byte(`{"ts":"2026-11-23T10:00:00Z","t":{"ttft":1.5},"end":"1795428000123.5","status":500,"u":{"p":1}}`))
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzDecode(t, genericJSONL{}, Options{Map: m}, data) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzDecode(t, genericJSONL{}, Options{Map: m}, data)
+		checkOnePerLine(t, genericJSONL{}, Options{Map: m}, data)
+	})
 }
 
 func TestJSONLNeedsMap(t *testing.T) {

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -18,7 +19,10 @@ import (
 
 func FuzzTGI(f *testing.F) {
 	seedFuzz(f, "tgi")
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzDecode(t, tgi{}, Options{}, data) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzDecode(t, tgi{}, Options{}, data)
+		checkOnePerLine(t, tgi{}, Options{}, data)
+	})
 }
 
 func TestTGIDuration(t *testing.T) {
@@ -156,6 +160,34 @@ func TestTGIErrorKinds(t *testing.T) {
 		if _, got := tgiErrorKind(msg); got != want {
 			t.Errorf("tgiErrorKind(%q) = %q, want %q", msg, got, want)
 		}
+	}
+}
+
+// checkOnePerLine checks that a line-based format reports every line of
+// data exactly once.
+func checkOnePerLine(t *testing.T, f Format, opts Options, data []byte) {
+	rec := &recorder{}
+	if err := f.Decode(&Input{R: bytes.NewReader(data), Name: "fuzz", Host: "h", Opts: opts}, rec); err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	lines := bytes.Count(data, []byte("\n"))
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		lines++
+	}
+	seen := map[int64]int{}
+	for _, e := range rec.Events {
+		seen[e.Line]++
+	}
+	for _, n := range append(rec.Skips, rec.Rejects...) {
+		seen[n.Line]++
+	}
+	for l := int64(1); l <= int64(lines); l++ {
+		if seen[l] != 1 {
+			t.Fatalf("line %d reported %d times", l, seen[l])
+		}
+	}
+	if rec.total() != lines {
+		t.Fatalf("%d records for %d lines", rec.total(), lines)
 	}
 }
 

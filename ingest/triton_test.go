@@ -17,7 +17,19 @@ import (
 
 func FuzzTriton(f *testing.F) {
 	seedFuzz(f, "triton")
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzDecode(t, triton{}, Options{}, data) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzDecode(t, triton{}, Options{}, data)
+		// A well-formed array has each element reported exactly once.
+		var elems []json.RawMessage
+		if json.Unmarshal(data, &elems) != nil {
+			return
+		}
+		rec := &recorder{}
+		_ = triton{}.Decode(&Input{R: bytesReader(string(data))}, rec)
+		if rec.total() != len(elems) {
+			t.Fatalf("%d records for %d elements", rec.total(), len(elems))
+		}
+	})
 }
 
 // TestTritonAccounting checks that every array element of every testdata

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"encoding/json"
 	"slices"
 	"testing"
 
@@ -18,7 +19,20 @@ import (
 
 func FuzzVLLMBench(f *testing.F) {
 	seedFuzz(f, "vllm-bench")
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzDecode(t, vllmBench{}, Options{}, data) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzDecode(t, vllmBench{}, Options{}, data)
+		// A JSON object is at least one record: a request, or the document
+		// as one skip or reject.
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(data, &obj) != nil || obj == nil {
+			return
+		}
+		rec := &recorder{}
+		_ = vllmBench{}.Decode(&Input{R: bytesReader(string(data))}, rec)
+		if rec.total() == 0 {
+			t.Fatal("no record reported for a JSON object")
+		}
+	})
 }
 
 func TestVLLMBenchChunks(t *testing.T) {
