@@ -188,20 +188,7 @@ func (triton) finish(in *Input, tr *tritonTrace, sink Sink) {
 
 // tritonEvent maps a trace's timestamps to an event (see the type's doc).
 func tritonEvent(in *Input, tr *tritonTrace) (*schema.Event, string, string) {
-	first := func(name string) (int64, bool) {
-		v := tr.stamps[name]
-		if len(v) == 0 {
-			return 0, false
-		}
-		return slices.Min(v), true
-	}
-	last := func(name string) (int64, bool) {
-		v := tr.stamps[name]
-		if len(v) == 0 {
-			return 0, false
-		}
-		return slices.Max(v), true
-	}
+	first, last := tr.first, tr.last
 	start, ok := tritonFirstOf(first, "HTTP_RECV_START", "GRPC_WAITREAD_END", "REQUEST_START")
 	if !ok {
 		return nil, "missing timestamps", "no HTTP_RECV_START, GRPC_WAITREAD_END or REQUEST_START"
@@ -260,6 +247,22 @@ func tritonResponses(ev *schema.Event, responses []int64, start, compute int64, 
 	for _, r := range rs {
 		ev.ChunkOffsetsNs = append(ev.ChunkOffsetsNs, r-start)
 	}
+}
+
+// first returns the earliest value of the timestamp name.
+func (tr *tritonTrace) first(name string) (int64, bool) {
+	if v := tr.stamps[name]; len(v) > 0 {
+		return slices.Min(v), true
+	}
+	return 0, false
+}
+
+// last returns the latest value of the timestamp name.
+func (tr *tritonTrace) last(name string) (int64, bool) {
+	if v := tr.stamps[name]; len(v) > 0 {
+		return slices.Max(v), true
+	}
+	return 0, false
 }
 
 // tritonFirstOf returns get(name) for the first name that has a value.
