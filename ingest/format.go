@@ -79,9 +79,20 @@ type Sink interface {
 // formats lists every input format. Adding a format is one file, one line
 // here and one testdata/<name>/ folder.
 var formats = []Format{
-	clientJSONL{}, genaiPerf{}, // clients
-	envoy{}, haproxy{}, litellm{}, // proxies
-	har{}, // clients
+	// clients
+	clientJSONL{},
+	genaiPerf{},
+	vllmBench{},
+	har{},
+	// proxies
+	envoy{},
+	haproxy{},
+	litellm{},
+	// servers
+	tgi{},
+	triton{},
+	// any source, by mapping
+	genericJSONL{},
 }
 
 // Formats returns the table of input formats in a fixed order.

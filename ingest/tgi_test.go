@@ -1,0 +1,195 @@
+package ingest
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// The goldens of testdata/tgi were checked by hand against the input:
+// router.log line 3 logs at 10:00:01.5Z = 1795428001.5 s; total_time
+// 1.234567 s gives start 1795428000.265433 s; 1.2 s / 40 ms = 30 tokens;
+// queue 25.3 µs = 25300 ns. Line 14: 10:01:10Z − 1m5.3s = 1795428004.7 s;
+// 62.1975 s / 60.3 ms = 1031.47 → 1031 tokens. router_ansi.log line 2:
+// 11:00:02Z = 1795431602 s, − 2.5 s = 1795431599.5 s, 2 s / 20 ms = 100
+// tokens. router_json.log line 2: 12:00:01Z = 1795435201 s, − 1 s, 950/50 =
+// 19 tokens, trace id lowercased.
+
+func FuzzTGI(f *testing.F) {
+	seedFuzz(f, "tgi")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzDecode(t, tgi{}, Options{}, data)
+		checkOnePerLine(t, tgi{}, Options{}, data)
+	})
+}
+
+func TestTGIDuration(t *testing.T) {
+	cases := []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"1.234567s", 1_234_567_000, true},
+		{"40ms", 40_000_000, true},
+		{"25.3µs", 25_300, true}, // U+00B5 micro sign, as Rust prints it
+		{"25.3μs", 25_300, true}, // U+03BC Greek mu
+		{"100us", 100_000, true},
+		{"812ns", 812, true},
+		{"333.333333ms", 333_333_333, true}, // 1 s / 3 tokens, truncated by Rust
+		{"1m5.3s", 65_300_000_000, true},    // 60 s + 5.3 s
+		{"1h2m", 3_720_000_000_000, true},   // 3600 s + 120 s
+		{"0ns", 0, true},
+		{"12.5xs", 0, false},
+		{"", 0, false},
+		{"s", 0, false},
+		{"-1s", 0, false},
+		{"1.2.3s", 0, false},
+		{"5", 0, false},
+	}
+	for _, c := range cases {
+		got, ok := tgiDuration(c.in)
+		if ok != c.ok || got != c.want {
+			t.Errorf("tgiDuration(%q) = %d, %v; want %d, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestTGIParseText(t *testing.T) {
+	line := `2026-11-23T10:00:01.5Z  INFO HTTP request{otel.name=POST /generate_stream url.scheme= trace_id=4bf92f3577b34da6a3ce929d0e0e4736}:generate_stream{parameters=GenerateParameters { stop: ["}\"x=1 y"], seed: None } total_time="1s" seed="Some(3)"}: text_generation_router::server: router/src/server.rs:598: Success`
+	rec, ok := tgiParseText(line)
+	if !ok {
+		t.Fatal("not parsed")
+	}
+	if rec.level != "INFO" || rec.message != "Success" || len(rec.spans) != 2 {
+		t.Fatalf("got level %q message %q spans %d", rec.level, rec.message, len(rec.spans))
+	}
+	http, gen := rec.spans[0], rec.spans[1]
+	want := map[string]string{"otel.name": "POST /generate_stream", "url.scheme": "", "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736"}
+	for k, v := range want {
+		if got, ok := http.fields[k]; !ok || got != v {
+			t.Errorf("HTTP span %s = %q, want %q", k, got, v)
+		}
+	}
+	if http.name != "HTTP request" || gen.name != "generate_stream" {
+		t.Errorf("span names %q, %q", http.name, gen.name)
+	}
+	if gen.fields["total_time"] != "1s" || gen.fields["seed"] != "Some(3)" ||
+		gen.fields["parameters"] != `GenerateParameters { stop: ["}\"x=1 y"], seed: None }` {
+		t.Errorf("generate_stream fields %q", gen.fields)
+	}
+	if _, ok := tgiParseText("and why?"); ok {
+		t.Error("a continuation line parsed as a record")
+	}
+}
+
+// decodeOne runs a format over text and returns the recorder.
+func decodeOne(t *testing.T, f Format, opts Options, text string) *recorder {
+	t.Helper()
+	rec := &recorder{}
+	if err := f.Decode(&Input{R: strings.NewReader(text), Name: "t", Host: "h", Opts: opts}, rec); err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	return rec
+}
+
+func TestTGIDecodeCases(t *testing.T) {
+	span := func(fields string) string {
+		return `2026-11-23T10:00:00Z  INFO generate{` + fields + `}: text_generation_router::server: router/src/server.rs:1: Success`
+	}
+	cases := []struct {
+		name, line string
+		tokens     int64 // -1: no event
+		start      int64 // ns since 10:00:00Z (1795428000 s)
+		class      string
+	}{
+		// 1.23 s / 41 ms = 30 exactly; start = 0 − 1.5 s.
+		{"round exact", span(`total_time="1.5s" inference_time="1.23s" time_per_token="41ms"`), 30, -1_500_000_000, ""},
+		// Rust truncates 1 s / 3 to 333333333 ns: 1e9 / 333333333 = 3.000000003 → 3.
+		{"rust truncation", span(`total_time="1s" inference_time="1s" time_per_token="333.333333ms"`), 3, -1_000_000_000, ""},
+		// No time_per_token: no token count, still an event.
+		{"no tpt", span(`total_time="2ms"`), 0, -2_000_000, ""},
+		{"error validation", `2026-11-23T10:00:00Z ERROR generate_stream{parameters=P { }}:async_stream: text_generation_router::infer: a.rs:1: Input validation error: too long`, -2, 0, schema.ErrorClient},
+		{"error template", `2026-11-23T10:00:00Z ERROR chat_completions: text_generation_router::infer: a.rs:1: Template error: x`, -2, 0, schema.ErrorClient},
+		{"error other", `2026-11-23T10:00:00Z ERROR chat_completions: text_generation_router::server: Failed to send event. Receiver dropped.`, -2, 0, schema.ErrorServer},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rec := decodeOne(t, tgi{}, Options{}, c.line+"\n")
+			if len(rec.Events) != 1 {
+				t.Fatalf("events %d, skips %v, rejects %v", len(rec.Events), rec.Skips, rec.Rejects)
+			}
+			ev := rec.Events[0].Event
+			if ev.Error != c.class {
+				t.Errorf("class %q, want %q", ev.Error, c.class)
+			}
+			if c.tokens == -2 {
+				if ev.StartNs != nil || *ev.EndNs != 1795428000_000000000 || *ev.Completed {
+					t.Errorf("failed request: start %v end %v", ev.StartNs, *ev.EndNs)
+				}
+				return
+			}
+			if *ev.StartNs != 1795428000_000000000+c.start {
+				t.Errorf("start %d", *ev.StartNs)
+			}
+			switch {
+			case c.tokens == 0 && ev.OutputTokens != nil:
+				t.Errorf("tokens %d, want none", *ev.OutputTokens)
+			case c.tokens > 0 && (ev.OutputTokens == nil || *ev.OutputTokens != c.tokens || ev.OutputTokensSource != schema.TokensDerived):
+				t.Errorf("tokens %v (%s), want %d derived", ev.OutputTokens, ev.OutputTokensSource, c.tokens)
+			}
+			if ev.FirstTokenNs != nil {
+				t.Error("TGI logs no first token")
+			}
+		})
+	}
+}
+
+func TestTGIErrorKinds(t *testing.T) {
+	cases := map[string]string{
+		"Input validation error: `inputs` must not be empty": schema.ErrorClient,
+		"Model is overloaded":                                schema.ErrorRateLimited,
+		"Request failed during generation: boom":             schema.ErrorServer,
+		"Incomplete generation":                              schema.ErrorInterrupted,
+		"Tool error: no tool":                                schema.ErrorClient,
+		"Failed applying chat template to inputs":            schema.ErrorClient,
+		"something else":                                     schema.ErrorServer,
+	}
+	for msg, want := range cases {
+		if _, got := tgiErrorKind(msg); got != want {
+			t.Errorf("tgiErrorKind(%q) = %q, want %q", msg, got, want)
+		}
+	}
+}
+
+// checkOnePerLine checks that a line-based format reports every line of
+// data exactly once.
+func checkOnePerLine(t *testing.T, f Format, opts Options, data []byte) {
+	rec := &recorder{}
+	if err := f.Decode(&Input{R: bytes.NewReader(data), Name: "fuzz", Host: "h", Opts: opts}, rec); err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	lines := bytes.Count(data, []byte("\n"))
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		lines++
+	}
+	seen := map[int64]int{}
+	for _, e := range rec.Events {
+		seen[e.Line]++
+	}
+	for _, n := range append(rec.Skips, rec.Rejects...) {
+		seen[n.Line]++
+	}
+	for l := int64(1); l <= int64(lines); l++ {
+		if seen[l] != 1 {
+			t.Fatalf("line %d reported %d times", l, seen[l])
+		}
+	}
+	if rec.total() != lines {
+		t.Fatalf("%d records for %d lines", rec.total(), lines)
+	}
+}
+
+// bytesReader is strings.NewReader, for tests that build inputs inline.
+func bytesReader(s string) *strings.Reader { return strings.NewReader(s) }

@@ -1,0 +1,185 @@
+package ingest
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// This file parses the text form of the TGI router log (see tgi.go).
+
+// tgiFileLine matches the "router/src/server.rs:598: " prefix of a message.
+var tgiFileLine = regexp.MustCompile(`^\S+:\d+: `)
+
+// tgiParseText parses one ANSI-free text line:
+// "<time> <LEVEL> <span chain>: <target>: <file>:<line>: <message>", where
+// the span chain and file:line are optional. It reports false for a line that
+// does not start with an RFC 3339 time and a level (a continuation line).
+func tgiParseText(text string) (tgiRecord, bool) {
+	ts, rest, ok := strings.Cut(strings.TrimLeft(text, " \t"), " ")
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if !ok || err != nil {
+		return tgiRecord{}, false
+	}
+	level, rest, _ := strings.Cut(strings.TrimLeft(rest, " "), " ")
+	switch level {
+	case "TRACE", "DEBUG", "INFO", "WARN", "ERROR":
+	default:
+		return tgiRecord{}, false
+	}
+	rec := tgiRecord{time: t, level: level}
+	rest = strings.TrimLeft(rest, " ")
+	end, target := tgiChainEnd(rest)
+	if end < 0 {
+		rec.message = rest
+		return rec, true
+	}
+	if !target {
+		rec.spans = tgiParseChain(rest[:end])
+		rest = rest[end+2:]
+		// Drop the target that follows the chain.
+		if tgt, msg, ok := strings.Cut(rest, ": "); ok && !strings.Contains(tgt, " ") {
+			rest = msg
+		}
+	} else {
+		rest = rest[end+2:]
+	}
+	rec.message = tgiFileLine.ReplaceAllString(rest, "")
+	return rec, true
+}
+
+// tgiChainEnd returns the index of the first ": " outside braces and quotes,
+// or -1, and whether the text before it is a target ("a::b") rather than a
+// span chain.
+func tgiChainEnd(s string) (int, bool) {
+	depth, target := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' && depth > 0:
+			i += tgiQuotedLen(s[i:]) - 1
+		case c == '{' || c == '(' || c == '[':
+			depth++
+		case (c == '}' || c == ')' || c == ']') && depth > 0:
+			depth--
+		case c == ':' && depth == 0 && i+1 < len(s) && s[i+1] == ':':
+			target = true
+			i++
+		case c == ':' && depth == 0 && i+1 < len(s) && s[i+1] == ' ':
+			return i, target
+		}
+	}
+	return -1, false
+}
+
+// tgiParseChain splits "HTTP request{…}:generate_stream{…}" into spans.
+func tgiParseChain(chain string) []tgiSpan {
+	var spans []tgiSpan
+	for chain != "" {
+		i, depth := 0, 0
+		for ; i < len(chain); i++ {
+			c := chain[i]
+			if c == '"' && depth > 0 {
+				i += tgiQuotedLen(chain[i:]) - 1
+			} else if c == '{' {
+				depth++
+			} else if c == '}' && depth > 0 {
+				depth--
+			} else if c == ':' && depth == 0 {
+				break
+			}
+		}
+		spans = append(spans, tgiParseSpan(chain[:min(i, len(chain))]))
+		chain = chain[min(i+1, len(chain)):]
+	}
+	return spans
+}
+
+// tgiParseSpan parses "name{key=value …}" or "name".
+func tgiParseSpan(s string) tgiSpan {
+	sp := tgiSpan{fields: map[string]string{}}
+	open := strings.IndexByte(s, '{')
+	if open < 0 || !strings.HasSuffix(s, "}") {
+		sp.name = s
+		return sp
+	}
+	sp.name = s[:open]
+	body := s[open+1 : len(s)-1]
+	for body = strings.TrimLeft(body, " "); body != ""; body = strings.TrimLeft(body, " ") {
+		eq := strings.IndexByte(body, '=')
+		if eq <= 0 {
+			break
+		}
+		key := body[:eq]
+		body = body[eq+1:]
+		n := tgiValueLen(body)
+		sp.fields[key] = tgiUnquote(body[:n])
+		body = body[n:]
+	}
+	return sp
+}
+
+// tgiValueLen returns the length of the field value at the start of s: a
+// quoted string, or text up to a space (outside brackets and quotes) that is
+// followed by the next "key=".
+func tgiValueLen(s string) int {
+	if strings.HasPrefix(s, `"`) {
+		return tgiQuotedLen(s)
+	}
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"':
+			i += tgiQuotedLen(s[i:]) - 1
+		case c == '{' || c == '(' || c == '[':
+			depth++
+		case (c == '}' || c == ')' || c == ']') && depth > 0:
+			depth--
+		case c == ' ' && depth == 0 && tgiFieldStart(s[i+1:]):
+			return i
+		}
+	}
+	return len(s)
+}
+
+// tgiFieldStart reports whether s starts with "key=", key being a field name
+// like "total_time" or "otel.name".
+func tgiFieldStart(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '=':
+			return i > 0
+		case c == '_' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9':
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// tgiQuotedLen returns the length of the double-quoted string at the start of
+// s, quotes included, honouring backslash escapes; len(s) when unterminated.
+func tgiQuotedLen(s string) int {
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(s)
+}
+
+// tgiUnquote removes the Debug quotes of a value; a value it cannot unquote
+// loses its outer quotes only.
+func tgiUnquote(v string) string {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return v
+	}
+	if u, err := strconv.Unquote(v); err == nil {
+		return u
+	}
+	return v[1 : len(v)-1]
+}

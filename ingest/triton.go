@@ -1,0 +1,288 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// triton decodes a Triton Inference Server trace file written with
+// --trace-config level=TIMESTAMPS (mode=triton, docs/user_guide/trace.md): a
+// JSON array whose entries share a numeric "id" per traced request. One entry
+// holds "model_name", "model_version", "request_id" and, for a model run
+// inside an ensemble, "parent_id"; the others hold "timestamps"
+// ([{"name", "ns"}]) or TENSORS data, in no particular order.
+//
+// Timestamps are nanoseconds of the server's steady (monotonic) clock, whose
+// origin is arbitrary (often the boot): Clock is schema.ClockSteady, and these
+// events join others only by request id. The instants, by timestamp name:
+//
+//	HTTP_RECV_START        HTTP request bytes start to be read          → start
+//	GRPC_WAITREAD_END      gRPC request read (its start includes idle wait) → start, when no HTTP_RECV_START
+//	REQUEST_START          the server's handler starts the request     → start, when neither of the above
+//	QUEUE_START            request enters the scheduler's queue
+//	COMPUTE_START          the backend starts executing it              (queue = COMPUTE_START − QUEUE_START)
+//	COMPUTE_INPUT_END, COMPUTE_OUTPUT_START  input copy ends, output copy starts (not stored)
+//	COMPUTE_END            the backend's execute ends                   (InferenceNs = COMPUTE_END − COMPUTE_START)
+//	INFER_RESPONSE_COMPLETE a response is complete; a decoupled (streaming) model sends several
+//	REQUEST_END            the handler releases the request             → end, when no send end
+//	HTTP_SEND_END, GRPC_SEND_END  the response is sent                 → end
+//
+// A request with two or more INFER_RESPONSE_COMPLETE timestamps is a decoupled
+// stream: the first is first_token, the last last_token, each one a chunk
+// (offsets after start), PrefillNs = first_token − COMPUTE_START and DecodeNs =
+// last_token − first_token. With one response there is no first-token
+// instant. Status and token counts are not traced.
+//
+// Record accounting: every array element is one record, numbered from 1 in
+// file order. The first element of each id stands for the request: it becomes
+// the event (or a skip for a trace without timestamps or of a model inside an
+// ensemble, whose parent trace is the request, or a reject when start or end
+// is missing). Every later element of the same id is a skip "trace entry
+// merged". Triton's mode=opentelemetry exports OTLP to a collector instead of
+// a file; such spans are read by the otlp format.
+type triton struct{}
+
+func (triton) Name() string   { return "triton" }
+func (triton) Source() string { return schema.SourceServer }
+func (triton) Describe() string {
+	return "Triton trace file (level=TIMESTAMPS): start, queue, compute, end on the server's steady clock; first token only for decoupled models"
+}
+
+func (triton) Sniff(head []byte) bool {
+	head = bytes.TrimSpace(head)
+	return bytes.HasPrefix(head, []byte("[")) && bytes.Contains(head, []byte(`"id"`)) &&
+		(bytes.Contains(head, []byte(`"timestamps"`)) || bytes.Contains(head, []byte(`"model_name"`)))
+}
+
+// tritonEntry is one element of the trace array.
+type tritonEntry struct {
+	ID           *json.Number `json:"id"`
+	ModelName    string       `json:"model_name"`
+	ModelVersion any          `json:"model_version"`
+	RequestID    string       `json:"request_id"`
+	ParentID     *json.Number `json:"parent_id"`
+	Timestamps   []struct {
+		Name string      `json:"name"`
+		Ns   json.Number `json:"ns"`
+	} `json:"timestamps"`
+}
+
+// tritonTrace gathers the entries of one trace id.
+type tritonTrace struct {
+	id        int64
+	line      int64
+	model     string
+	version   string
+	requestID string
+	child     bool
+	bad       string             // detail of the first bad timestamp
+	stamps    map[string][]int64 // name → ns values
+}
+
+func (t triton) Decode(in *Input, sink Sink) error {
+	dec := json.NewDecoder(in.R)
+	tok, err := dec.Token()
+	if err == io.EOF {
+		return nil
+	}
+	if d, ok := tok.(json.Delim); err != nil || !ok || d != '[' {
+		return fmt.Errorf("triton: not a JSON array of trace entries")
+	}
+	traces := map[int64]*tritonTrace{}
+	var order []*tritonTrace
+	var line int64
+	for dec.More() {
+		line++
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			sink.Reject(line, "invalid json", truncateDetail(err.Error()))
+			break
+		}
+		tr, reason, detail := tritonMerge(traces, line, raw)
+		switch {
+		case reason != "":
+			sink.Reject(line, reason, detail)
+		case tr.line != line:
+			sink.Skip(line, "trace entry merged")
+		default:
+			order = append(order, tr)
+		}
+	}
+	for _, tr := range order {
+		t.finish(in, tr, sink)
+	}
+	return nil
+}
+
+// tritonMerge adds one array element to the trace of its id, creating it on
+// the id's first element; it returns a reject reason for an element that is
+// not a trace entry.
+func tritonMerge(traces map[int64]*tritonTrace, line int64, raw []byte) (*tritonTrace, string, string) {
+	var e tritonEntry
+	if err := json.Unmarshal(raw, &e); err != nil {
+		return nil, "invalid entry", truncateDetail(string(raw))
+	}
+	if e.ID == nil {
+		return nil, "missing id", truncateDetail(string(raw))
+	}
+	id, err := e.ID.Int64()
+	if err != nil {
+		return nil, "bad id", truncateDetail(e.ID.String())
+	}
+	tr := traces[id]
+	if tr == nil {
+		tr = &tritonTrace{id: id, line: line, stamps: map[string][]int64{}}
+		traces[id] = tr
+	}
+	if e.ModelName != "" {
+		tr.model = e.ModelName
+	}
+	if e.ModelVersion != nil {
+		tr.version = strings.Trim(fmt.Sprint(e.ModelVersion), `"`)
+	}
+	if e.RequestID != "" {
+		tr.requestID = e.RequestID
+	}
+	if e.ParentID != nil && e.ParentID.String() != "0" {
+		tr.child = true
+	}
+	for _, ts := range e.Timestamps {
+		ns, err := ts.Ns.Int64()
+		if err != nil || ns < 0 {
+			if tr.bad == "" {
+				tr.bad = truncateDetail(fmt.Sprintf("%s ns=%q", ts.Name, ts.Ns.String()))
+			}
+			continue
+		}
+		tr.stamps[ts.Name] = append(tr.stamps[ts.Name], ns)
+	}
+	return tr, "", ""
+}
+
+// finish reports one trace, at the line of its first element.
+func (triton) finish(in *Input, tr *tritonTrace, sink Sink) {
+	switch {
+	case tr.bad != "":
+		sink.Reject(tr.line, "bad timestamp", tr.bad)
+	case len(tr.stamps) == 0:
+		sink.Skip(tr.line, "no timestamps")
+	case tr.child:
+		sink.Skip(tr.line, "ensemble composing model")
+	default:
+		ev, reason, detail := tritonEvent(in, tr)
+		if reason != "" {
+			sink.Reject(tr.line, reason, detail)
+			return
+		}
+		sink.Event(tr.line, tritonRaw(tr), ev)
+	}
+}
+
+// tritonEvent maps a trace's timestamps to an event (see the type's doc).
+func tritonEvent(in *Input, tr *tritonTrace) (*schema.Event, string, string) {
+	first, last := tr.first, tr.last
+	start, ok := tritonFirstOf(first, "HTTP_RECV_START", "GRPC_WAITREAD_END", "REQUEST_START")
+	if !ok {
+		return nil, "missing timestamps", "no HTTP_RECV_START, GRPC_WAITREAD_END or REQUEST_START"
+	}
+	end, ok := tritonFirstOf(last, "HTTP_SEND_END", "GRPC_SEND_END", "REQUEST_END")
+	if !ok {
+		return nil, "missing timestamps", "no HTTP_SEND_END, GRPC_SEND_END or REQUEST_END"
+	}
+	if end < start {
+		return nil, "timestamps out of order", fmt.Sprintf("end %d before start %d", end, start)
+	}
+	ev := &schema.Event{
+		Source: schema.SourceServer, Format: "triton", Host: in.Host, Clock: schema.ClockSteady,
+		RequestID: tr.requestID, Model: tr.model, StartNs: ptr(start), EndNs: ptr(end),
+		Attrs:     map[string]string{"triton_trace_id": strconv.FormatInt(tr.id, 10)},
+		InputFile: in.Name, InputLine: tr.line,
+	}
+	if tr.version != "" {
+		ev.Attrs["model_version"] = tr.version
+	}
+	if _, ok := first("REQUEST_END"); ok {
+		ev.Completed = ptr(true)
+	}
+	for name := range tr.stamps {
+		if strings.HasPrefix(name, "HTTP_") {
+			ev.Attrs["protocol"] = "http"
+		} else if strings.HasPrefix(name, "GRPC_") {
+			ev.Attrs["protocol"] = "grpc"
+		}
+	}
+	queue, okQ := first("QUEUE_START")
+	compute, okC := first("COMPUTE_START")
+	if okQ && okC && compute >= queue {
+		ev.QueueNs = ptr(compute - queue)
+	}
+	if computeEnd, ok := last("COMPUTE_END"); ok && okC && computeEnd >= compute {
+		ev.InferenceNs = ptr(computeEnd - compute)
+	}
+	tritonResponses(ev, tr.stamps["INFER_RESPONSE_COMPLETE"], start, compute, okC)
+	return ev, "", ""
+}
+
+// tritonResponses sets the token instants of a decoupled model's stream from
+// its response-complete times (two or more).
+func tritonResponses(ev *schema.Event, responses []int64, start, compute int64, okCompute bool) {
+	if len(responses) < 2 {
+		return
+	}
+	rs := slices.Sorted(slices.Values(responses))
+	firstTok, lastTok := rs[0], rs[len(rs)-1]
+	ev.FirstTokenNs, ev.LastTokenNs = ptr(firstTok), ptr(lastTok)
+	ev.DecodeNs = ptr(lastTok - firstTok)
+	if okCompute && firstTok >= compute {
+		ev.PrefillNs = ptr(firstTok - compute)
+	}
+	for _, r := range rs {
+		ev.ChunkOffsetsNs = append(ev.ChunkOffsetsNs, r-start)
+	}
+}
+
+// first returns the earliest value of the timestamp name.
+func (tr *tritonTrace) first(name string) (int64, bool) {
+	if v := tr.stamps[name]; len(v) > 0 {
+		return slices.Min(v), true
+	}
+	return 0, false
+}
+
+// last returns the latest value of the timestamp name.
+func (tr *tritonTrace) last(name string) (int64, bool) {
+	if v := tr.stamps[name]; len(v) > 0 {
+		return slices.Max(v), true
+	}
+	return 0, false
+}
+
+// tritonFirstOf returns get(name) for the first name that has a value.
+func tritonFirstOf(get func(string) (int64, bool), names ...string) (int64, bool) {
+	for _, n := range names {
+		if v, ok := get(n); ok {
+			return v, true
+		}
+	}
+	return 0, false
+}
+
+// tritonRaw is the canonical text of a trace (id and sorted timestamps), the
+// bytes the driver compares to recognize a repeated trace.
+func tritonRaw(tr *tritonTrace) []byte {
+	names := slices.Sorted(maps.Keys(tr.stamps))
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "id=%d", tr.id)
+	for _, n := range names {
+		fmt.Fprintf(&b, " %s=%v", n, slices.Sorted(slices.Values(tr.stamps[n])))
+	}
+	return b.Bytes()
+}
