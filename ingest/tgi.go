@@ -121,11 +121,16 @@ func (t tgi) Decode(in *Input, sink Sink) error {
 		} else {
 			rec, ok = tgiParseText(text)
 		}
-		if !ok {
+		switch {
+		case !ok && strings.Contains(text, "total_time="):
+			// A request's timing line that does not parse was cut or mangled:
+			// it is a request record lost, not a foreign line.
+			sink.Reject(line, "malformed request line", truncateDetail(text))
+		case !ok:
 			sink.Skip(line, "not a log record")
-			return
+		default:
+			t.emit(in, line, b, rec, sink)
 		}
-		t.emit(in, line, b, rec, sink)
 	})
 }
 
@@ -133,6 +138,10 @@ func (t tgi) Decode(in *Input, sink Sink) error {
 func (tgi) emit(in *Input, line int64, raw []byte, rec tgiRecord, sink Sink) {
 	handler, ok := tgiHandlerSpan(rec.spans)
 	switch {
+	case rec.level != "ERROR" && !strings.HasPrefix(rec.message, "Success") && bytes.Contains(raw, []byte("total_time=")):
+		// Timings without the "Success" that ends every such line: the line
+		// was cut short, and the request it recorded is lost.
+		sink.Reject(line, "malformed request line", truncateDetail(string(raw)))
 	case !ok:
 		sink.Skip(line, "not a request record")
 	case rec.level == "INFO" && strings.HasPrefix(rec.message, "Success") && handler.fields["total_time"] != "":

@@ -193,3 +193,21 @@ func checkOnePerLine(t *testing.T, f Format, opts Options, data []byte) {
 
 // bytesReader is strings.NewReader, for tests that build inputs inline.
 func bytesReader(s string) *strings.Reader { return strings.NewReader(s) }
+
+// TestTGICutRequestLineIsRejected checks that a request's timing line cut
+// short (a truncated file, a line split by a shipper) is a reject, not a
+// skip: the request it recorded is lost and the data-quality counts must say so.
+func TestTGICutRequestLineIsRejected(t *testing.T) {
+	full := `2026-11-23T10:00:01.500000Z  INFO generate_stream{parameters=GenerateParameters { best_of: None } total_time="1.234567s" validation_time="1.2ms" queue_time="25.3µs" inference_time="1.2s" time_per_token="40ms" seed="None"}: text_generation_router::server: router/src/server.rs:512: Success`
+	cut := full[:strings.Index(full, `time_per_token="4`)+len(`time_per_token="4`)]
+	rec := &recorder{}
+	if err := (tgi{}).Decode(&Input{R: strings.NewReader(full + "\n" + cut + "\n"), Name: "t", Host: "h"}, rec); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Events) != 1 || len(rec.Rejects) != 1 || len(rec.Skips) != 0 {
+		t.Fatalf("events %d, rejects %d, skips %d; want 1, 1, 0", len(rec.Events), len(rec.Rejects), len(rec.Skips))
+	}
+	if rec.Rejects[0].Line != 2 || rec.Rejects[0].Reason != "malformed request line" {
+		t.Fatalf("reject %+v", rec.Rejects[0])
+	}
+}
