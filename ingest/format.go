@@ -78,7 +78,7 @@ type Sink interface {
 
 // formats lists every input format. Adding a format is one file, one line
 // here and one testdata/<name>/ folder.
-var formats = []Format{nginx{}}
+var formats = []Format{nginx{}, otlp{}}
 
 // Formats returns the table of input formats in a fixed order.
 func Formats() []Format { return formats }

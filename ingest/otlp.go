@@ -1,0 +1,201 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// otlp decodes OpenTelemetry traces written as JSON: OTLP/JSON
+// ExportTraceServiceRequest documents (the collector's file exporter writes
+// one per line; a single pretty-printed document works too), bare OTLP/JSON
+// span objects, and the Python SDK's ConsoleSpanExporter output (one
+// pretty-printed object per span, concatenated). Enums may be integers or
+// protojson names ("SPAN_KIND_SERVER", "STATUS_CODE_ERROR"). One span is one
+// record; its line is the line its document starts on.
+//
+// Instants are Unix nanoseconds on the clock of the host that recorded the
+// span: the resource's host.name, else service.instance.id, else --host.
+// Server spans (vLLM and SGLang "llm_request") and client spans map to
+// events as described in otlpServerEvent and otlpClientEvent; spans that are
+// not LLM requests are skipped. Prompt and completion text (input.value,
+// output.value, llm.input_messages.*, gen_ai.prompt.*) is never read into
+// the event: only the attributes named in otlp_event.go are.
+type otlp struct{}
+
+func (otlp) Name() string   { return "otlp" }
+func (otlp) Source() string { return schema.SourceServer }
+func (otlp) Describe() string {
+	return "OTLP/JSON or Python console-exporter traces: vLLM/SGLang llm_request server spans (arrival, ttft, e2e, " +
+		"queue, prefill, decode, usage) and LLM client spans (start, first token event or time_to_first_chunk, chunk events, end)"
+}
+
+// otlpConsoleKind matches the console exporter's span kind, "kind": "SpanKind.CLIENT".
+var otlpConsoleKind = regexp.MustCompile(`"kind"\s*:\s*"SpanKind\.`)
+
+// otlpBareSpan matches a bare OTLP/JSON span's protojson enum kind.
+var otlpBareSpan = regexp.MustCompile(`"kind"\s*:\s*"SPAN_KIND_`)
+
+// Sniff claims OTLP/JSON requests ("resourceSpans"), console-exporter spans
+// ("context" with "trace_id" and "kind": "SpanKind.…") and bare OTLP/JSON
+// spans with a protojson kind or "startTimeUnixNano".
+func (otlp) Sniff(head []byte) bool {
+	h := bytes.TrimLeft(head, " \t\r\n[")
+	if len(h) == 0 || h[0] != '{' {
+		return false
+	}
+	switch {
+	case bytes.Contains(head, []byte(`"resourceSpans"`)):
+		return true
+	case bytes.Contains(head, []byte(`"context"`)) && bytes.Contains(head, []byte(`"trace_id"`)) &&
+		otlpConsoleKind.Match(head):
+		return true
+	}
+	return otlpBareSpan.Match(head) || bytes.Contains(head, []byte(`"startTimeUnixNano"`))
+}
+
+// Decode splits the input into JSON documents (one per line, or spanning
+// lines) and reports every span in them.
+func (otlp) Decode(in *Input, sink Sink) error {
+	d := &otlpDocs{in: in, sink: sink}
+	err := eachTextLine(in.R, d.line, func(n int64) {
+		d.flushBroken("line too long")
+		sink.Reject(n, "line too long", fmt.Sprintf("longer than %d bytes", maxLineBytes))
+	})
+	d.flushBroken("invalid json")
+	return err
+}
+
+// maxDocBytes bounds a multi-line document.
+const maxDocBytes = 256 << 20
+
+// otlpDocs gathers lines into JSON documents by following the nesting of
+// braces and brackets outside strings.
+type otlpDocs struct {
+	in      *Input
+	sink    Sink
+	buf     []byte
+	start   int64 // line the current document starts on; 0 = none open
+	depth   int
+	inStr   bool
+	escaped bool
+}
+
+// line takes the next input line.
+func (d *otlpDocs) line(n int64, line []byte) {
+	if d.start == 0 {
+		t := bytes.TrimSpace(line)
+		if len(t) == 0 {
+			d.sink.Skip(n, "blank line")
+			return
+		}
+		if t[0] != '{' && t[0] != '[' {
+			d.sink.Reject(n, "invalid json", truncateDetail(string(t)))
+			return
+		}
+		d.start, d.depth, d.inStr, d.escaped = n, 0, false, false
+	}
+	if len(d.buf)+len(line) > maxDocBytes {
+		d.flushBroken("document too large")
+		return
+	}
+	d.buf = append(append(d.buf, line...), '\n')
+	if d.scan(line) {
+		doc, start := d.buf, d.start
+		d.buf, d.start = d.buf[:0], 0
+		otlpDocument(d.in, start, doc, d.sink)
+	}
+}
+
+// scan follows the nesting through line and reports whether the open
+// document closed on it (or can never close: a stray closing bracket).
+func (d *otlpDocs) scan(line []byte) bool {
+	for _, c := range line {
+		switch {
+		case d.escaped:
+			d.escaped = false
+		case d.inStr && c == '\\':
+			d.escaped = true
+		case c == '"':
+			d.inStr = !d.inStr
+		case d.inStr:
+		case c == '{' || c == '[':
+			d.depth++
+		case c == '}' || c == ']':
+			if d.depth--; d.depth <= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// flushBroken rejects a document left open (truncated input, oversize).
+func (d *otlpDocs) flushBroken(reason string) {
+	if d.start == 0 {
+		return
+	}
+	d.sink.Reject(d.start, reason, "document not closed: "+truncateDetail(string(bytes.TrimSpace(d.buf))))
+	d.buf, d.start = d.buf[:0], 0
+}
+
+// otlpDocument reports every span of one JSON document starting on line n.
+func otlpDocument(in *Input, n int64, doc []byte, sink Sink) {
+	var keys map[string]json.RawMessage
+	if t := bytes.TrimSpace(doc); len(t) > 0 && t[0] == '[' {
+		var items []json.RawMessage
+		if err := json.Unmarshal(doc, &items); err != nil {
+			sink.Reject(n, "invalid json", truncateDetail(err.Error()))
+			return
+		}
+		if len(items) == 0 {
+			sink.Skip(n, "no spans")
+		}
+		for _, it := range items {
+			otlpDocument(in, n, it, sink)
+		}
+		return
+	}
+	if err := json.Unmarshal(doc, &keys); err != nil {
+		sink.Reject(n, "invalid json", truncateDetail(err.Error()))
+		return
+	}
+	spans, err := otlpSpans(keys, doc)
+	if err != nil {
+		sink.Reject(n, "invalid json", truncateDetail(err.Error()))
+		return
+	}
+	if len(spans) == 0 {
+		sink.Skip(n, "no spans")
+	}
+	for _, s := range spans {
+		otlpReport(in, n, s, sink)
+	}
+}
+
+// otlpReport turns one decoded span into an event, skip or reject.
+func otlpReport(in *Input, n int64, s otlpParsed, sink Sink) {
+	var bad otlpBad
+	switch {
+	case errors.As(s.err, &bad):
+		sink.Reject(n, bad.reason, truncateDetail(bad.value))
+		return
+	case s.err != nil:
+		sink.Reject(n, "invalid json", truncateDetail(s.err.Error()))
+		return
+	}
+	ev, skip, reason, detail := otlpEvent(&s.span, in.Host)
+	switch {
+	case skip != "":
+		sink.Skip(n, skip)
+	case reason != "":
+		sink.Reject(n, reason, detail)
+	default:
+		ev.InputFile, ev.InputLine = in.Name, n
+		sink.Event(n, s.raw, ev)
+	}
+}
