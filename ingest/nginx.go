@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"net/url"
 	"regexp"
 	"slices"
 	"sort"
@@ -100,8 +101,8 @@ func (nginx) Decode(in *Input, sink Sink) error {
 // nginxFormats compiles the user's log_format, or combined then common.
 func nginxFormats(spec string) ([]*logFormat, error) {
 	specs := []string{nginxCombined, nginxCommon}
-	if strings.TrimSpace(spec) != "" && spec != "combined" {
-		specs = []string{strings.TrimSpace(spec)}
+	if spec = nginxFormatString(spec); spec != "" && spec != "combined" {
+		specs = []string{spec}
 	}
 	var out []*logFormat
 	for _, s := range specs {
@@ -198,9 +199,11 @@ func nginxStatus(ev *schema.Event, s string) (string, string) {
 func nginxRequest(ev *schema.Event, vals map[string]string) {
 	if req := nginxValue(vals, "request"); req != "" {
 		parts := strings.Fields(req)
-		if len(parts) >= 2 && strings.HasPrefix(parts[1], "/") {
+		if len(parts) >= 2 {
+			ev.Endpoint = nginxTargetPath(parts[1])
+		}
+		if ev.Endpoint != "" {
 			ev.Attrs["method"] = parts[0]
-			ev.Endpoint = EndpointPath(parts[1])
 		}
 	}
 	if ev.Endpoint == "" {
@@ -214,6 +217,21 @@ func nginxRequest(ev *schema.Event, vals map[string]string) {
 	if m := nginxValue(vals, "request_method"); m != "" {
 		ev.Attrs["method"] = m
 	}
+}
+
+// nginxTargetPath returns the path of a request target in origin form
+// ("/p?q") or absolute form ("http://h/p?q", as forward proxies see it),
+// or "" for anything else.
+func nginxTargetPath(target string) string {
+	if strings.HasPrefix(target, "/") {
+		return EndpointPath(target)
+	}
+	if strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://") {
+		if u, err := url.Parse(target); err == nil && u.Path != "" {
+			return u.Path
+		}
+	}
+	return ""
 }
 
 // nginxIDs sets RequestID, OtherIDs and TraceID from the id variables.
@@ -250,8 +268,12 @@ func nginxIDs(ev *schema.Event, vals map[string]string) {
 // reported once through its tooLong callback.
 const maxLineBytes = 16 << 20
 
-// eachTextLine calls fn with each line of r (1-based, without the newline);
-// lines longer than maxLineBytes go to tooLong instead.
+// utf8BOM is the byte-order mark some Windows tools write at a file's start.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// eachTextLine calls fn with each line of r (1-based, without the newline
+// and without a leading byte-order mark); lines longer than maxLineBytes go
+// to tooLong instead.
 func eachTextLine(r io.Reader, fn func(n int64, line []byte), tooLong func(n int64)) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var buf []byte
@@ -272,7 +294,11 @@ func eachTextLine(r io.Reader, fn func(n int64, line []byte), tooLong func(n int
 			if long {
 				tooLong(n)
 			} else {
-				fn(n, bytes.TrimSuffix(buf, []byte("\n")))
+				line := bytes.TrimSuffix(buf, []byte("\n"))
+				if n == 1 {
+					line = bytes.TrimPrefix(line, utf8BOM)
+				}
+				fn(n, line)
 			}
 		}
 		buf, long = buf[:0], false

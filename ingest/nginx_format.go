@@ -43,6 +43,53 @@ type logFormat struct {
 	vars   []logVar
 }
 
+// nginxFormatString accepts a log_format as the user may paste it from
+// nginx.conf — `log_format llm escape=json '$msec ' '"$request"';` — and
+// returns the format string itself: the directive, its name and parameters
+// are dropped and the quoted parts joined. The quotes are taken as
+// nginx.conf quoting only after the directive, before a final ';' or when
+// the text starts with a single quote; otherwise (e.g. `"$request" "$status"`)
+// the text is the format string itself.
+func nginxFormatString(s string) string {
+	s = strings.TrimSpace(s)
+	conf := false
+	if rest, ok := strings.CutPrefix(s, "log_format"); ok && rest != "" && (rest[0] == ' ' || rest[0] == '\t') {
+		conf = true
+		fields := strings.Fields(rest)
+		if len(fields) == 0 {
+			return ""
+		}
+		s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest), fields[0])) // the format's name
+		for strings.HasPrefix(s, "escape=") || strings.HasPrefix(s, "if=") {
+			_, s, _ = strings.Cut(s, " ")
+			s = strings.TrimSpace(s)
+		}
+	}
+	if t, ok := strings.CutSuffix(s, ";"); ok {
+		s, conf = strings.TrimSpace(t), true
+	}
+	if !conf && !strings.HasPrefix(s, "'") {
+		return s
+	}
+	return nginxConfQuoted(s)
+}
+
+// nginxConfQuoted joins nginx.conf quoted parts ('a' "b" → ab), returning s
+// itself when it is not a sequence of quoted parts.
+func nginxConfQuoted(s string) string {
+	var b strings.Builder
+	for rest := s; rest != ""; {
+		q := rest[0]
+		end := strings.IndexByte(rest[1:], q)
+		if q != '\'' && q != '"' || end < 0 {
+			return s
+		}
+		b.WriteString(rest[1 : 1+end])
+		rest = strings.TrimLeft(rest[end+2:], " \t\r\n")
+	}
+	return b.String()
+}
+
 // compileLogFormat compiles an nginx log_format string ($var and ${var}
 // references between literal text). Two variables with nothing between them
 // cannot be told apart in a log line and are refused.

@@ -112,6 +112,8 @@ func TestNginxMatcher(t *testing.T) {
 			map[string]string{"time_local": "23/Nov/2026:10:00:01 +0000", "status": "200"}},
 		{"trailing fields", `$status $body_bytes_sent`, `200 12 "extra"`,
 			map[string]string{"status": "200", "body_bytes_sent": "12"}},
+		{"absolute-form target", `"$request"`, `"GET http://h:8080/v1/models?x=1 HTTP/1.1"`,
+			map[string]string{"request": "GET http://h:8080/v1/models?x=1 HTTP/1.1"}},
 		{"number refuses text", `$status "$request"`, `OK "GET / HTTP/1.1"`, nil},
 		{"prefix differs", `[$status]`, `200`, nil},
 	}
@@ -143,6 +145,36 @@ func TestNginxCompileErrors(t *testing.T) {
 	in := &Input{R: strings.NewReader("x\n"), Opts: Options{LogFormat: `$status $request_time`}}
 	if err := (nginx{}).Decode(in, &recorder{}); err == nil {
 		t.Error("a log_format without a clock was accepted")
+	}
+}
+
+func TestNginxFormatString(t *testing.T) {
+	cases := map[string]string{
+		`  $msec "$request"  `: `$msec "$request"`,
+		`"$request" "$status"`: `"$request" "$status"`,
+		"log_format llm escape=json '$msec '\n    '\"$request\" $status';": `$msec "$request" $status`,
+		`'$msec ' '$status'`: `$msec $status`,
+		`'$msec ' $status`:   `'$msec ' $status`,
+		`combined`:           `combined`,
+	}
+	for in, want := range cases {
+		if got := nginxFormatString(in); got != want {
+			t.Errorf("nginxFormatString(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestNginxTargetPath(t *testing.T) {
+	cases := map[string]string{
+		"/v1/chat/completions?stream=1": "/v1/chat/completions",
+		"http://h:8080/v1/models?x=1":   "/v1/models",
+		"*":                             "",
+		"\x16\x03\x01":                  "",
+	}
+	for in, want := range cases {
+		if got := nginxTargetPath(in); got != want {
+			t.Errorf("nginxTargetPath(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 

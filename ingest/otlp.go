@@ -44,7 +44,7 @@ var otlpBareSpan = regexp.MustCompile(`"kind"\s*:\s*"SPAN_KIND_`)
 // ("context" with "trace_id" and "kind": "SpanKind.…") and bare OTLP/JSON
 // spans with a protojson kind or "startTimeUnixNano".
 func (otlp) Sniff(head []byte) bool {
-	h := bytes.TrimLeft(head, " \t\r\n[")
+	h := bytes.TrimLeft(bytes.TrimPrefix(head, utf8BOM), " \t\r\n[")
 	if len(h) == 0 || h[0] != '{' {
 		return false
 	}

@@ -205,6 +205,25 @@ func otlpCommon(ev *schema.Event, sp *llmSpan) (string, string) {
 	if bad {
 		return "bad status", fmt.Sprintf("%s=%v", key, a[key])
 	}
+	if reason, detail := otlpTokens(ev, a); reason != "" {
+		return reason, detail
+	}
+	if reason, detail := otlpOutcome(ev, sp, status); reason != "" {
+		return reason, detail
+	}
+	if b, ok := a["gen_ai.request.stream"].(bool); ok {
+		ev.Stream = ptr(b)
+	} else if b, ok := a["llm.is_streaming"].(bool); ok {
+		ev.Stream = ptr(b)
+	}
+	ev.Attrs = otlpEventAttrs(sp)
+	return "", ""
+}
+
+// otlpTokens sets the token counts the span reports (provenance usage):
+// gen_ai.usage.input_tokens / prompt_tokens or OpenInference's
+// llm.token_count.prompt, and the output counterparts.
+func otlpTokens(ev *schema.Event, a map[string]any) (string, string) {
 	counts := []struct {
 		dst  **int64
 		src  *string
@@ -222,15 +241,6 @@ func otlpCommon(ev *schema.Event, sp *llmSpan) (string, string) {
 			*c.src = schema.TokensUsage
 		}
 	}
-	if reason, detail := otlpOutcome(ev, sp, status); reason != "" {
-		return reason, detail
-	}
-	if b, ok := a["gen_ai.request.stream"].(bool); ok {
-		ev.Stream = ptr(b)
-	} else if b, ok := a["llm.is_streaming"].(bool); ok {
-		ev.Stream = ptr(b)
-	}
-	ev.Attrs = otlpEventAttrs(sp)
 	return "", ""
 }
 
