@@ -61,9 +61,9 @@ func (otlp) Sniff(head []byte) bool {
 // Decode splits the input into JSON documents (one per line, or spanning
 // lines) and reports every span in them.
 func (otlp) Decode(in *Input, sink Sink) error {
-	d := &otlpDocs{in: in, sink: sink}
+	d := &otlpDocs{in: in, sink: sink, limit: maxDocBytes}
 	err := eachTextLine(in.R, d.line, func(n int64) {
-		d.flushBroken("line too long")
+		d.flushBroken("invalid json")
 		sink.Reject(n, "line too long", fmt.Sprintf("longer than %d bytes", maxLineBytes))
 	})
 	d.flushBroken("invalid json")
@@ -83,10 +83,18 @@ type otlpDocs struct {
 	depth   int
 	inStr   bool
 	escaped bool
+	discard bool // the open document was too large: skip to its end unbuffered
+	limit   int  // largest document kept, bytes
 }
 
-// line takes the next input line.
+// line takes the next input line. A line that is a whole JSON object by
+// itself, starting in column 0, while a document is open, means that
+// document was cut short (a JSON-lines writer died mid-line): it is rejected
+// and the line starts afresh, so one broken line does not swallow the rest.
 func (d *otlpDocs) line(n int64, line []byte) {
+	if d.start != 0 && !d.discard && len(line) > 0 && line[0] == '{' && json.Valid(line) {
+		d.flushBroken("invalid json")
+	}
 	if d.start == 0 {
 		t := bytes.TrimSpace(line)
 		if len(t) == 0 {
@@ -97,17 +105,21 @@ func (d *otlpDocs) line(n int64, line []byte) {
 			d.sink.Reject(n, "invalid json", truncateDetail(string(t)))
 			return
 		}
-		d.start, d.depth, d.inStr, d.escaped = n, 0, false, false
+		d.start, d.depth, d.inStr, d.escaped, d.discard = n, 0, false, false, false
 	}
-	if len(d.buf)+len(line) > maxDocBytes {
-		d.flushBroken("document too large")
-		return
+	if !d.discard && len(d.buf)+len(line) > d.limit {
+		d.sink.Reject(d.start, "document too large", fmt.Sprintf("over %d bytes", d.limit))
+		d.buf, d.discard = d.buf[:0], true
 	}
-	d.buf = append(append(d.buf, line...), '\n')
+	if !d.discard {
+		d.buf = append(append(d.buf, line...), '\n')
+	}
 	if d.scan(line) {
-		doc, start := d.buf, d.start
-		d.buf, d.start = d.buf[:0], 0
-		otlpDocument(d.in, start, doc, d.sink)
+		doc, start, discard := d.buf, d.start, d.discard
+		d.buf, d.start, d.discard = d.buf[:0], 0, false
+		if !discard {
+			otlpDocument(d.in, start, doc, d.sink)
+		}
 	}
 }
 
@@ -134,13 +146,13 @@ func (d *otlpDocs) scan(line []byte) bool {
 	return false
 }
 
-// flushBroken rejects a document left open (truncated input, oversize).
+// flushBroken rejects a document left open (truncated input) unless it
+// was already rejected as too large.
 func (d *otlpDocs) flushBroken(reason string) {
-	if d.start == 0 {
-		return
+	if d.start != 0 && !d.discard {
+		d.sink.Reject(d.start, reason, "document not closed: "+truncateDetail(string(bytes.TrimSpace(d.buf))))
 	}
-	d.sink.Reject(d.start, reason, "document not closed: "+truncateDetail(string(bytes.TrimSpace(d.buf))))
-	d.buf, d.start = d.buf[:0], 0
+	d.buf, d.start, d.discard = d.buf[:0], 0, false
 }
 
 // otlpDocument reports every span of one JSON document starting on line n.

@@ -167,6 +167,35 @@ func TestOTLPDocuments(t *testing.T) {
 	}
 }
 
+// TestOTLPBrokenLine checks that a JSON line cut short does not swallow the
+// complete lines after it.
+func TestOTLPBrokenLine(t *testing.T) {
+	span := `{"kind":2,"startTimeUnixNano":"5","attributes":[{"key":"gen_ai.latency.e2e","value":{"doubleValue":1}}]}`
+	good := otlpOneSpan(span)
+	in := good + good[:40] + "\n" + good + good
+	rec := otlpDecodeString(t, in)
+	if len(rec.Events) != 3 || len(rec.Rejects) != 1 || rec.Rejects[0].Line != 2 || rec.Events[2].Line != 4 {
+		t.Errorf("events %d rejects %+v", len(rec.Events), rec.Rejects)
+	}
+}
+
+// TestOTLPTooLarge checks that an oversize multi-line document is rejected
+// once and skipped to its end, and the document after it is read.
+func TestOTLPTooLarge(t *testing.T) {
+	span := `{"kind":2,"startTimeUnixNano":"5","attributes":[{"key":"gen_ai.latency.e2e","value":{"doubleValue":1}}]}`
+	big := "{\n\"resourceSpans\": [\n" + strings.Repeat("  {},\n", 50) + "  {}\n]}\n" // over 300 bytes
+	rec := &recorder{}
+	d := &otlpDocs{in: &Input{}, sink: rec, limit: 250}
+	if err := eachTextLine(strings.NewReader(big+otlpOneSpan(span)), d.line, func(int64) {}); err != nil {
+		t.Fatal(err)
+	}
+	d.flushBroken("invalid json")
+	// big takes lines 1-54; the good request is line 55.
+	if len(rec.Rejects) != 1 || rec.Rejects[0].Reason != "document too large" || len(rec.Events) != 1 || rec.Events[0].Line != 55 {
+		t.Errorf("rejects %+v events %d", rec.Rejects, len(rec.Events))
+	}
+}
+
 func slicesEqual(a, b []int64) bool {
 	return len(a) == len(b) && string(mustJSON(a)) == string(mustJSON(b))
 }
