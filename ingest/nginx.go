@@ -65,12 +65,17 @@ var nginxAccessLine = regexp.MustCompile(`^\S+ \S+ \S+ \[\d{2}/[A-Z][a-z]{2}/\d{
 // nginxErrorLine matches an nginx error-log line: `2026/11/23 10:00:00 [error] `.
 var nginxErrorLine = regexp.MustCompile(`^\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2} \[(debug|info|notice|warn|error|crit|alert|emerg)\] `)
 
-// Sniff claims input whose first lines look like combined or common log
-// lines. Error-log lines are allowed beside them. Custom log formats are not
-// sniffed (Sniff does not see the options): name the format with --format.
+// Sniff claims input whose first lines (up to 20) look like combined or
+// common log lines: at least one does and four in five of the lines that are
+// neither blank nor error-log lines do. Custom log formats are not sniffed
+// (Sniff does not see the options): name the format with --format.
 func (nginx) Sniff(head []byte) bool {
-	seen := false
-	for i, line := range bytes.Split(head, []byte("\n")) {
+	lines := bytes.Split(head, []byte("\n"))
+	if len(lines) > 1 && !bytes.HasSuffix(head, []byte("\n")) {
+		lines = lines[:len(lines)-1] // cut off at SniffSize
+	}
+	access, other := 0, 0
+	for i, line := range lines {
 		if i >= 20 {
 			break
 		}
@@ -78,12 +83,12 @@ func (nginx) Sniff(head []byte) bool {
 		switch {
 		case len(bytes.TrimSpace(line)) == 0, nginxErrorLine.Match(line):
 		case nginxAccessLine.Match(line):
-			seen = true
+			access++
 		default:
-			return false
+			other++
 		}
 	}
-	return seen
+	return access > 0 && other*4 <= access
 }
 
 // Decode reads one request per line. It returns an error only for a

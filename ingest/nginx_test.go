@@ -260,6 +260,11 @@ func TestNginxSniff(t *testing.T) {
 		{"haproxy", `Feb  6 12:14:14 localhost haproxy[14389]: 10.0.1.2:33317 [06/Feb/2009:12:14:14.655] http-in static/srv1 10/0/30/69/109 200 2750 - - ---- 1/1/1/1/0 0/0 {1wt.eu} {} "GET /index.html HTTP/1.1"` + "\n", false},
 		{"envoy", `[2026-11-23T10:00:00.000Z] "POST /v1/chat/completions HTTP/1.1" 200 - 0 512 100 90 "-" "curl" "id" "h" "10.0.0.1:80"` + "\n", false},
 		{"only error lines", "2017/09/26 14:36:50 [error] 1#1: x\n", false},
+		{"cut at the sniff size", `127.0.0.1 - - [06/Jan/2017:16:16:37 +0000] "GET / HTTP/1.1" 200 612 "-" "curl"` + "\n" +
+			`127.0.0.1 - - [06/Jan/2017:16:16:3`, true},
+		{"one stray line in five", strings.Repeat(`127.0.0.1 - - [06/Jan/2017:16:16:37 +0000] "GET / HTTP/1.1" 200 612`+"\n", 4) +
+			"garbage\n", true},
+		{"mostly other", `127.0.0.1 - - [06/Jan/2017:16:16:37 +0000] "GET / HTTP/1.1" 200 612` + "\ngarbage\ngarbage\n", false},
 		{"json", `{"resourceSpans":[]}` + "\n", false},
 	}
 	for _, c := range cases {
