@@ -156,37 +156,53 @@ func (d *otlpDocs) flushBroken(reason string) {
 }
 
 // otlpDocument reports every span of one JSON document starting on line n.
+// A top-level array is read as a list of documents.
 func otlpDocument(in *Input, n int64, doc []byte, sink Sink) {
-	var keys map[string]json.RawMessage
 	if t := bytes.TrimSpace(doc); len(t) > 0 && t[0] == '[' {
 		var items []json.RawMessage
 		if err := json.Unmarshal(doc, &items); err != nil {
-			sink.Reject(n, "invalid json", truncateDetail(err.Error()))
+			sink.Reject(n, "invalid json", otlpJSONDetail(err, doc))
 			return
 		}
 		if len(items) == 0 {
 			sink.Skip(n, "no spans")
 		}
 		for _, it := range items {
-			otlpDocument(in, n, it, sink)
+			if t := bytes.TrimSpace(it); len(t) > 0 && t[0] != '{' {
+				sink.Reject(n, "not a trace document", truncateDetail(string(t)))
+				continue
+			}
+			otlpObject(in, n, it, sink)
 		}
 		return
 	}
+	otlpObject(in, n, doc, sink)
+}
+
+// otlpObject reports every span of one JSON object starting on line n.
+func otlpObject(in *Input, n int64, doc []byte, sink Sink) {
+	var keys map[string]json.RawMessage
 	if err := json.Unmarshal(doc, &keys); err != nil {
-		sink.Reject(n, "invalid json", truncateDetail(err.Error()))
+		sink.Reject(n, "invalid json", otlpJSONDetail(err, doc))
 		return
 	}
-	spans, err := otlpSpans(keys, doc)
-	if err != nil {
-		sink.Reject(n, "invalid json", truncateDetail(err.Error()))
-		return
-	}
-	if len(spans) == 0 {
+	spans, known, err := otlpSpans(keys, doc)
+	switch {
+	case err != nil:
+		sink.Reject(n, "invalid json", otlpJSONDetail(err, doc))
+	case !known:
+		sink.Skip(n, "not a trace document")
+	case len(spans) == 0:
 		sink.Skip(n, "no spans")
 	}
 	for _, s := range spans {
 		otlpReport(in, n, s, sink)
 	}
+}
+
+// otlpJSONDetail names a JSON error and the start of the document.
+func otlpJSONDetail(err error, doc []byte) string {
+	return err.Error() + " in " + truncateDetail(string(bytes.TrimSpace(doc)))
 }
 
 // otlpReport turns one decoded span into an event, skip or reject.
@@ -197,7 +213,7 @@ func otlpReport(in *Input, n int64, s otlpParsed, sink Sink) {
 		sink.Reject(n, bad.reason, truncateDetail(bad.value))
 		return
 	case s.err != nil:
-		sink.Reject(n, "invalid json", truncateDetail(s.err.Error()))
+		sink.Reject(n, "invalid json", otlpJSONDetail(s.err, s.raw))
 		return
 	}
 	ev, skip, reason, detail := otlpEvent(&s.span, in.Host)

@@ -45,24 +45,25 @@ type otlpParsed struct {
 
 // otlpSpans decodes the spans of one JSON object given its top-level keys:
 // an ExportTraceServiceRequest, a console-exporter span or a bare span.
-// Other documents (logs, metrics) have no spans.
-func otlpSpans(keys map[string]json.RawMessage, doc []byte) ([]otlpParsed, error) {
+// known is false for other documents (logs, metrics, anything else).
+func otlpSpans(keys map[string]json.RawMessage, doc []byte) (spans []otlpParsed, known bool, err error) {
 	switch {
 	case keys["resourceSpans"] != nil:
-		return otlpRequestSpans(keys["resourceSpans"])
+		spans, err = otlpRequestSpans(keys["resourceSpans"])
+		return spans, true, err
 	case keys["context"] != nil:
 		var c consoleSpan
 		if err := json.Unmarshal(doc, &c); err != nil {
-			return []otlpParsed{{err: err}}, nil
+			return []otlpParsed{{raw: doc, err: err}}, true, nil
 		}
 		sp, err := c.span()
-		return []otlpParsed{{span: sp, raw: doc, err: err}}, nil
+		return []otlpParsed{{span: sp, raw: doc, err: err}}, true, nil
 	case keys["spanId"] != nil || keys["traceId"] != nil || keys["startTimeUnixNano"] != nil ||
 		keys["kind"] != nil && keys["attributes"] != nil:
 		sp, err := otlpBareSpanOf(doc, nil)
-		return []otlpParsed{{span: sp, raw: doc, err: err}}, nil
+		return []otlpParsed{{span: sp, raw: doc, err: err}}, true, nil
 	}
-	return nil, nil
+	return nil, false, nil
 }
 
 // otlpRequestSpans decodes resourceSpans[].scopeSpans[].spans[] (and the

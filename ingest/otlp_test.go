@@ -144,17 +144,17 @@ func TestOTLPSpanOutcomes(t *testing.T) {
 func TestOTLPDocuments(t *testing.T) {
 	span := `{"kind":2,"startTimeUnixNano":"5","attributes":[{"key":"gen_ai.latency.e2e","value":{"doubleValue":1}}]}`
 	pretty := "{\n  \"resourceSpans\": [{\"scopeSpans\": [{\"spans\": [" + span + "," + span + "]}]}]\n}\n"
-	in := "\n" + pretty + "[" + strings.TrimSpace(otlpOneSpan(span)) + "]\n" +
-		`{"resourceLogs":[]}` + "\n" + `{"resourceSpans":[]}` + "\n" + `{"a":"}"` + "\n" + `}` + "\n"
+	in := "\n" + pretty + "[" + strings.TrimSpace(otlpOneSpan(span)) + ",[]]\n" +
+		`{"resourceLogs":[]}` + "\n" + `{"resourceSpans":[]}` + "\n" + `{"resourceSpans":[],"a":"}"` + "\n" + `}` + "\n"
 	rec := otlpDecodeString(t, in)
 	var lines []int64
 	for _, e := range rec.Events {
 		lines = append(lines, e.Line)
 	}
 	// line 1 blank; lines 2-4 one pretty document with two spans; line 5 an
-	// array of one request; line 6 a logs document and line 7 an empty
-	// request (no spans); lines 8-9 one object whose "}" inside a string does
-	// not close it (it has no spans either).
+	// array of one request and a nested array (rejected); line 6 a logs
+	// document and line 7 an empty request (no spans); lines 8-9 one object
+	// whose "}" inside a string does not close it (no spans either).
 	if got, want := lines, []int64{2, 2, 5}; !slicesEqual(got, want) {
 		t.Errorf("event lines %v, want %v", got, want)
 	}
@@ -162,8 +162,11 @@ func TestOTLPDocuments(t *testing.T) {
 	for _, s := range rec.Skips {
 		skips = append(skips, s.Reason)
 	}
-	if got := strings.Join(skips, ","); got != "blank line,no spans,no spans,no spans" {
+	if got := strings.Join(skips, ","); got != "blank line,not a trace document,no spans,no spans" {
 		t.Errorf("skips %s", got)
+	}
+	if len(rec.Rejects) != 1 || rec.Rejects[0].Line != 5 || rec.Rejects[0].Reason != "not a trace document" {
+		t.Errorf("rejects %+v", rec.Rejects)
 	}
 }
 
