@@ -159,9 +159,9 @@ func nginxKind(name string) valueKind {
 		return kindTimeLocal
 	case "time_iso8601", "remote_addr", "server_port", "remote_port":
 		return kindToken
-	}
-	if strings.HasPrefix(name, "upstream_") && !strings.HasPrefix(name, "upstream_http_") &&
-		!strings.HasPrefix(name, "upstream_cookie_") {
+	case "upstream_addr", "upstream_status", "upstream_connect_time", "upstream_header_time",
+		"upstream_response_time", "upstream_response_length", "upstream_bytes_received",
+		"upstream_bytes_sent", "upstream_queue_time":
 		return kindList
 	}
 	return kindText

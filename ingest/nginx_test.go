@@ -217,6 +217,27 @@ func TestNginxSeconds(t *testing.T) {
 	}
 }
 
+// TestNginxJSONFormat decodes a JSON access log written with escape=json,
+// the log_format pasted as it stands in nginx.conf.
+func TestNginxJSONFormat(t *testing.T) {
+	const f = `log_format json_llm escape=json '{"t":"$msec","rt":"$request_time",'
+		'"req":"$request","st":"$status","urt":"$upstream_response_time","uht":"$upstream_header_time","ua":"$http_user_agent"}';`
+	line := `{"t":"1795428001.500","rt":"2.500","req":"POST /v1/completions HTTP/1.1","st":"200","urt":"0.100, 2.000","uht":"0.050, 0.700","ua":"my \"agent\", v1"}`
+	rec := nginxDecodeLine(t, f, line)
+	if len(rec.Events) != 1 {
+		t.Fatalf("%+v", rec)
+	}
+	ev := rec.Events[0].Event
+	// start = 1795428001.500 − 2.500 = 1795427999.000 s; headers = end − 2.000
+	// + 0.700 = 1795428000.200 s.
+	if *ev.StartNs != 1795427999_000_000_000 || *ev.HeadersNs != 1795428000_200_000_000 {
+		t.Errorf("start %d headers %d", *ev.StartNs, *ev.HeadersNs)
+	}
+	if ev.Attrs["user_agent"] != `my "agent", v1` || ev.Endpoint != "/v1/completions" {
+		t.Errorf("ua %q endpoint %q", ev.Attrs["user_agent"], ev.Endpoint)
+	}
+}
+
 func TestNginxIDs(t *testing.T) {
 	const f = `$msec "$http_x_request_id" "$request_id" "$http_x_client_request_id" "$upstream_http_x_request_id" "$http_traceparent"`
 	rec := nginxDecodeLine(t, f, `1.000 "hdr-1" "-" "cli-9" "up-3" "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01"`)
