@@ -104,14 +104,14 @@ func (nginx) Decode(in *Input, sink Sink) error {
 }
 
 // nginxFormats compiles the user's log_format, or combined then common.
-func nginxFormats(spec string) ([]*logFormat, error) {
+func nginxFormats(spec string) ([]*nginxLogFormat, error) {
 	specs := []string{nginxCombined, nginxCommon}
 	if spec = nginxFormatString(spec); spec != "" && spec != "combined" {
 		specs = []string{spec}
 	}
-	var out []*logFormat
+	var out []*nginxLogFormat
 	for _, s := range specs {
-		f, err := compileLogFormat(s)
+		f, err := nginxCompile(s)
 		if err != nil {
 			return nil, err
 		}
@@ -124,7 +124,7 @@ func nginxFormats(spec string) ([]*logFormat, error) {
 }
 
 // nginxLine decodes one line and reports it to sink.
-func nginxLine(in *Input, formats []*logFormat, n int64, raw []byte, sink Sink) {
+func nginxLine(in *Input, formats []*nginxLogFormat, n int64, raw []byte, sink Sink) {
 	line := strings.TrimRight(string(raw), "\r")
 	if strings.TrimSpace(line) == "" {
 		sink.Skip(n, "blank line")

@@ -16,31 +16,31 @@ const nginxCommon = `$remote_addr - $remote_user [$time_local] "$request" $statu
 // line costs at most this many candidate splits.
 const nginxMatchBudget = 4096
 
-// valueKind says which values a variable can take; the matcher uses it to
+// nginxValueKind says which values a variable can take; the matcher uses it to
 // choose between candidate splits of a line.
-type valueKind int
+type nginxValueKind int
 
 const (
-	kindText      valueKind = iota // anything without an unescaped '"'
-	kindNumber                     // "-" or digits with an optional fraction
-	kindTimeLocal                  // 02/Jan/2006:15:04:05 -0700
-	kindToken                      // no spaces ($time_iso8601, $remote_addr)
-	kindList                       // upstream lists: items joined by ", " or " : "
+	nginxAnyText        nginxValueKind = iota // anything without an unescaped '"'
+	nginxNumber                               // "-" or digits with an optional fraction
+	nginxTimeLocalValue                       // 02/Jan/2006:15:04:05 -0700
+	nginxToken                                // no spaces ($time_iso8601, $remote_addr)
+	nginxList                                 // upstream lists: items joined by ", " or " : "
 )
 
-// logVar is one $variable of a compiled log_format and the literal text that
+// nginxVar is one $variable of a compiled log_format and the literal text that
 // follows it up to the next variable ("" for the last one).
-type logVar struct {
+type nginxVar struct {
 	name  string
-	kind  valueKind
+	kind  nginxValueKind
 	after string
 }
 
-// logFormat is a compiled nginx log_format: a leading literal, then
+// nginxLogFormat is a compiled nginx log_format: a leading literal, then
 // variables each followed by a literal.
-type logFormat struct {
+type nginxLogFormat struct {
 	prefix string
-	vars   []logVar
+	vars   []nginxVar
 }
 
 // nginxFormatString accepts a log_format as the user may paste it from
@@ -90,11 +90,11 @@ func nginxConfQuoted(s string) string {
 	return b.String()
 }
 
-// compileLogFormat compiles an nginx log_format string ($var and ${var}
+// nginxCompile compiles an nginx log_format string ($var and ${var}
 // references between literal text). Two variables with nothing between them
 // cannot be told apart in a log line and are refused.
-func compileLogFormat(s string) (*logFormat, error) {
-	f := &logFormat{}
+func nginxCompile(s string) (*nginxLogFormat, error) {
+	f := &nginxLogFormat{}
 	lit, i := strings.Builder{}, 0
 	for i < len(s) {
 		name, n := nginxVarAt(s, i)
@@ -112,7 +112,7 @@ func compileLogFormat(s string) (*logFormat, error) {
 			}
 		}
 		lit.Reset()
-		f.vars = append(f.vars, logVar{name: name, kind: nginxKind(name)})
+		f.vars = append(f.vars, nginxVar{name: name, kind: nginxKind(name)})
 		i += n
 	}
 	if len(f.vars) == 0 {
@@ -136,7 +136,7 @@ func nginxVarAt(s string, i int) (string, int) {
 		return s[i+2 : i+2+end], end + 3
 	}
 	j := i + 1
-	for j < len(s) && (isAlnum(s[j]) || s[j] == '_') {
+	for j < len(s) && (nginxNameByte(s[j]) || s[j] == '_') {
 		j++
 	}
 	if j == i+1 {
@@ -145,32 +145,32 @@ func nginxVarAt(s string, i int) (string, int) {
 	return s[i+1 : j], j - i
 }
 
-func isAlnum(c byte) bool {
+func nginxNameByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // nginxKind returns the kind of values nginx writes for a variable.
-func nginxKind(name string) valueKind {
+func nginxKind(name string) nginxValueKind {
 	switch name {
 	case "status", "msec", "request_time", "body_bytes_sent", "bytes_sent",
 		"request_length", "connection", "connection_requests", "pid":
-		return kindNumber
+		return nginxNumber
 	case "time_local":
-		return kindTimeLocal
+		return nginxTimeLocalValue
 	case "time_iso8601", "remote_addr", "server_port", "remote_port":
-		return kindToken
+		return nginxToken
 	case "upstream_addr", "upstream_status", "upstream_connect_time", "upstream_header_time",
 		"upstream_response_time", "upstream_response_length", "upstream_bytes_received",
 		"upstream_bytes_sent", "upstream_queue_time":
-		return kindList
+		return nginxList
 	}
-	return kindText
+	return nginxAnyText
 }
 
 // match splits line into the values of f's variables, and reports false when
 // the line does not have f's shape. Text after the last literal is allowed
 // when it starts with a space (a format that appends fields to this one).
-func (f *logFormat) match(line string) (map[string]string, bool) {
+func (f *nginxLogFormat) match(line string) (map[string]string, bool) {
 	if !strings.HasPrefix(line, f.prefix) {
 		return nil, false
 	}
@@ -188,7 +188,7 @@ func (f *logFormat) match(line string) (map[string]string, bool) {
 
 // matchFrom matches variables vi… against line[pos:], trying each occurrence
 // of the literal after a variable in turn (backtracking, within budget).
-func (f *logFormat) matchFrom(line string, pos, vi int, vals []string, budget *int) bool {
+func (f *nginxLogFormat) matchFrom(line string, pos, vi int, vals []string, budget *int) bool {
 	if vi == len(f.vars) {
 		return pos == len(line) || line[pos] == ' ' && f.vars[vi-1].after != ""
 	}
@@ -207,7 +207,7 @@ func (f *logFormat) matchFrom(line string, pos, vi int, vals []string, budget *i
 		}
 		end := from + j
 		from = end + 1
-		if v.after[0] == '"' && escapedAt(line, end) {
+		if v.after[0] == '"' && nginxEscapedAt(line, end) {
 			continue
 		}
 		val := line[pos:end]
@@ -225,7 +225,7 @@ func (f *logFormat) matchFrom(line string, pos, vi int, vals []string, budget *i
 // matchLast matches the last variable when no literal follows it: the rest
 // of the line, else the longest valid value followed by a space (trailing
 // fields appended to the format).
-func (f *logFormat) matchLast(line string, pos, vi int, vals []string, budget *int) bool {
+func (f *nginxLogFormat) matchLast(line string, pos, vi int, vals []string, budget *int) bool {
 	v := f.vars[vi]
 	if nginxValid(v.kind, line[pos:]) {
 		vals[vi] = line[pos:]
@@ -246,9 +246,9 @@ func (f *logFormat) matchLast(line string, pos, vi int, vals []string, budget *i
 	return false
 }
 
-// escapedAt reports whether line[i] is preceded by an odd number of
+// nginxEscapedAt reports whether line[i] is preceded by an odd number of
 // backslashes (escape=json writes a quote inside a value as \").
-func escapedAt(line string, i int) bool {
+func nginxEscapedAt(line string, i int) bool {
 	n := 0
 	for i > 0 && line[i-1] == '\\' {
 		n++
@@ -258,19 +258,19 @@ func escapedAt(line string, i int) bool {
 }
 
 // nginxValid reports whether v can be a value of a variable of kind k.
-func nginxValid(k valueKind, v string) bool {
+func nginxValid(k nginxValueKind, v string) bool {
 	switch k {
-	case kindNumber:
+	case nginxNumber:
 		return v == "-" || v != "" && strings.Trim(v, "0123456789.") == "" && strings.Count(v, ".") <= 1
-	case kindTimeLocal:
+	case nginxTimeLocalValue:
 		return len(v) == 26 && v[2] == '/' && v[6] == '/' && v[11] == ':' && v[20] == ' '
-	case kindToken:
+	case nginxToken:
 		return v != "" && !strings.ContainsAny(v, " \"")
-	case kindList:
+	case nginxList:
 		return nginxValidList(v)
 	}
 	for i := 0; i < len(v); i++ {
-		if v[i] == '"' && !escapedAt(v, i) {
+		if v[i] == '"' && !nginxEscapedAt(v, i) {
 			return false
 		}
 	}
@@ -319,14 +319,14 @@ func nginxEscape(s string) (string, int) {
 	switch s[0] {
 	case 'x':
 		if len(s) >= 3 {
-			if h, ok := hexByte(s[1], s[2]); ok {
+			if h, ok := nginxHexByte(s[1], s[2]); ok {
 				return string([]byte{h}), 3
 			}
 		}
 	case 'u':
 		if len(s) >= 5 {
-			hi, ok1 := hexByte(s[1], s[2])
-			lo, ok2 := hexByte(s[3], s[4])
+			hi, ok1 := nginxHexByte(s[1], s[2])
+			lo, ok2 := nginxHexByte(s[3], s[4])
 			if ok1 && ok2 {
 				return string(rune(int(hi)<<8 | int(lo))), 5
 			}
@@ -347,13 +347,13 @@ func nginxEscape(s string) (string, int) {
 	return "", 0
 }
 
-func hexByte(a, b byte) (byte, bool) {
-	h, ok1 := hexDigit(a)
-	l, ok2 := hexDigit(b)
+func nginxHexByte(a, b byte) (byte, bool) {
+	h, ok1 := nginxHexDigit(a)
+	l, ok2 := nginxHexDigit(b)
 	return h<<4 | l, ok1 && ok2
 }
 
-func hexDigit(c byte) (byte, bool) {
+func nginxHexDigit(c byte) (byte, bool) {
 	switch {
 	case c >= '0' && c <= '9':
 		return c - '0', true

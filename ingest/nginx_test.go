@@ -119,7 +119,7 @@ func TestNginxMatcher(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			f, err := compileLogFormat(c.format)
+			f, err := nginxCompile(c.format)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -138,8 +138,8 @@ func TestNginxMatcher(t *testing.T) {
 
 func TestNginxCompileErrors(t *testing.T) {
 	for _, f := range []string{`$status$request_time`, `no variables here`} {
-		if _, err := compileLogFormat(f); err == nil {
-			t.Errorf("compileLogFormat(%q) accepted", f)
+		if _, err := nginxCompile(f); err == nil {
+			t.Errorf("nginxCompile(%q) accepted", f)
 		}
 	}
 	in := &Input{R: strings.NewReader("x\n"), Opts: Options{LogFormat: `$status $request_time`}}

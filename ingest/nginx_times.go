@@ -12,7 +12,7 @@ import (
 const nginxTimeLocal = "02/Jan/2006:15:04:05 -0700"
 
 // nginxHasClock reports whether a log_format logs the end instant at all.
-func nginxHasClock(f *logFormat) bool {
+func nginxHasClock(f *nginxLogFormat) bool {
 	for _, v := range f.vars {
 		switch v.name {
 		case "msec", "time_local", "time_iso8601":
@@ -46,7 +46,7 @@ func nginxInstants(ev *schema.Event, vals map[string]string) (string, string) {
 		}
 		lists[i] = l
 	}
-	ev.ConnectNs = lastAttempt(lists[0])
+	ev.ConnectNs = nginxLastAttempt(lists[0])
 	ev.HeadersNs = nginxHeaders(ev.StartNs, end, lists[1], lists[2])
 	return "", ""
 }
@@ -80,12 +80,12 @@ func nginxEnd(vals map[string]string) (end int64, coarse bool, reason, detail st
 // its response time, start + the earlier attempts' response times + its
 // header time (a lower bound). The result is clamped to [start, end].
 func nginxHeaders(start *int64, end int64, hdr, resp []*int64) *int64 {
-	h := lastAttempt(hdr)
+	h := nginxLastAttempt(hdr)
 	if h == nil {
 		return nil
 	}
 	var at int64
-	switch r := lastAttempt(resp); {
+	switch r := nginxLastAttempt(resp); {
 	case r != nil && len(resp) == len(hdr):
 		at = end - *r + *h
 	case start != nil:
@@ -104,8 +104,8 @@ func nginxHeaders(start *int64, end int64, hdr, resp []*int64) *int64 {
 	return ptr(min(at, end))
 }
 
-// lastAttempt returns the answering (last) attempt's value, or nil.
-func lastAttempt(l []*int64) *int64 {
+// nginxLastAttempt returns the answering (last) attempt's value, or nil.
+func nginxLastAttempt(l []*int64) *int64 {
 	if len(l) == 0 {
 		return nil
 	}

@@ -61,7 +61,7 @@ func (otlp) Sniff(head []byte) bool {
 // Decode splits the input into JSON documents (one per line, or spanning
 // lines) and reports every span in them.
 func (otlp) Decode(in *Input, sink Sink) error {
-	d := &otlpDocs{in: in, sink: sink, limit: maxDocBytes}
+	d := &otlpDocs{in: in, sink: sink, limit: otlpMaxDocBytes}
 	err := eachTextLine(in.R, d.line, func(n int64) {
 		d.flushBroken("invalid json")
 		sink.Reject(n, "line too long", fmt.Sprintf("longer than %d bytes", maxLineBytes))
@@ -70,8 +70,8 @@ func (otlp) Decode(in *Input, sink Sink) error {
 	return err
 }
 
-// maxDocBytes bounds a multi-line document.
-const maxDocBytes = 256 << 20
+// otlpMaxDocBytes bounds a multi-line document.
+const otlpMaxDocBytes = 256 << 20
 
 // otlpDocs gathers lines into JSON documents by following the nesting of
 // braces and brackets outside strings.

@@ -21,7 +21,7 @@ const (
 
 // otlpEvent maps a span to an event; otherwise it returns a skip reason, or
 // a reject reason and detail.
-func otlpEvent(sp *llmSpan, host string) (ev *schema.Event, skip, reason, detail string) {
+func otlpEvent(sp *otlpSpan, host string) (ev *schema.Event, skip, reason, detail string) {
 	source, skip := otlpSource(sp)
 	if skip != "" {
 		return nil, skip, "", ""
@@ -51,7 +51,7 @@ func otlpEvent(sp *llmSpan, host string) (ev *schema.Event, skip, reason, detail
 // gen_ai.* or llm.* attributes, and LLM-framework spans that are not a model
 // request (OpenInference CHAIN/TOOL/EMBEDDING…, gen_ai.operation.name
 // embeddings/execute_tool…), are skipped.
-func otlpSource(sp *llmSpan) (string, string) {
+func otlpSource(sp *otlpSpan) (string, string) {
 	if !otlpIsLLM(sp.attrs) {
 		return "", "not an LLM span"
 	}
@@ -117,7 +117,7 @@ func otlpHost(resource map[string]any, fallback string) string {
 //   - decode = gen_ai.latency.time_in_model_decode (first → last token), and
 //     last_token = first_token + decode
 //   - inference = gen_ai.latency.time_in_model_inference
-func otlpServerEvent(ev *schema.Event, sp *llmSpan) (string, string) {
+func otlpServerEvent(ev *schema.Event, sp *otlpSpan) (string, string) {
 	keys := []string{"time_to_first_token", "e2e", "time_in_queue", "time_in_model_prefill",
 		"time_in_model_decode", "time_in_model_inference"}
 	d := make([]*int64, len(keys))
@@ -152,7 +152,7 @@ func otlpServerEvent(ev *schema.Event, sp *llmSpan) (string, string) {
 // they do not say whether a chunk carried content (a role-only first chunk
 // is listed too), so they never set first_token, and events whose
 // chunk.type is given (Anthropic) count only for content_block_delta.
-func otlpClientEvent(ev *schema.Event, sp *llmSpan) (string, string) {
+func otlpClientEvent(ev *schema.Event, sp *otlpSpan) (string, string) {
 	start := *ev.StartNs
 	if sp.end != nil {
 		ev.EndNs = ptr(*sp.end)
@@ -191,7 +191,7 @@ func otlpContentChunk(a map[string]any) bool {
 
 // otlpCommon sets the ids, model, endpoint, status, error class, token
 // counts and attributes shared by server and client spans.
-func otlpCommon(ev *schema.Event, sp *llmSpan) (string, string) {
+func otlpCommon(ev *schema.Event, sp *otlpSpan) (string, string) {
 	a := sp.attrs
 	ev.RequestID = otlpString(a, "gen_ai.request.id")
 	ev.ResponseID = otlpString(a, "gen_ai.response.id")
@@ -259,7 +259,7 @@ func otlpEndpoint(a map[string]any) string {
 // otlpOutcome sets the status, error class and completion: a span with
 // status code ERROR or an HTTP status ≥ 400 failed; its class comes from
 // the HTTP status, else error.type naming a timeout, else server_error.
-func otlpOutcome(ev *schema.Event, sp *llmSpan, status *int64) (string, string) {
+func otlpOutcome(ev *schema.Event, sp *otlpSpan, status *int64) (string, string) {
 	code := 0
 	if status != nil {
 		if *status > 999 {
@@ -284,7 +284,7 @@ func otlpOutcome(ev *schema.Event, sp *llmSpan, status *int64) (string, string) 
 
 // otlpEventAttrs keeps the span name, service, LLM system and finish
 // reasons; nothing else of the span (no prompt or completion text).
-func otlpEventAttrs(sp *llmSpan) map[string]string {
+func otlpEventAttrs(sp *otlpSpan) map[string]string {
 	out := map[string]string{}
 	if sp.name != "" {
 		out["span_name"] = sp.name

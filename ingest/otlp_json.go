@@ -10,20 +10,20 @@ import (
 	"time"
 )
 
-// llmSpan is a span decoded from any of the JSON dialects, before it is
+// otlpSpan is a span decoded from any of the JSON dialects, before it is
 // mapped to an event. Instants are Unix nanoseconds; attribute values are
 // string, int64, float64, bool or []any.
-type llmSpan struct {
+type otlpSpan struct {
 	traceID, spanID, name string
 	kind                  string // server, client, internal, producer, consumer or ""
 	start, end            *int64
 	failed                bool
 	attrs, resource       map[string]any
-	events                []spanEvent
+	events                []otlpSpanEvent
 }
 
-// spanEvent is one span event: its name, time (nil when not recorded) and attributes.
-type spanEvent struct {
+// otlpSpanEvent is one span event: its name, time (nil when not recorded) and attributes.
+type otlpSpanEvent struct {
 	name  string
 	at    *int64
 	attrs map[string]any
@@ -38,7 +38,7 @@ func (e otlpBad) Error() string { return e.reason + " " + truncateDetail(e.value
 // otlpParsed is one span of a document, with its raw JSON, or why it could
 // not be decoded.
 type otlpParsed struct {
-	span llmSpan
+	span otlpSpan
 	raw  []byte
 	err  error
 }
@@ -52,7 +52,7 @@ func otlpSpans(keys map[string]json.RawMessage, doc []byte) (spans []otlpParsed,
 		spans, err = otlpRequestSpans(keys["resourceSpans"])
 		return spans, true, err
 	case keys["context"] != nil:
-		var c consoleSpan
+		var c otlpConsoleSpan
 		if err := json.Unmarshal(doc, &c); err != nil {
 			return []otlpParsed{{raw: doc, err: err}}, true, nil
 		}
@@ -119,12 +119,12 @@ type otlpSpanJSON struct {
 }
 
 // otlpBareSpanOf decodes one OTLP/JSON span with its resource attributes.
-func otlpBareSpanOf(raw []byte, resource map[string]any) (llmSpan, error) {
+func otlpBareSpanOf(raw []byte, resource map[string]any) (otlpSpan, error) {
 	var j otlpSpanJSON
 	if err := json.Unmarshal(raw, &j); err != nil {
-		return llmSpan{}, err
+		return otlpSpan{}, err
 	}
-	sp := llmSpan{traceID: otlpID(j.TraceID, 16), spanID: otlpID(j.SpanID, 8), name: j.Name,
+	sp := otlpSpan{traceID: otlpID(j.TraceID, 16), spanID: otlpID(j.SpanID, 8), name: j.Name,
 		attrs: otlpAttrs(j.Attrs), resource: resource}
 	var err error
 	if sp.kind, err = otlpEnum(j.Kind, "SPAN_KIND_", otlpKinds); err != nil {
@@ -146,7 +146,7 @@ func otlpBareSpanOf(raw []byte, resource map[string]any) (llmSpan, error) {
 		if err != nil {
 			return sp, err
 		}
-		sp.events = append(sp.events, spanEvent{name: e.Name, at: at, attrs: otlpAttrs(e.Attrs)})
+		sp.events = append(sp.events, otlpSpanEvent{name: e.Name, at: at, attrs: otlpAttrs(e.Attrs)})
 	}
 	return sp, nil
 }
@@ -261,10 +261,10 @@ func otlpAttrs(kvs []otlpKV) map[string]any {
 	return m
 }
 
-// consoleSpan is a span as the Python SDK's ConsoleSpanExporter writes it
+// otlpConsoleSpan is a span as the Python SDK's ConsoleSpanExporter writes it
 // (ReadableSpan.to_json): "0x…" ids, "SpanKind.CLIENT", ISO-8601 UTC times
 // with microseconds, flat attribute maps.
-type consoleSpan struct {
+type otlpConsoleSpan struct {
 	Name    string `json:"name"`
 	Context struct {
 		TraceID string `json:"trace_id"`
@@ -288,30 +288,30 @@ type consoleSpan struct {
 }
 
 // span converts a console span.
-func (c consoleSpan) span() (llmSpan, error) {
-	sp := llmSpan{traceID: otlpID(c.Context.TraceID, 16), spanID: otlpID(c.Context.SpanID, 8), name: c.Name,
+func (c otlpConsoleSpan) span() (otlpSpan, error) {
+	sp := otlpSpan{traceID: otlpID(c.Context.TraceID, 16), spanID: otlpID(c.Context.SpanID, 8), name: c.Name,
 		kind:   strings.ToLower(strings.TrimPrefix(c.Kind, "SpanKind.")),
 		failed: c.Status.Code == "ERROR", attrs: c.Attrs, resource: c.Resource.Attrs}
 	var err error
-	if sp.start, err = isoNanos(c.Start); err != nil {
+	if sp.start, err = otlpISONanos(c.Start); err != nil {
 		return sp, err
 	}
-	if sp.end, err = isoNanos(c.End); err != nil {
+	if sp.end, err = otlpISONanos(c.End); err != nil {
 		return sp, err
 	}
 	for _, e := range c.Events {
-		at, err := isoNanos(e.Time)
+		at, err := otlpISONanos(e.Time)
 		if err != nil {
 			return sp, err
 		}
-		sp.events = append(sp.events, spanEvent{name: e.Name, at: at, attrs: e.Attrs})
+		sp.events = append(sp.events, otlpSpanEvent{name: e.Name, at: at, attrs: e.Attrs})
 	}
 	return sp, nil
 }
 
-// isoNanos parses an ISO-8601 time with a zone ("2026-11-23T10:00:00.123456Z")
+// otlpISONanos parses an ISO-8601 time with a zone ("2026-11-23T10:00:00.123456Z")
 // into Unix nanoseconds; "" gives nil.
-func isoNanos(s string) (*int64, error) {
+func otlpISONanos(s string) (*int64, error) {
 	if s == "" {
 		return nil, nil
 	}
