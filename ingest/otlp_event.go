@@ -146,35 +146,48 @@ func otlpServerEvent(ev *schema.Event, sp *otlpSpan) (string, string) {
 }
 
 // otlpClientEvent sets the instants of an LLM client span: start and end
-// are the span's; first_token is OpenInference's "First Token Stream Event",
-// else start + gen_ai.response.time_to_first_chunk (seconds). OpenLLMetry's
-// per-chunk events ("llm.content.completion.chunk") give the chunk offsets;
-// they do not say whether a chunk carried content (a role-only first chunk
-// is listed too), so they never set first_token, and events whose
-// chunk.type is given (Anthropic) count only for content_block_delta.
+// are the span's. first_token is, in this order, OpenInference's "First Token
+// Stream Event", start + gen_ai.response.time_to_first_chunk (seconds), or
+// the first OpenLLMetry chunk event ("llm.content.completion.chunk"); the
+// chunk events also give the chunk offsets. attrs["first_token_from"] names
+// the source (first_token_event, time_to_first_chunk, chunk_event).
+//
+// All three mark the first streamed chunk, not a chunk known to carry
+// content: OpenInference adds its event on the first chunk it iterates
+// (openinference-instrumentation-openai _Stream._process_chunk), and an
+// OpenAI-compatible server's first chunk is usually role-only. vLLM and
+// OpenAI send that role chunk together with the first content chunk, so the
+// error is small there; where chunk events say their type (OpenLLMetry's
+// Anthropic instrumentation sets chunk.type), only content_block_delta
+// chunks count and the first token is exact.
 func otlpClientEvent(ev *schema.Event, sp *otlpSpan) (string, string) {
 	start := *ev.StartNs
 	if sp.end != nil {
 		ev.EndNs = ptr(*sp.end)
 	}
+	from := ""
 	for _, e := range sp.events {
 		switch {
 		case e.at == nil:
-		case e.name == otlpFirstTokenEvent && ev.FirstTokenNs == nil:
-			ev.FirstTokenNs = ptr(*e.at)
+		case e.name == otlpFirstTokenEvent && from == "":
+			ev.FirstTokenNs, from = ptr(*e.at), "first_token_event"
 		case e.name == otlpChunkEvent && otlpContentChunk(e.attrs):
 			ev.ChunkOffsetsNs = append(ev.ChunkOffsetsNs, *e.at-start)
 		}
 	}
 	slices.Sort(ev.ChunkOffsetsNs)
-	if ev.FirstTokenNs == nil {
-		v, bad := otlpSeconds(sp.attrs, "gen_ai.response.time_to_first_chunk")
-		if bad {
-			return "bad duration", fmt.Sprintf("gen_ai.response.time_to_first_chunk=%v", sp.attrs["gen_ai.response.time_to_first_chunk"])
-		}
-		if v != nil {
-			ev.FirstTokenNs = ptr(start + *v)
-		}
+	const ttfc = "gen_ai.response.time_to_first_chunk"
+	v, bad := otlpSeconds(sp.attrs, ttfc)
+	switch {
+	case bad:
+		return "bad duration", fmt.Sprintf("%s=%v", ttfc, sp.attrs[ttfc])
+	case from == "" && v != nil:
+		ev.FirstTokenNs, from = ptr(start+*v), "time_to_first_chunk"
+	case from == "" && len(ev.ChunkOffsetsNs) > 0:
+		ev.FirstTokenNs, from = ptr(start+ev.ChunkOffsetsNs[0]), "chunk_event"
+	}
+	if from != "" {
+		ev.Attrs["first_token_from"] = from
 	}
 	if ev.Stream == nil && (ev.FirstTokenNs != nil || len(ev.ChunkOffsetsNs) > 0) {
 		ev.Stream = ptr(true)

@@ -20,11 +20,14 @@ import (
 // vllm_pretty.json: base64 ids W/kvNXezTaajzpKdDg5HNg== → 4bf92f35…4736, a
 // JSON-number start, no e2e → end = span end 1700000031000000000.
 // client_spans.jsonl line 1: First Token Stream Event at 1700000000320000000
-// (client TTFT 370 ms after start 1699999999950000000); line 3:
+// (client TTFT 370 ms after start 1699999999950000000); line 2: first
+// OpenLLMetry chunk event at start + 100 ms = 1700000000100000000; line 3:
 // time_to_first_chunk 0.42 s → 1700000100420000000; line 4: Anthropic chunk
-// events keep only the two content_block_delta ones, at +450 and +520 ms.
+// events keep only the two content_block_delta ones, at +450 and +520 ms, so
+// first token = 1700000201000000000 + 450 ms = 1700000201450000000.
 // console_spans.txt: 2023-11-14T22:13:20Z = 1700000000 s; chunk events at
-// .300, .450, .600 s give offsets 300/450/600 ms.
+// .300, .450, .600 s give offsets 300/450/600 ms and first token
+// 1700000000300000000.
 
 func otlpDecodeString(t *testing.T, s string) *recorder {
 	t.Helper()
