@@ -62,13 +62,24 @@ func (nginx) Describe() string {
 // `IP - user [dd/Mon/yyyy:hh:mm:ss +zzzz] "`.
 var nginxAccessLine = regexp.MustCompile(`^\S+ \S+ \S+ \[\d{2}/[A-Z][a-z]{2}/\d{4}:\d{2}:\d{2}:\d{2} [+-]\d{4}\] "`)
 
+// nginxTimeLocalField matches a bracketed $time_local anywhere in a line,
+// and nginxRequestStatus a quoted "$request" followed by a status: together
+// they recognize custom formats built on combined. HAProxy's [%tr] has
+// milliseconds and no zone, Envoy's START_TIME is ISO 8601: neither matches.
+var (
+	nginxTimeLocalField = regexp.MustCompile(`\[\d{2}/[A-Z][a-z]{2}/\d{4}:\d{2}:\d{2}:\d{2} [+-]\d{4}\]`)
+	nginxRequestStatus  = regexp.MustCompile(`"[A-Z]{3,10} \S+ HTTP/\d(\.\d)?" \d{3} `)
+)
+
 // nginxErrorLine matches an nginx error-log line: `2026/11/23 10:00:00 [error] `.
 var nginxErrorLine = regexp.MustCompile(`^\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2} \[(debug|info|notice|warn|error|crit|alert|emerg)\] `)
 
 // Sniff claims input whose first lines (up to 20) look like combined or
-// common log lines: at least one does and four in five of the lines that are
-// neither blank nor error-log lines do. Custom log formats are not sniffed
-// (Sniff does not see the options): name the format with --format.
+// common log lines, or like a custom format with a bracketed $time_local and
+// a quoted "$request" followed by $status: at least one does and four in
+// five of the lines that are neither blank nor error-log lines do. Other
+// custom formats are not sniffed (Sniff does not see the options): name the
+// format with --format.
 func (nginx) Sniff(head []byte) bool {
 	lines := bytes.Split(head, []byte("\n"))
 	if len(lines) > 1 && !bytes.HasSuffix(head, []byte("\n")) {
@@ -82,7 +93,8 @@ func (nginx) Sniff(head []byte) bool {
 		line = bytes.TrimRight(line, "\r")
 		switch {
 		case len(bytes.TrimSpace(line)) == 0, nginxErrorLine.Match(line):
-		case nginxAccessLine.Match(line):
+		case nginxAccessLine.Match(line),
+			nginxTimeLocalField.Match(line) && nginxRequestStatus.Match(line):
 			access++
 		default:
 			other++

@@ -287,6 +287,8 @@ func TestNginxSniff(t *testing.T) {
 			"garbage\n", true},
 		{"mostly other", `127.0.0.1 - - [06/Jan/2017:16:16:37 +0000] "GET / HTTP/1.1" 200 612` + "\ngarbage\ngarbage\n", false},
 		{"json", `{"resourceSpans":[]}` + "\n", false},
+		{"custom on combined", `10.0.0.5 - [23/Nov/2026:10:00:01 +0000] 1795428001.500 "POST /v1/chat/completions HTTP/1.1" 200 5120 2.500` + "\n", true},
+		{"haproxy without syslog header", `10.0.1.2:33317 [06/Feb/2009:12:14:14.655] http-in static/srv1 10/0/30/69/109 200 2750 - - ---- 1/1/1/1/0 0/0 "GET /index.html HTTP/1.1"` + "\n", false},
 	}
 	for _, c := range cases {
 		if got := (nginx{}).Sniff([]byte(c.head)); got != c.want {

@@ -276,3 +276,21 @@ func FuzzOTLP(f *testing.F) {
 		}
 	})
 }
+
+// TestSniffOwnTestdata checks that nginx and otlp each claim their own
+// testdata and not the other's.
+func TestSniffOwnTestdata(t *testing.T) {
+	for _, f := range []Format{nginx{}, otlp{}} {
+		for _, other := range []Format{nginx{}, otlp{}} {
+			for _, p := range testdataFiles(t, other.Name()) {
+				b, err := os.ReadFile(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, want := f.Sniff(b), f.Name() == other.Name(); got != want {
+					t.Errorf("%s.Sniff(%s) = %v, want %v", f.Name(), p, got, want)
+				}
+			}
+		}
+	}
+}
