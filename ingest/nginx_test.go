@@ -303,6 +303,7 @@ func FuzzNginx(f *testing.F) {
 	opts := Options{LogFormat: `$msec $upstream_response_time "$request" $status "$http_user_agent" $request_time`}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzDecode(t, nginx{}, Options{}, data)
+		_ = nginx{}.Sniff(data)
 		fuzzDecode(t, nginx{}, opts, data)
 		rec := &recorder{}
 		_ = nginx{}.Decode(&Input{R: bytes.NewReader(data), Opts: opts}, rec)

@@ -264,6 +264,7 @@ func FuzzOTLP(f *testing.F) {
 	f.Add([]byte("{\n\"context\":{\"trace_id\":\"0x1\"},\"kind\":\"SpanKind.SERVER\",\"start_time\":\"x\"}\n[1,{\"]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzDecode(t, otlp{}, Options{}, data)
+		_ = otlp{}.Sniff(data)
 		rec := &recorder{}
 		_ = otlp{}.Decode(&Input{R: bytes.NewReader(data), Host: "h"}, rec)
 		for _, e := range rec.Events {
