@@ -85,10 +85,12 @@ var formats = []Format{
 	vllmBench{},
 	har{},
 	// proxies
+	nginx{},
 	envoy{},
 	haproxy{},
 	litellm{},
-	// servers
+	// servers, and clients by span kind
+	otlp{},
 	tgi{},
 	triton{},
 	// any source, by mapping
