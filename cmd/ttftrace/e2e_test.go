@@ -37,16 +37,21 @@ func truthFigures(f *fleet.Fleet) map[[2]string][]float64 {
 	}
 	for i := range f.Requests {
 		r := &f.Requests[i]
-		if r.Status != 200 || r.ErrorClass != "" {
+		if r.Status != 200 {
+			continue
+		}
+		// A stream the user cut is a success for the engine, which finished
+		// the tokens it was asked for, and a failure for client and proxy.
+		add("server", "queue", r.QueueNs)
+		if r.Server.Format == "otlp" {
+			add("server", "ttft", r.ServerFirst-r.ServerStart)
+		}
+		if r.ErrorClass != "" {
 			continue
 		}
 		add("client", "ttft", r.ClientFirst-r.ClientStart)
 		add("client", "e2e", r.ClientEnd-r.ClientStart)
 		add("proxy", "e2e", r.ProxyEnd-r.ProxyStart)
-		add("server", "queue", r.QueueNs)
-		if r.Server.Format == "otlp" {
-			add("server", "ttft", r.ServerFirst-r.ServerStart)
-		}
 	}
 	return out
 }
