@@ -1,0 +1,107 @@
+package ingest
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// sniffers returns the names of the formats that claim data.
+func sniffers(data []byte) []string {
+	head := data[:min(len(data), SniffSize)]
+	var names []string
+	for _, f := range Formats() {
+		if f.Sniff(head) {
+			names = append(names, f.Name())
+		}
+	}
+	return names
+}
+
+// needsOptions reports whether a testdata file can only be read with a
+// --log-format or --map, which sniffing cannot see (a custom nginx
+// log_format, an Envoy JSON key map, a jsonl mapping).
+func needsOptions(t *testing.T, path string) bool {
+	b, err := os.ReadFile(path + ".opts.json")
+	if err != nil {
+		return false
+	}
+	var o struct {
+		LogFormat string `json:"log_format"`
+		Map       string `json:"map"`
+	}
+	if err := json.Unmarshal(b, &o); err != nil {
+		t.Fatal(err)
+	}
+	return o.LogFormat != "" || o.Map != ""
+}
+
+// TestSniffTestdata checks that every testdata file is detected as its own
+// format and claimed by no other. A file that needs its --log-format or
+// --map must at least not be claimed by another format.
+func TestSniffTestdata(t *testing.T) {
+	for _, f := range Formats() {
+		for _, path := range testdataFiles(t, f.Name()) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := sniffers(data)
+			if needsOptions(t, path) {
+				if len(got) > 1 || (len(got) == 1 && got[0] != f.Name()) {
+					t.Errorf("%s: claimed by %v", path, got)
+				}
+				continue
+			}
+			if !slices.Equal(got, []string{f.Name()}) {
+				t.Errorf("%s: sniffed as %v, want [%s]", path, got, f.Name())
+			}
+		}
+	}
+}
+
+// TestSniffCorpus checks the real samples of ../shared/corpus (beside the
+// project, absent in some checkouts): each log is detected as its format, and
+// the files that are not logs (test YAML, recorded HTTP cassettes) as none.
+func TestSniffCorpus(t *testing.T) {
+	root := filepath.Join("..", "..", "shared", "corpus")
+	if _, err := os.Stat(root); err != nil {
+		t.Skip("no ../shared/corpus here")
+	}
+	want := map[string]string{
+		"envoy/ai-gateway_accesslogs-doc_example.json":                          "envoy",
+		"envoy/datadog_envoy_samples.log":                                       "envoy",
+		"haproxy/datadog_haproxy_samples.log":                                   "haproxy",
+		"har/mitmproxy_chrome.har":                                              "har",
+		"har/mitmproxy_insomnia.har":                                            "har",
+		"nginx/datadog_nginx_samples.log":                                       "nginx",
+		"otel/ai-gateway_openinference_chat-streaming-detailed-usage.span.json": "otlp",
+		"otel/opentelemetry-proto_examples_trace.json":                          "otlp",
+		"triton/triton_trace_timestamps_doc_example.json":                       "triton",
+	}
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(path, ".md") {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		got := sniffers(data)
+		if name, ok := want[rel]; ok {
+			if !slices.Equal(got, []string{name}) {
+				t.Errorf("%s: sniffed as %v, want [%s]", rel, got, name)
+			}
+		} else if len(got) != 0 {
+			t.Errorf("%s: not a log, but claimed by %v", rel, got)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
