@@ -1,0 +1,61 @@
+package analyze
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// examples returns up to k timelines of the successful requests with the
+// largest client TTFT among those seen by client, proxy and server, slowest
+// first. Their bars are in ms after the earliest start shown, on the
+// reference clock.
+func examples(events []schema.Event, reqs []ReconciledRequest, k int) []Timeline {
+	var rows []*ReconciledRequest
+	for i := range reqs {
+		q := &reqs[i]
+		if q.ClientTTFTNs != nil && q.ProxyStartNs != nil && q.ServerStartNs != nil && succeeded(q) {
+			rows = append(rows, q)
+		}
+	}
+	slices.SortStableFunc(rows, func(x, y *ReconciledRequest) int { return -cmp.Compare(*x.ClientTTFTNs, *y.ClientTTFTNs) })
+	out := []Timeline{}
+	for _, q := range rows[:min(k, len(rows))] {
+		out = append(out, timeline(events, q))
+	}
+	return out
+}
+
+func timeline(events []schema.Event, q *ReconciledRequest) Timeline {
+	t0 := min(*q.ClientStartNs, *q.ProxyStartNs, *q.ServerStartNs)
+	ms := func(t *int64) *float64 {
+		if t == nil {
+			return nil
+		}
+		return ptrTo(float64(*t-t0) / 1e6)
+	}
+	span := func(src, host string, start, first, end *int64) TimelineSpan {
+		return TimelineSpan{Source: src, Host: host, StartMs: *ms(start), FirstTokenMs: ms(first), EndMs: ms(end)}
+	}
+	return Timeline{Key: timelineKey(&events[*q.ClientEvent], *q.ClientEvent), Bars: []TimelineSpan{
+		span(schema.SourceClient, q.ClientHost, q.ClientStartNs, q.ClientFirstTokenNs, q.ClientEndNs),
+		span(schema.SourceProxy, q.ProxyHost, q.ProxyStartNs, q.ProxyFirstTokenNs, q.ProxyEndNs),
+		span(schema.SourceServer, q.ServerHost, q.ServerStartNs, q.ServerFirstTokenNs, q.ServerEndNs),
+	}}
+}
+
+// timelineKey names a request by the client's trace id, request id or
+// response id, or else by its event index ("event 12").
+func timelineKey(ev *schema.Event, index int64) string {
+	switch {
+	case ev.TraceID != "":
+		return ev.TraceID
+	case ev.RequestID != "":
+		return ev.RequestID
+	case ev.ResponseID != "":
+		return ev.ResponseID
+	}
+	return "event " + strconv.FormatInt(index, 10)
+}

@@ -1,0 +1,162 @@
+package analyze
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// clocks is the estimated offset of every host: measured host pairs (edges)
+// and, per host, the chain to its component's reference host.
+type clocks struct {
+	hosts []string
+	pairs []hostPair
+	edges map[hostPair]offsetEstimate
+	host  []hostClock
+	main  int32 // reference of the preferred component
+	notes []string
+}
+
+// estimateClocks estimates the offset of every host pair from the joined
+// requests (only the trace- and id-joined ones unless withTime), then chains
+// them to a reference host per connected component (SPEC §4, §7).
+func (r *reconciler) estimateClocks(withTime bool) *clocks {
+	bounds := map[hostPair]*offsetBounds{}
+	for _, p := range []*pair{r.cp, r.ps, r.cs} {
+		for o, i := range p.outerTo {
+			if i < 0 || (p.method[o] == JoinTime && !withTime) {
+				continue
+			}
+			oo, io := &p.outer.obs[o], &p.inner.obs[i]
+			if oo.host == io.host {
+				continue
+			}
+			hp, flip := hostPair{oo.host, io.host}, false
+			if hp.a > hp.b {
+				hp, flip = hostPair{io.host, oo.host}, true
+			}
+			b := bounds[hp]
+			if b == nil {
+				b = &offsetBounds{}
+				bounds[hp] = b
+			}
+			b.addBounds(oo, io, p.firstOrdered, flip)
+		}
+	}
+	ck := &clocks{hosts: r.hosts, edges: map[hostPair]offsetEstimate{}}
+	for hp, b := range bounds {
+		if e, ok := b.estimate(); ok {
+			ck.edges[hp] = e
+			ck.pairs = append(ck.pairs, hp)
+		}
+	}
+	slices.SortFunc(ck.pairs, func(x, y hostPair) int {
+		return cmp.Or(cmp.Compare(r.hosts[x.a], r.hosts[y.a]), cmp.Compare(r.hosts[x.b], r.hosts[y.b]))
+	})
+	ck.chain(r.referenceOrder())
+	return ck
+}
+
+// referenceOrder lists hosts in the order they are preferred as a reference:
+// most client observations, then most proxy, then most server, then name.
+func (r *reconciler) referenceOrder() []int32 {
+	counts := make([][3]int, len(r.hosts))
+	for k, s := range r.sources {
+		for i := range s.obs {
+			counts[s.obs[i].host][k]++
+		}
+	}
+	order := make([]int32, len(r.hosts))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(x, y int32) int {
+		cx, cy := counts[x], counts[y]
+		return cmp.Or(-cmp.Compare(cx[0], cy[0]), -cmp.Compare(cx[1], cy[1]),
+			-cmp.Compare(cx[2], cy[2]), cmp.Compare(r.hosts[x], r.hosts[y]))
+	})
+	return order
+}
+
+// chain runs a breadth-first search from each not yet reached host in order,
+// so every host gets the offset of the shortest chain of measured pairs to
+// its component's reference (ties broken by host name).
+func (ck *clocks) chain(order []int32) {
+	adj := make([][]int32, len(ck.hosts))
+	for _, hp := range ck.pairs {
+		adj[hp.a] = append(adj[hp.a], hp.b)
+		adj[hp.b] = append(adj[hp.b], hp.a)
+	}
+	for _, a := range adj {
+		slices.SortFunc(a, func(x, y int32) int { return cmp.Compare(ck.hosts[x], ck.hosts[y]) })
+	}
+	ck.host = make([]hostClock, len(ck.hosts))
+	seen := make([]bool, len(ck.hosts))
+	if len(order) > 0 {
+		ck.main = order[0]
+	}
+	for _, root := range order {
+		if seen[root] {
+			continue
+		}
+		seen[root] = true
+		ck.host[root] = hostClock{ref: root, consistent: true}
+		queue := []int32{root}
+		for len(queue) > 0 {
+			u := queue[0]
+			queue = queue[1:]
+			for _, v := range adj[u] {
+				if seen[v] {
+					continue
+				}
+				seen[v] = true
+				ck.host[v] = ck.step(u, v)
+				queue = append(queue, v)
+			}
+		}
+	}
+	ck.addNotes()
+}
+
+// step returns host v's clock reached from host u over their measured pair.
+func (ck *clocks) step(u, v int32) hostClock {
+	hp, forward := hostPair{u, v}, true
+	if u > v {
+		hp, forward = hostPair{v, u}, false
+	}
+	h := chainStep(&ck.host[u], ck.edges[hp], forward)
+	if ck.host[u].depth > 0 {
+		h.via = append(slices.Clip(ck.host[u].via), u)
+	}
+	return h
+}
+
+func (ck *clocks) addNotes() {
+	for _, hp := range ck.pairs {
+		if e := ck.edges[hp]; !e.consistent {
+			ck.notes = append(ck.notes, fmt.Sprintf("clock bounds between %s and %s contradict each other "+
+				"(a stepped clock or wrong joins): their offset %.3f ms is a best estimate",
+				ck.hosts[hp.a], ck.hosts[hp.b], e.est/1e6))
+		}
+	}
+	var roots []string
+	for h := range ck.host {
+		if ck.host[h].ref == int32(h) && int32(h) != ck.main {
+			roots = append(roots, ck.hosts[h])
+		}
+	}
+	if len(roots) > 0 {
+		ck.notes = append(ck.notes, fmt.Sprintf("no joined request relates the clocks of %s to %s: "+
+			"their instants stay on their own clocks", strings.Join(roots, ", "), ck.hosts[ck.main]))
+	}
+}
+
+// roundTrip is the measured round trip of the host pair (a, b), in either
+// order, or 0 when the pair was not measured directly or not consistently.
+func (ck *clocks) roundTrip(a, b int32) int64 {
+	if a > b {
+		a, b = b, a
+	}
+	return ck.edges[hostPair{a, b}].roundTrip
+}

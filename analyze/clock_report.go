@@ -1,0 +1,45 @@
+package analyze
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// report lists the clock offsets for analysis.json: one entry per measured
+// host pair, with the host nearer its component's reference (then the first
+// by name) as Reference, and one chained entry (Via set) for every host two
+// or more measured pairs away from its reference. Hosts one pair away from
+// the reference are therefore related to it by their measured entry.
+func (ck *clocks) report() []ClockOffset {
+	out := []ClockOffset{}
+	for _, hp := range ck.pairs {
+		e := ck.edges[hp]
+		ref, host := hp.a, hp.b
+		if ck.host[hp.b].depth < ck.host[hp.a].depth {
+			ref, host = hp.b, hp.a
+			e.est, e.low, e.high = -e.est, -e.high, -e.low
+		}
+		out = append(out, ClockOffset{Host: ck.hosts[host], Reference: ck.hosts[ref],
+			OffsetMs: e.est / 1e6, LowMs: e.low / 1e6, HighMs: e.high / 1e6,
+			Requests: e.requests, Consistent: e.consistent})
+	}
+	for h := range ck.host {
+		hc := &ck.host[h]
+		if hc.depth < 2 {
+			continue
+		}
+		via := make([]string, len(hc.via))
+		for k, v := range hc.via {
+			via[k] = ck.hosts[v]
+		}
+		out = append(out, ClockOffset{Host: ck.hosts[h], Reference: ck.hosts[hc.ref],
+			OffsetMs: hc.est / 1e6, LowMs: hc.low / 1e6, HighMs: hc.high / 1e6,
+			Requests: hc.requests, Consistent: hc.consistent, Via: strings.Join(via, ",")})
+	}
+	slices.SortFunc(out, func(x, y ClockOffset) int {
+		return cmp.Or(cmp.Compare(x.Reference, y.Reference), cmp.Compare(x.Host, y.Host),
+			cmp.Compare(x.Via, y.Via))
+	})
+	return out
+}

@@ -1,0 +1,126 @@
+package analyze
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+var fleetDefault = fleetConfig{Clients: 6, Proxies: 3, Servers: 4, Requests: 20000, RatePerSec: 40,
+	NoIDFraction: 0.1, RateLimited: 0.01, TraceFraction: 0.3, Seed: 1}
+
+// TestReconcileFleet joins a generated fleet whose truth is known and checks
+// the joins, the clock offsets and the TTFT breakdown against it.
+func TestReconcileFleet(t *testing.T) {
+	f := genFleet(fleetDefault)
+	rec := Reconcile(f.Events)
+	byClient := map[int64]*ReconciledRequest{}
+	for k := range rec.Requests {
+		if q := &rec.Requests[k]; q.ClientEvent != nil {
+			byClient[*q.ClientEvent] = q
+		}
+	}
+	checkFleetJoins(t, f, byClient)
+	checkFleetOffsets(t, f, rec)
+	checkFleetBreakdown(t, f, rec, byClient)
+	for _, m := range rec.Matching {
+		t.Logf("matching %+v", m)
+	}
+	t.Logf("notes: %q", rec.Notes)
+}
+
+// checkFleetJoins counts the requests whose observers were all joined to the
+// right events, and the wrong joins.
+func checkFleetJoins(t *testing.T, f *fleet, byClient map[int64]*ReconciledRequest) {
+	var right, wrong, noIDs, noIDsRight int
+	for _, tr := range f.Requests {
+		q := byClient[int64(tr.Client)]
+		ok := q != nil && eventIs(q.ProxyEvent, tr.Proxy) && eventIs(q.ServerEvent, tr.Server)
+		if ok {
+			right++
+		} else if q != nil && (!eventIsOrNil(q.ProxyEvent, tr.Proxy) || !eventIsOrNil(q.ServerEvent, tr.Server)) {
+			wrong++
+		}
+		if tr.NoIDs {
+			noIDs++
+			if ok {
+				noIDsRight++
+			}
+		}
+	}
+	rate := float64(right) / float64(len(f.Requests))
+	t.Logf("fully and rightly joined: %d/%d (%.3f%%); wrong joins: %d; time-only requests right: %d/%d",
+		right, len(f.Requests), 100*rate, wrong, noIDsRight, noIDs)
+	if rate < 0.99 {
+		t.Errorf("joined rightly %.4f of requests, want ≥ 0.99", rate)
+	}
+	if wrong > len(f.Requests)/1000 {
+		t.Errorf("%d wrong joins, want ≤ 0.1%%", wrong)
+	}
+}
+
+func eventIs(p *int64, want int) bool      { return p != nil && *p == int64(want) || p == nil && want < 0 }
+func eventIsOrNil(p *int64, want int) bool { return p == nil || *p == int64(want) }
+
+// checkFleetOffsets checks every reported offset interval holds the true
+// offset (host clock − reference clock).
+func checkFleetOffsets(t *testing.T, f *fleet, rec *Reconciliation) {
+	if len(rec.ClockOffsets) == 0 {
+		t.Fatal("no clock offsets")
+	}
+	var worst, sumErr float64
+	for _, c := range rec.ClockOffsets {
+		truth := float64(f.Offset[c.Host]-f.Offset[c.Reference]) / 1e6
+		if truth < c.LowMs-1e-6 || truth > c.HighMs+1e-6 || !c.Consistent {
+			t.Errorf("offset %s−%s (via %q): truth %.4f ms outside [%.4f, %.4f] (consistent %v)",
+				c.Host, c.Reference, c.Via, truth, c.LowMs, c.HighMs, c.Consistent)
+		}
+		err := math.Abs(c.OffsetMs - truth)
+		worst, sumErr = max(worst, err), sumErr+err
+	}
+	t.Logf("%d offsets; error vs truth: mean %.3f ms, worst %.3f ms", len(rec.ClockOffsets),
+		sumErr/float64(len(rec.ClockOffsets)), worst)
+}
+
+// checkFleetBreakdown checks that every request's parts add up to its client
+// TTFT exactly, and that each band's mean parts are within 3% + 1 ms (the
+// proxy log's resolution) of the true means over the same band. The true
+// bands are recomputed here from the true client TTFT: ranks ⌊lo(n−1)⌋ to
+// ⌈hi(n−1)⌉ of the n broken-down requests.
+func checkFleetBreakdown(t *testing.T, f *fleet, rec *Reconciliation, byClient map[int64]*ReconciledRequest) {
+	var truths []fleetRequest
+	for _, tr := range f.Requests {
+		q := byClient[int64(tr.Client)]
+		if q == nil || q.ReturnPathNs == nil {
+			continue
+		}
+		sum := *q.ClientToProxyNs + *q.ProxyToServerNs + *q.ServerQueueNs + *q.ServerPrefillNs +
+			*q.ServerOtherNs + *q.ReturnPathNs
+		if sum != *q.ClientTTFTNs {
+			t.Fatalf("client event %d: parts add up to %d ns, client TTFT %d ns", tr.Client, sum, *q.ClientTTFTNs)
+		}
+		truths = append(truths, tr)
+	}
+	slices.SortStableFunc(truths, func(x, y fleetRequest) int { return int(x.ClientTTFT - y.ClientTTFT) })
+	bounds := map[string][2]float64{"all": {0, 1}, "p50": {0.45, 0.55}, "p90": {0.85, 0.95}, "p99": {0.985, 0.995}}
+	if len(rec.TTFTBreakdown) != 4 {
+		t.Fatalf("%d bands, want 4", len(rec.TTFTBreakdown))
+	}
+	for _, b := range rec.TTFTBreakdown {
+		n := float64(len(truths) - 1)
+		lo, hi := int(math.Floor(bounds[b.Band][0]*n)), int(math.Ceil(bounds[b.Band][1]*n))
+		var want [6]float64
+		for _, tr := range truths[lo : hi+1] {
+			for k, v := range tr.Parts {
+				want[k] += float64(v) / 1e6 / float64(hi+1-lo)
+			}
+		}
+		got := [6]float64{b.ClientToProxyMs, b.ProxyToServerMs, b.ServerQueueMs, b.ServerPrefillMs, b.ServerOtherMs, b.ReturnPathMs}
+		t.Logf("band %s (%d requests): got %.2f, true %.2f ms", b.Band, b.Requests, got, want)
+		for k := range got {
+			if math.Abs(got[k]-want[k]) > 0.03*math.Abs(want[k])+1 {
+				t.Errorf("band %s part %d: %.3f ms, true %.3f ms", b.Band, k, got[k], want[k])
+			}
+		}
+	}
+}

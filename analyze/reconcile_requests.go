@@ -1,0 +1,169 @@
+package analyze
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// matching counts the joins of every source pair whose two sources both have
+// events. An outer observation is matched, ambiguous, or unmatched; events
+// on steady or relative clocks are unmatched. Observations another pair
+// already joined to the request (a client whose proxy reached a server is no
+// candidate for client⊃server) are not counted.
+func (r *reconciler) matching() []Matching {
+	out := []Matching{}
+	for _, p := range []*pair{r.cp, r.ps, r.cs} {
+		if p.outer.events == 0 || p.inner.events == 0 {
+			continue
+		}
+		m := Matching{Outer: p.outer.name, Inner: p.inner.name,
+			UnmatchedOuter: p.outer.unjoinable, UnmatchedInner: p.inner.unjoinable}
+		for o, i := range p.outerTo {
+			switch {
+			case i >= 0:
+				m.Matched++
+				m.ByTrace += b2i(p.method[o] == JoinTrace)
+				m.ByID += b2i(p.method[o] == JoinID)
+				m.ByTime += b2i(p.method[o] == JoinTime)
+			case p.ambiguous[o]:
+				m.Ambiguous++
+			case p.outerOK(int32(o)):
+				m.UnmatchedOuter++
+			}
+		}
+		for i, o := range p.innerTo {
+			if o < 0 && p.innerOK(int32(i)) {
+				m.UnmatchedInner++
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// member is one observer's observation of a joined request (k < 0: absent).
+type member struct {
+	s *source
+	k int32
+}
+
+func (m member) obs() *observation { return &m.s.obs[m.k] }
+
+// assemble builds one ReconciledRequest per request joined across at least
+// two sources, ordered by the outermost observation's event index.
+func (r *reconciler) assemble(ck *clocks) []ReconciledRequest {
+	c, p, s := r.sources[0], r.sources[1], r.sources[2]
+	var out []ReconciledRequest
+	for k := range c.obs {
+		pk, sk, serverJoin, to := r.cp.outerTo[k], int32(-1), "", ""
+		switch {
+		case pk >= 0 && r.ps.outerTo[pk] >= 0:
+			sk, serverJoin, to = r.ps.outerTo[pk], r.ps.method[pk], schema.SourceProxy
+		case r.cs.outerTo[k] >= 0:
+			sk, serverJoin, to = r.cs.outerTo[k], r.cs.method[k], schema.SourceClient
+		}
+		if pk < 0 && sk < 0 {
+			continue
+		}
+		row := r.row(ck, [3]member{{c, int32(k)}, {p, pk}, {s, sk}})
+		if pk >= 0 {
+			row.ProxyJoin = r.cp.method[k]
+		}
+		row.ServerJoin, row.ServerJoinedTo = serverJoin, to
+		out = append(out, row)
+	}
+	for k := range p.obs {
+		if sk := r.ps.outerTo[k]; r.cp.innerTo[k] < 0 && sk >= 0 {
+			row := r.row(ck, [3]member{{c, -1}, {p, int32(k)}, {s, sk}})
+			row.ServerJoin, row.ServerJoinedTo = r.ps.method[k], schema.SourceProxy
+			out = append(out, row)
+		}
+	}
+	slices.SortStableFunc(out, func(x, y ReconciledRequest) int {
+		return cmp.Compare(outermost(&x), outermost(&y))
+	})
+	return out
+}
+
+func outermost(q *ReconciledRequest) int64 {
+	if q.ClientEvent != nil {
+		return *q.ClientEvent
+	}
+	return *q.ProxyEvent
+}
+
+// row fills a ReconciledRequest's observers, instants and breakdown. Every
+// instant is placed on the reference clock of the outermost observer's
+// component; an observer on another component keeps its instants nil.
+func (r *reconciler) row(ck *clocks, ms [3]member) ReconciledRequest {
+	var q ReconciledRequest
+	ref := int32(-1)
+	for _, m := range ms {
+		if m.k >= 0 && ref < 0 {
+			ref = ck.host[m.obs().host].ref
+		}
+	}
+	q.Reference = ck.hosts[ref]
+	type fields struct {
+		event             **int64
+		host              *string
+		start, first, end **int64
+		errClass          *string
+	}
+	slots := [3]fields{
+		{&q.ClientEvent, &q.ClientHost, &q.ClientStartNs, &q.ClientFirstTokenNs, &q.ClientEndNs, &q.ClientError},
+		{&q.ProxyEvent, &q.ProxyHost, &q.ProxyStartNs, &q.ProxyFirstTokenNs, &q.ProxyEndNs, nil},
+		{&q.ServerEvent, &q.ServerHost, &q.ServerStartNs, &q.ServerFirstTokenNs, &q.ServerEndNs, &q.ServerError},
+	}
+	for n, m := range ms {
+		if m.k < 0 {
+			continue
+		}
+		o, f := m.obs(), slots[n]
+		ev := &r.events[o.event]
+		*f.event, *f.host = ptrTo(int64(o.event)), ev.Host
+		if f.errClass != nil {
+			*f.errClass = ev.Error
+		}
+		hc := &ck.host[o.host]
+		if hc.ref != ref {
+			continue
+		}
+		*f.start = shifted(o.start, o.has&hasStart != 0, hc)
+		*f.first = shifted(o.first, o.has&hasFirst != 0, hc)
+		*f.end = shifted(o.end, o.has&hasEnd != 0, hc)
+	}
+	q.ClientTTFTNs = diff(q.ClientFirstTokenNs, q.ClientStartNs)
+	q.ServerTTFTNs = diff(q.ServerFirstTokenNs, q.ServerStartNs)
+	if ms[2].k >= 0 {
+		fillBreakdown(&q, &r.events[ms[2].obs().event])
+	}
+	return q
+}
+
+func ptrTo[T any](v T) *T { return &v }
+
+// shifted returns instant t of a host on the reference clock, or nil.
+func shifted(t int64, ok bool, hc *hostClock) *int64 {
+	if !ok {
+		return nil
+	}
+	return ptrTo(t - hc.shift())
+}
+
+// diff returns a − b, or nil when either is nil.
+func diff(a, b *int64) *int64 {
+	if a == nil || b == nil {
+		return nil
+	}
+	return ptrTo(*a - *b)
+}

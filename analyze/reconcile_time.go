@@ -1,0 +1,178 @@
+package analyze
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+const (
+	// unknownClockSlackNs is the offset assumed possible between hosts that
+	// no trace- or id-joined request relates (NTP keeps hosts this close):
+	// their instants are compared as they are, with this much tolerance.
+	unknownClockSlackNs = 5_000_000
+	// slackMarginNs is, beyond both logs' resolution, how much worse a second
+	// candidate's slack must be for the best one to be told apart from it.
+	slackMarginNs = 250_000
+	// maxTimeCandidates is how many best-fitting inner candidates an outer
+	// observation keeps.
+	maxTimeCandidates = 8
+)
+
+// timeCand is an observation taking part in a time join, with its instants
+// on its component's reference clock (ns).
+type timeCand struct {
+	obs               int32
+	host              int32
+	ref               int32 // reference host of its component
+	start, end, first int64
+	hasFirst          bool
+	res               int64
+	tol               int64 // offset uncertainty plus resolution
+}
+
+// timeEdge is an inner candidate fitting an outer one. slack is the outer's
+// duration minus the inner's (the network's delays both ways, which does not
+// depend on clock offsets) less the smallest such round trip the host pair's
+// id-joined requests showed: the true pair has a small slack.
+type timeEdge struct {
+	o, i   int32 // observation indices
+	slack  int64
+	margin int64
+}
+
+// joinTime joins what is left of p by time window (SPEC §4): the inner
+// observation must fit inside the outer once clocks are corrected, with
+// compatible attributes. Each outer takes its smallest-slack candidate,
+// best pairs first, unless another free candidate is within the margin on
+// either side: then the outer is marked ambiguous and nothing is guessed.
+// Candidates are found by a sweep over inner observations sorted by start.
+func (r *reconciler) joinTime(p *pair, ck *clocks) {
+	for o := range p.ambiguous {
+		if p.outerTo[o] < 0 {
+			p.ambiguous[o] = false
+		}
+	}
+	outs := timeCands(p.outer, ck, func(o int32) bool { return p.outerTo[o] < 0 && p.outerOK(o) })
+	ins := timeCands(p.inner, ck, func(i int32) bool { return p.innerTo[i] < 0 && p.innerOK(i) })
+	if len(outs) == 0 || len(ins) == 0 {
+		return
+	}
+	slices.SortFunc(ins, func(x, y timeCand) int { return cmp.Or(cmp.Compare(x.start, y.start), cmp.Compare(x.obs, y.obs)) })
+	edges := r.timeEdges(p, ck, outs, ins)
+	p.assign(edges)
+}
+
+// timeCands returns the observations of s that ok admits and that logged
+// start and end, on their reference clocks.
+func timeCands(s *source, ck *clocks, ok func(int32) bool) []timeCand {
+	var out []timeCand
+	for k := range s.obs {
+		o := &s.obs[k]
+		if o.has&(hasStart|hasEnd) != hasStart|hasEnd || !ok(int32(k)) {
+			continue
+		}
+		hc := &ck.host[o.host]
+		sh := hc.shift()
+		out = append(out, timeCand{obs: int32(k), host: o.host, ref: hc.ref, start: o.start - sh, end: o.end - sh,
+			first: o.first - sh, hasFirst: o.has&hasFirst != 0, res: o.res, tol: hc.uncertainty() + o.res})
+	}
+	return out
+}
+
+// timeEdges sweeps, for every outer candidate, the inner candidates whose
+// start lies within its span (plus tolerances), keeping the best few fits.
+func (r *reconciler) timeEdges(p *pair, ck *clocks, outs, ins []timeCand) []timeEdge {
+	maxTol := int64(unknownClockSlackNs)
+	for k := range ins {
+		maxTol = max(maxTol, ins[k].tol+unknownClockSlackNs)
+	}
+	var edges, best []timeEdge
+	for k := range outs {
+		o := &outs[k]
+		lo := o.start - o.tol - maxTol
+		j, _ := slices.BinarySearchFunc(ins, lo, func(c timeCand, t int64) int { return cmp.Compare(c.start, t) })
+		best = best[:0]
+		for ; j < len(ins) && ins[j].start <= o.end+o.tol+maxTol; j++ {
+			in := &ins[j]
+			if e, ok := r.fit(p, ck, o, in); ok {
+				best = append(best, e)
+			}
+		}
+		slices.SortFunc(best, func(x, y timeEdge) int { return cmp.Or(cmp.Compare(x.slack, y.slack), cmp.Compare(x.i, y.i)) })
+		edges = append(edges, best[:min(len(best), maxTimeCandidates)]...)
+	}
+	return edges
+}
+
+// fit reports whether inner candidate in fits inside outer candidate o.
+func (r *reconciler) fit(p *pair, ck *clocks, o, in *timeCand) (timeEdge, bool) {
+	tol := o.tol + in.tol
+	if o.ref != in.ref {
+		tol += unknownClockSlackNs
+	}
+	if in.start < o.start-tol || in.end > o.end+tol {
+		return timeEdge{}, false
+	}
+	if p.firstOrdered && o.hasFirst && in.hasFirst && in.first > o.first+tol {
+		return timeEdge{}, false
+	}
+	// Durations do not depend on clock offsets: the inner observation must
+	// be shorter than the outer by at least the host pair's round trip, and
+	// reach its first token no later after its start, up to both logs'
+	// resolution (two instants each).
+	w := 2 * (o.res + in.res)
+	slack := (o.end - o.start) - (in.end - in.start) - ck.roundTrip(o.host, in.host)
+	if slack < -w {
+		return timeEdge{}, false
+	}
+	if p.firstOrdered && o.hasFirst && in.hasFirst && in.first-in.start > o.first-o.start+w {
+		return timeEdge{}, false
+	}
+	oe := &r.events[p.outer.obs[o.obs].event]
+	ie := &r.events[p.inner.obs[in.obs].event]
+	if !compatible(oe, ie) || (p.conflict != nil && p.conflict(o.obs, in.obs)) {
+		return timeEdge{}, false
+	}
+	return timeEdge{o: o.obs, i: in.obs, slack: slack, margin: w + slackMarginNs}, true
+}
+
+// compatible reports whether two observations may be of one request: same
+// model (ignoring case and any "org/" prefix), same endpoint (or one a path
+// suffix of the other, for routers that rewrite a prefix), statuses both 2xx
+// or equal, and token counts within 5% (at least 2 tokens), each checked
+// only when both observers logged it.
+func compatible(a, b *schema.Event) bool {
+	if a.Model != "" && b.Model != "" && !sameModel(a.Model, b.Model) {
+		return false
+	}
+	if a.Endpoint != "" && b.Endpoint != "" && !strings.HasSuffix(a.Endpoint, b.Endpoint) &&
+		!strings.HasSuffix(b.Endpoint, a.Endpoint) {
+		return false
+	}
+	if a.Status != nil && b.Status != nil && *a.Status != *b.Status && (*a.Status/100 != 2 || *b.Status/100 != 2) {
+		return false
+	}
+	return tokensClose(a.OutputTokens, b.OutputTokens) && tokensClose(a.PromptTokens, b.PromptTokens)
+}
+
+func sameModel(a, b string) bool {
+	if strings.EqualFold(a, b) {
+		return true
+	}
+	base := func(s string) string { return s[strings.LastIndexByte(s, '/')+1:] }
+	return strings.EqualFold(base(a), base(b))
+}
+
+func tokensClose(a, b *int64) bool {
+	if a == nil || b == nil {
+		return true
+	}
+	d := *a - *b
+	if d < 0 {
+		d = -d
+	}
+	return d <= max(2, max(*a, *b)/20)
+}
