@@ -21,7 +21,7 @@ import (
 // other. The sum telescopes to client.first_token − client.start, and since
 // one host's instants are all shifted by the same whole number of ns, that
 // is exactly the client's TTFT on its own clock.
-func fillBreakdown(q *ReconciledRequest, sev *schema.Event) {
+func fillBreakdown(q *ReconciledRequest, sev *schema.Event, slab *int64Slab) {
 	if q.ClientStartNs == nil || q.ClientFirstTokenNs == nil || q.ProxyStartNs == nil ||
 		q.ServerStartNs == nil || q.ServerFirstTokenNs == nil {
 		return
@@ -29,16 +29,16 @@ func fillBreakdown(q *ReconciledRequest, sev *schema.Event) {
 	var queue, prefill int64
 	if sev.QueueNs != nil {
 		queue = *sev.QueueNs
-		q.ServerQueueNs = ptrTo(queue)
+		q.ServerQueueNs = slab.at(queue)
 	}
 	if sev.PrefillNs != nil {
 		prefill = *sev.PrefillNs
-		q.ServerPrefillNs = ptrTo(prefill)
+		q.ServerPrefillNs = slab.at(prefill)
 	}
-	q.ClientToProxyNs = diff(q.ProxyStartNs, q.ClientStartNs)
-	q.ProxyToServerNs = diff(q.ServerStartNs, q.ProxyStartNs)
-	q.ServerOtherNs = ptrTo(*q.ServerTTFTNs - queue - prefill)
-	q.ReturnPathNs = diff(q.ClientFirstTokenNs, q.ServerFirstTokenNs)
+	q.ClientToProxyNs = slab.diff(q.ProxyStartNs, q.ClientStartNs)
+	q.ProxyToServerNs = slab.diff(q.ServerStartNs, q.ProxyStartNs)
+	q.ServerOtherNs = slab.at(*q.ServerTTFTNs - queue - prefill)
+	q.ReturnPathNs = slab.diff(q.ClientFirstTokenNs, q.ServerFirstTokenNs)
 }
 
 // succeeded reports whether neither the client nor the server of q logged an
@@ -74,7 +74,7 @@ func breakdownBands(reqs []ReconciledRequest) []BreakdownBand {
 	if len(rows) == 0 {
 		return []BreakdownBand{}
 	}
-	slices.SortStableFunc(rows, func(x, y *ReconciledRequest) int { return cmp.Compare(*x.ClientTTFTNs, *y.ClientTTFTNs) })
+	slices.SortFunc(rows, byClientTTFT)
 	out := make([]BreakdownBand, 0, len(breakdownBandsDef))
 	n := float64(len(rows) - 1)
 	for _, b := range breakdownBandsDef {
@@ -82,6 +82,20 @@ func breakdownBands(reqs []ReconciledRequest) []BreakdownBand {
 		out = append(out, meanBreakdown(b.name, rows[lo:hi+1]))
 	}
 	return out
+}
+
+// byClientTTFT orders requests by client TTFT, then by client event index,
+// so that the order is total and the result deterministic.
+func byClientTTFT(x, y *ReconciledRequest) int {
+	return cmp.Or(cmp.Compare(*x.ClientTTFTNs, *y.ClientTTFTNs), cmp.Compare(eventIndex(x.ClientEvent), eventIndex(y.ClientEvent)))
+}
+
+// eventIndex returns *p, or -1 for nil.
+func eventIndex(p *int64) int64 {
+	if p == nil {
+		return -1
+	}
+	return *p
 }
 
 // meanBreakdown averages the parts of rows, in ms. Sums are kept in integer

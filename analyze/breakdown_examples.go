@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"cmp"
 	"slices"
 	"strconv"
 
@@ -13,16 +12,21 @@ import (
 // first. Their bars are in ms after the earliest start shown, on the
 // reference clock.
 func examples(events []schema.Event, reqs []ReconciledRequest, k int) []Timeline {
-	var rows []*ReconciledRequest
+	var top []*ReconciledRequest // the k slowest so far, slowest first
 	for i := range reqs {
 		q := &reqs[i]
-		if q.ClientTTFTNs != nil && q.ProxyStartNs != nil && q.ServerStartNs != nil && succeeded(q) {
-			rows = append(rows, q)
+		if q.ClientTTFTNs == nil || q.ProxyStartNs == nil || q.ServerStartNs == nil || !succeeded(q) {
+			continue
 		}
+		if len(top) == k && byClientTTFT(q, top[k-1]) <= 0 {
+			continue
+		}
+		at, _ := slices.BinarySearchFunc(top, q, func(x, y *ReconciledRequest) int { return byClientTTFT(y, x) })
+		top = slices.Insert(top, at, q)
+		top = top[:min(len(top), k)]
 	}
-	slices.SortStableFunc(rows, func(x, y *ReconciledRequest) int { return -cmp.Compare(*x.ClientTTFTNs, *y.ClientTTFTNs) })
 	out := []Timeline{}
-	for _, q := range rows[:min(k, len(rows))] {
+	for _, q := range top {
 		out = append(out, timeline(events, q))
 	}
 	return out

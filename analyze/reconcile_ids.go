@@ -54,8 +54,27 @@ func foldHex(s string) (string, bool) {
 	default:
 		return "", false
 	}
-	if dashes == 0 && strings.ToLower(s) == s {
+	if dashes == 0 && !hasUpper(s) {
 		return s, true
 	}
-	return strings.ToLower(strings.ReplaceAll(s, "-", "")), true
+	b := make([]byte, 0, len(s)-dashes)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '-':
+		case c >= 'A' && c <= 'F':
+			b = append(b, c+'a'-'A')
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b), true
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'A' && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
 }

@@ -21,6 +21,8 @@ type observation struct {
 	first int64
 	end   int64
 	has   uint8
+	nKeys uint8 // its normalized ids are source.keys[keyAt : keyAt+nKeys]
+	keyAt int32
 }
 
 // ambiguousKey marks, in an idIndex, a key carried by several observations.
@@ -53,6 +55,13 @@ type source struct {
 	events     int64 // all events of the source
 	traces     idIndex
 	ids        idIndex
+	keys       []string // every observation's normalized ids, back to back
+}
+
+// idsOf returns the normalized ids of observation k.
+func (s *source) idsOf(k int32) []string {
+	o := &s.obs[k]
+	return s.keys[o.keyAt : o.keyAt+int32(o.nKeys)]
 }
 
 // pair is one outer/inner join (client⊃proxy, proxy⊃server, client⊃server)
@@ -110,14 +119,24 @@ type reconciler struct {
 	cp      *pair      // client ⊃ proxy
 	ps      *pair      // proxy ⊃ server
 	cs      *pair      // client ⊃ server, for requests no proxy joins
+	slab    int64Slab  // backs the nullable fields of the ReconciledRequests
 }
 
 func newReconciler(events []schema.Event) *reconciler {
 	r := &reconciler{events: events}
 	hostID := map[string]int32{}
 	names := [3]string{schema.SourceClient, schema.SourceProxy, schema.SourceServer}
+	var counts [3]int
+	for i := range events {
+		for k, n := range names {
+			if events[i].Source == n {
+				counts[k]++
+			}
+		}
+	}
 	for k := range r.sources {
-		r.sources[k] = &source{name: names[k], traces: idIndex{}, ids: idIndex{}}
+		r.sources[k] = &source{name: names[k], obs: make([]observation, 0, counts[k]),
+			traces: make(idIndex, counts[k]/4), ids: make(idIndex, counts[k])}
 	}
 	for i := range events {
 		r.addEvent(int32(i), hostID)
@@ -164,11 +183,18 @@ func (r *reconciler) addEvent(i int32, hostID map[string]int32) {
 	o.first, o.has = instant(ev.FirstTokenNs, hasFirst, o.has)
 	o.end, o.has = instant(ev.EndNs, hasEnd, o.has)
 	k := int32(len(s.obs))
-	s.obs = append(s.obs, o)
 	if ev.TraceID != "" {
 		s.traces.add(ev.TraceID, k)
 	}
-	eachID(ev, func(key string) { s.ids.add(key, k) })
+	o.keyAt = int32(len(s.keys))
+	eachID(ev, func(key string) {
+		if o.nKeys < 255 {
+			s.ids.add(key, k)
+			s.keys = append(s.keys, key)
+			o.nKeys++
+		}
+	})
+	s.obs = append(s.obs, o)
 }
 
 func instant(p *int64, bit, has uint8) (int64, uint8) {
@@ -203,7 +229,7 @@ func (r *reconciler) joinIDs(p *pair) {
 			p.join(int32(o), i, JoinTrace)
 			continue
 		}
-		if i, ok := r.idMatch(p, ev); ok && p.free(int32(o), i) {
+		if i, ok := idMatch(p, int32(o)); ok && p.free(int32(o), i) {
 			p.join(int32(o), i, JoinID)
 		}
 	}
@@ -219,11 +245,13 @@ func (r *reconciler) traceMatch(p *pair, ev *schema.Event) (int32, bool) {
 	return p.inner.traces.unique(ev.TraceID)
 }
 
-func (r *reconciler) idMatch(p *pair, ev *schema.Event) (int32, bool) {
+// idMatch returns the one inner observation sharing an unambiguous id with
+// outer observation o, and false when none or several do.
+func idMatch(p *pair, o int32) (int32, bool) {
 	found, conflict := int32(-1), false
-	eachID(ev, func(key string) {
+	for _, key := range p.outer.idsOf(o) {
 		if _, ok := p.outer.ids.unique(key); !ok {
-			return
+			continue
 		}
 		i, ok := p.inner.ids.unique(key)
 		switch {
@@ -233,7 +261,7 @@ func (r *reconciler) idMatch(p *pair, ev *schema.Event) (int32, bool) {
 		case found != i:
 			conflict = true
 		}
-	})
+	}
 	return found, found >= 0 && !conflict
 }
 

@@ -1,9 +1,6 @@
 package analyze
 
 import (
-	"cmp"
-	"slices"
-
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -62,7 +59,7 @@ func (m member) obs() *observation { return &m.s.obs[m.k] }
 // two sources, ordered by the outermost observation's event index.
 func (r *reconciler) assemble(ck *clocks) []ReconciledRequest {
 	c, p, s := r.sources[0], r.sources[1], r.sources[2]
-	var out []ReconciledRequest
+	var viaClient, proxyFirst []ReconciledRequest // each in event order
 	for k := range c.obs {
 		pk, sk, serverJoin, to := r.cp.outerTo[k], int32(-1), "", ""
 		switch {
@@ -79,19 +76,32 @@ func (r *reconciler) assemble(ck *clocks) []ReconciledRequest {
 			row.ProxyJoin = r.cp.method[k]
 		}
 		row.ServerJoin, row.ServerJoinedTo = serverJoin, to
-		out = append(out, row)
+		viaClient = append(viaClient, row)
 	}
 	for k := range p.obs {
 		if sk := r.ps.outerTo[k]; r.cp.innerTo[k] < 0 && sk >= 0 {
 			row := r.row(ck, [3]member{{c, -1}, {p, int32(k)}, {s, sk}})
 			row.ServerJoin, row.ServerJoinedTo = r.ps.method[k], schema.SourceProxy
-			out = append(out, row)
+			proxyFirst = append(proxyFirst, row)
 		}
 	}
-	slices.SortStableFunc(out, func(x, y ReconciledRequest) int {
-		return cmp.Compare(outermost(&x), outermost(&y))
-	})
-	return out
+	return mergeByOutermost(viaClient, proxyFirst)
+}
+
+// mergeByOutermost merges two lists sorted by outermost event index.
+func mergeByOutermost(a, b []ReconciledRequest) []ReconciledRequest {
+	if len(b) == 0 {
+		return a
+	}
+	out := make([]ReconciledRequest, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if outermost(&a[0]) <= outermost(&b[0]) {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 func outermost(q *ReconciledRequest) int64 {
@@ -130,7 +140,7 @@ func (r *reconciler) row(ck *clocks, ms [3]member) ReconciledRequest {
 		}
 		o, f := m.obs(), slots[n]
 		ev := &r.events[o.event]
-		*f.event, *f.host = ptrTo(int64(o.event)), ev.Host
+		*f.event, *f.host = r.slab.at(int64(o.event)), ev.Host
 		if f.errClass != nil {
 			*f.errClass = ev.Error
 		}
@@ -138,32 +148,46 @@ func (r *reconciler) row(ck *clocks, ms [3]member) ReconciledRequest {
 		if hc.ref != ref {
 			continue
 		}
-		*f.start = shifted(o.start, o.has&hasStart != 0, hc)
-		*f.first = shifted(o.first, o.has&hasFirst != 0, hc)
-		*f.end = shifted(o.end, o.has&hasEnd != 0, hc)
+		*f.start = r.slab.shifted(o.start, o.has&hasStart != 0, hc)
+		*f.first = r.slab.shifted(o.first, o.has&hasFirst != 0, hc)
+		*f.end = r.slab.shifted(o.end, o.has&hasEnd != 0, hc)
 	}
-	q.ClientTTFTNs = diff(q.ClientFirstTokenNs, q.ClientStartNs)
-	q.ServerTTFTNs = diff(q.ServerFirstTokenNs, q.ServerStartNs)
+	q.ClientTTFTNs = r.slab.diff(q.ClientFirstTokenNs, q.ClientStartNs)
+	q.ServerTTFTNs = r.slab.diff(q.ServerFirstTokenNs, q.ServerStartNs)
 	if ms[2].k >= 0 {
-		fillBreakdown(&q, &r.events[ms[2].obs().event])
+		fillBreakdown(&q, &r.events[ms[2].obs().event], &r.slab)
 	}
 	return q
 }
 
 func ptrTo[T any](v T) *T { return &v }
 
+// int64Slab hands out *int64 from large blocks: a million joined requests
+// need some twenty million nullable fields, and one allocation each would
+// dominate the run.
+type int64Slab struct{ block []int64 }
+
+// at returns a pointer to a new int64 holding v.
+func (s *int64Slab) at(v int64) *int64 {
+	if len(s.block) == cap(s.block) {
+		s.block = make([]int64, 0, 1<<14)
+	}
+	s.block = append(s.block, v)
+	return &s.block[len(s.block)-1]
+}
+
 // shifted returns instant t of a host on the reference clock, or nil.
-func shifted(t int64, ok bool, hc *hostClock) *int64 {
+func (s *int64Slab) shifted(t int64, ok bool, hc *hostClock) *int64 {
 	if !ok {
 		return nil
 	}
-	return ptrTo(t - hc.shift())
+	return s.at(t - hc.shift())
 }
 
 // diff returns a − b, or nil when either is nil.
-func diff(a, b *int64) *int64 {
+func (s *int64Slab) diff(a, b *int64) *int64 {
 	if a == nil || b == nil {
 		return nil
 	}
-	return ptrTo(*a - *b)
+	return s.at(*a - *b)
 }

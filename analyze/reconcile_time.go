@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strings"
 
@@ -82,23 +83,34 @@ func timeCands(s *source, ck *clocks, ok func(int32) bool) []timeCand {
 	return out
 }
 
-// timeEdges sweeps, for every outer candidate, the inner candidates whose
-// start lies within its span (plus tolerances), keeping the best few fits.
+// timeEdges sweeps, for every outer candidate, the inner candidates sorted
+// by start from its start (less tolerances) on, keeping the best few fits.
+// The sweep stops once an inner candidate starts so late that its slack
+// (at least its start gap less the largest tolerance and round trip) must
+// exceed the best slack found plus the largest margin: such candidates
+// could neither beat the best nor be confused with it. So each outer scans
+// the inner requests starting within about one round trip of its own
+// start, not all those that start while it runs.
 func (r *reconciler) timeEdges(p *pair, ck *clocks, outs, ins []timeCand) []timeEdge {
-	maxTol := int64(unknownClockSlackNs)
+	var lim struct{ tol, res, roundTrip int64 }
 	for k := range ins {
-		maxTol = max(maxTol, ins[k].tol+unknownClockSlackNs)
+		lim.tol = max(lim.tol, ins[k].tol+unknownClockSlackNs)
+		lim.res = max(lim.res, ins[k].res)
+	}
+	for _, e := range ck.edges {
+		lim.roundTrip = max(lim.roundTrip, e.roundTrip)
 	}
 	var edges, best []timeEdge
 	for k := range outs {
 		o := &outs[k]
-		lo := o.start - o.tol - maxTol
-		j, _ := slices.BinarySearchFunc(ins, lo, func(c timeCand, t int64) int { return cmp.Compare(c.start, t) })
+		j, _ := slices.BinarySearchFunc(ins, o.start-o.tol-lim.tol, func(c timeCand, t int64) int { return cmp.Compare(c.start, t) })
+		stop := int64(math.MaxInt64) // start gap beyond which nothing can be kept
 		best = best[:0]
-		for ; j < len(ins) && ins[j].start <= o.end+o.tol+maxTol; j++ {
-			in := &ins[j]
-			if e, ok := r.fit(p, ck, o, in); ok {
+		for ; j < len(ins) && ins[j].start <= o.end+o.tol+lim.tol && ins[j].start-o.start <= stop; j++ {
+			if e, ok := r.fit(p, ck, o, &ins[j]); ok {
 				best = append(best, e)
+				bound := e.slack + 2*(o.res+lim.res) + slackMarginNs + o.tol + lim.tol + lim.roundTrip
+				stop = min(stop, bound)
 			}
 		}
 		slices.SortFunc(best, func(x, y timeEdge) int { return cmp.Or(cmp.Compare(x.slack, y.slack), cmp.Compare(x.i, y.i)) })
