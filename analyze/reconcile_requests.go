@@ -56,59 +56,66 @@ type member struct {
 func (m member) obs() *observation { return &m.s.obs[m.k] }
 
 // assemble builds one ReconciledRequest per request joined across at least
-// two sources, ordered by the outermost observation's event index.
+// two sources, ordered by the outermost observation's event index: client
+// observations with a proxy or server, and proxy observations without a
+// client but with a server, merged by event index (each source's
+// observations are in event order).
 func (r *reconciler) assemble(ck *clocks) []ReconciledRequest {
-	c, p, s := r.sources[0], r.sources[1], r.sources[2]
-	var viaClient, proxyFirst []ReconciledRequest // each in event order
+	c, p := r.sources[0], r.sources[1]
+	n := 0
 	for k := range c.obs {
-		pk, sk, serverJoin, to := r.cp.outerTo[k], int32(-1), "", ""
-		switch {
-		case pk >= 0 && r.ps.outerTo[pk] >= 0:
-			sk, serverJoin, to = r.ps.outerTo[pk], r.ps.method[pk], schema.SourceProxy
-		case r.cs.outerTo[k] >= 0:
-			sk, serverJoin, to = r.cs.outerTo[k], r.cs.method[k], schema.SourceClient
-		}
-		if pk < 0 && sk < 0 {
-			continue
-		}
-		row := r.row(ck, [3]member{{c, int32(k)}, {p, pk}, {s, sk}})
-		if pk >= 0 {
-			row.ProxyJoin = r.cp.method[k]
-		}
-		row.ServerJoin, row.ServerJoinedTo = serverJoin, to
-		viaClient = append(viaClient, row)
+		n += int(b2i(r.cp.outerTo[k] >= 0 || r.cs.outerTo[k] >= 0))
 	}
 	for k := range p.obs {
-		if sk := r.ps.outerTo[k]; r.cp.innerTo[k] < 0 && sk >= 0 {
-			row := r.row(ck, [3]member{{c, -1}, {p, int32(k)}, {s, sk}})
-			row.ServerJoin, row.ServerJoinedTo = r.ps.method[k], schema.SourceProxy
-			proxyFirst = append(proxyFirst, row)
-		}
+		n += int(b2i(r.proxyFirst(int32(k))))
 	}
-	return mergeByOutermost(viaClient, proxyFirst)
+	out := make([]ReconciledRequest, 0, n)
+	ci, pi := 0, 0
+	for ci < len(c.obs) || pi < len(p.obs) {
+		if pi == len(p.obs) || ci < len(c.obs) && c.obs[ci].event < p.obs[pi].event {
+			if r.cp.outerTo[ci] >= 0 || r.cs.outerTo[ci] >= 0 {
+				out = append(out, r.clientRow(ck, int32(ci)))
+			}
+			ci++
+			continue
+		}
+		if r.proxyFirst(int32(pi)) {
+			out = append(out, r.proxyRow(ck, int32(pi)))
+		}
+		pi++
+	}
+	return out
 }
 
-// mergeByOutermost merges two lists sorted by outermost event index.
-func mergeByOutermost(a, b []ReconciledRequest) []ReconciledRequest {
-	if len(b) == 0 {
-		return a
+// proxyFirst reports whether proxy observation k heads a joined request: no
+// client, but a server.
+func (r *reconciler) proxyFirst(k int32) bool { return r.cp.innerTo[k] < 0 && r.ps.outerTo[k] >= 0 }
+
+// clientRow is the request of client observation k, with its proxy and its
+// server (through the proxy or joined directly).
+func (r *reconciler) clientRow(ck *clocks, k int32) ReconciledRequest {
+	c, p, s := r.sources[0], r.sources[1], r.sources[2]
+	pk, sk, serverJoin, to := r.cp.outerTo[k], int32(-1), "", ""
+	switch {
+	case pk >= 0 && r.ps.outerTo[pk] >= 0:
+		sk, serverJoin, to = r.ps.outerTo[pk], r.ps.method[pk], schema.SourceProxy
+	case r.cs.outerTo[k] >= 0:
+		sk, serverJoin, to = r.cs.outerTo[k], r.cs.method[k], schema.SourceClient
 	}
-	out := make([]ReconciledRequest, 0, len(a)+len(b))
-	for len(a) > 0 && len(b) > 0 {
-		if outermost(&a[0]) <= outermost(&b[0]) {
-			out, a = append(out, a[0]), a[1:]
-		} else {
-			out, b = append(out, b[0]), b[1:]
-		}
+	row := r.row(ck, [3]member{{c, k}, {p, pk}, {s, sk}})
+	if pk >= 0 {
+		row.ProxyJoin = r.cp.method[k]
 	}
-	return append(append(out, a...), b...)
+	row.ServerJoin, row.ServerJoinedTo = serverJoin, to
+	return row
 }
 
-func outermost(q *ReconciledRequest) int64 {
-	if q.ClientEvent != nil {
-		return *q.ClientEvent
-	}
-	return *q.ProxyEvent
+// proxyRow is the request of proxy observation k, which no client saw.
+func (r *reconciler) proxyRow(ck *clocks, k int32) ReconciledRequest {
+	c, p, s := r.sources[0], r.sources[1], r.sources[2]
+	row := r.row(ck, [3]member{{c, -1}, {p, k}, {s, r.ps.outerTo[k]}})
+	row.ServerJoin, row.ServerJoinedTo = r.ps.method[k], schema.SourceProxy
+	return row
 }
 
 // row fills a ReconciledRequest's observers, instants and breakdown. Every
