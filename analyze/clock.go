@@ -10,7 +10,11 @@ import (
 // own midpoint, for the best estimate when the bounds contradict.
 type offsetBounds struct {
 	lower, upper, mids []int64
-	widen              int64 // the largest widening applied to a bound
+	// trips holds each request's round trip, outer duration minus inner
+	// duration (both network legs and whatever lies between the observers);
+	// it does not depend on the clocks.
+	trips []int64
+	widen int64 // the largest widening applied to a bound
 }
 
 // hostPair is a host pair with a < b (indices into reconciler.hosts).
@@ -21,10 +25,10 @@ type offsetEstimate struct {
 	est, low, high float64
 	requests       int64
 	consistent     bool
-	// roundTrip is the interval's width before widening: the smallest
-	// outer-minus-inner duration (both network legs) the host pair's joined
-	// requests show, up to trimming; 0 when the bounds contradict.
-	roundTrip int64
+	// tripLow is the 1% quantile of the joined requests' round trips (a
+	// robust minimum) and tripIQR their interquartile range (their typical
+	// jitter), ns; both 0 without round trips.
+	tripLow, tripIQR int64
 }
 
 // addBounds adds the bounds one joined request gives on θ = inner clock −
@@ -50,6 +54,9 @@ func (b *offsetBounds) addBounds(o, i *observation, firstOrdered, flip bool) {
 		}
 	}
 	up, hasUp := i.start-o.start+w, o.has&i.has&hasStart != 0
+	if o.has&i.has&(hasStart|hasEnd) == hasStart|hasEnd {
+		b.trips = append(b.trips, (o.end-o.start)-(i.end-i.start))
+	}
 	if flip { // the bounds are on −θ: the pair is stored as (inner, outer)
 		lo, up, hasLo, hasUp = -up, -lo, hasUp, hasLo
 	}
@@ -90,9 +97,13 @@ func (b *offsetBounds) estimate() (offsetEstimate, bool) {
 	high := float64(b.upper[trimCount(len(b.upper))])
 	e := offsetEstimate{low: low, high: high, consistent: low <= high,
 		requests: int64(max(len(b.lower), len(b.upper)))}
+	if len(b.trips) > 0 {
+		slices.Sort(b.trips)
+		at := func(q float64) int64 { return b.trips[int(q*float64(len(b.trips)-1))] }
+		e.tripLow, e.tripIQR = at(0.01), at(0.75)-at(0.25)
+	}
 	if e.consistent {
 		e.est = low + (high-low)/2
-		e.roundTrip = max(0, int64(high-low)-2*b.widen)
 		return e, true
 	}
 	e.low, e.high = high, low

@@ -152,11 +152,22 @@ func (ck *clocks) addNotes() {
 	}
 }
 
-// roundTrip is the measured round trip of the host pair (a, b), in either
-// order, or 0 when the pair was not measured directly or not consistently.
-func (ck *clocks) roundTrip(a, b int32) int64 {
-	if a > b {
-		a, b = b, a
+// direct returns the measured offset of inner host i relative to outer host
+// o (θ = clock(i) − clock(o), ns) when that pair was measured consistently.
+func (ck *clocks) direct(o, i int32) (offsetEstimate, bool) {
+	if o == i {
+		return offsetEstimate{consistent: true, requests: 1}, true
 	}
-	return ck.edges[hostPair{a, b}].roundTrip
+	hp, flip := hostPair{o, i}, false
+	if o > i {
+		hp, flip = hostPair{i, o}, true
+	}
+	e, ok := ck.edges[hp]
+	if !ok || !e.consistent {
+		return offsetEstimate{}, false
+	}
+	if flip {
+		e.est, e.low, e.high = -e.est, -e.high, -e.low
+	}
+	return e, true
 }

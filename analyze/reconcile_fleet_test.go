@@ -9,10 +9,25 @@ import (
 var fleetDefault = fleetConfig{Clients: 6, Proxies: 3, Servers: 4, Requests: 20000, RatePerSec: 40,
 	NoIDFraction: 0.1, RateLimited: 0.01, TraceFraction: 0.3, Seed: 1}
 
-// TestReconcileFleet joins a generated fleet whose truth is known and checks
+// fleetDense has 40 clients, 8 proxies and 64 servers at 400 requests/s,
+// about 8000 in flight, 30% of them sharing no id.
+var fleetDense = fleetConfig{Clients: 40, Proxies: 8, Servers: 64, Requests: 100000, RatePerSec: 400,
+	NoIDFraction: 0.3, RateLimited: 0.01, TraceFraction: 0.3, Seed: 5}
+
+// TestReconcileFleet joins generated fleets whose truth is known and checks
 // the joins, the clock offsets and the TTFT breakdown against it.
 func TestReconcileFleet(t *testing.T) {
-	f := genFleet(fleetDefault)
+	t.Run("sparse", func(t *testing.T) { testFleet(t, fleetDefault) })
+	t.Run("dense", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("100k requests")
+		}
+		testFleet(t, fleetDense)
+	})
+}
+
+func testFleet(t *testing.T, cfg fleetConfig) {
+	f := genFleet(cfg)
 	rec := Reconcile(f.Events)
 	byClient := map[int64]*ReconciledRequest{}
 	for k := range rec.Requests {
@@ -89,10 +104,14 @@ func checkFleetOffsets(t *testing.T, f *fleet, rec *Reconciliation) {
 // ⌈hi(n−1)⌉ of the n broken-down requests.
 func checkFleetBreakdown(t *testing.T, f *fleet, rec *Reconciliation, byClient map[int64]*ReconciledRequest) {
 	var truths []fleetRequest
+	var absErr [6]float64 // per-request |estimate − truth| summed, ns
 	for _, tr := range f.Requests {
 		q := byClient[int64(tr.Client)]
 		if q == nil || q.ReturnPathNs == nil {
 			continue
+		}
+		for k, v := range []*int64{q.ClientToProxyNs, q.ProxyToServerNs, q.ServerQueueNs, q.ServerPrefillNs, q.ServerOtherNs, q.ReturnPathNs} {
+			absErr[k] += math.Abs(float64(*v - tr.Parts[k]))
 		}
 		sum := *q.ClientToProxyNs + *q.ProxyToServerNs + *q.ServerQueueNs + *q.ServerPrefillNs +
 			*q.ServerOtherNs + *q.ReturnPathNs
@@ -101,6 +120,10 @@ func checkFleetBreakdown(t *testing.T, f *fleet, rec *Reconciliation, byClient m
 		}
 		truths = append(truths, tr)
 	}
+	for k := range absErr {
+		absErr[k] /= float64(len(truths)) * 1e6
+	}
+	t.Logf("per-request mean |error| of the parts: %.3f ms", absErr)
 	slices.SortStableFunc(truths, func(x, y fleetRequest) int { return int(x.ClientTTFT - y.ClientTTFT) })
 	bounds := map[string][2]float64{"all": {0, 1}, "p50": {0.45, 0.55}, "p90": {0.85, 0.95}, "p99": {0.985, 0.995}}
 	if len(rec.TTFTBreakdown) != 4 {

@@ -30,14 +30,18 @@ type timeCand struct {
 	ref               int32 // reference host of its component
 	start, end, first int64
 	hasFirst          bool
+	shift             int64 // subtracted from the host's instants
 	res               int64
 	tol               int64 // offset uncertainty plus resolution
 }
 
 // timeEdge is an inner candidate fitting an outer one. slack is the outer's
 // duration minus the inner's (the network's delays both ways, which does not
-// depend on clock offsets) less the smallest such round trip the host pair's
-// id-joined requests showed: the true pair has a small slack.
+// depend on clock offsets) less the robust minimum of that round trip over
+// the host pair's joined requests: the true pair has a small slack. Two
+// candidates whose slacks differ by less than margin (both logs'
+// resolution, 0.25 ms, and the round trip's interquartile range over the
+// host pair's joined requests: its usual jitter) cannot be told apart.
 type timeEdge struct {
 	o, i   int32 // observation indices
 	slack  int64
@@ -78,7 +82,7 @@ func timeCands(s *source, ck *clocks, ok func(int32) bool) []timeCand {
 		hc := &ck.host[o.host]
 		sh := hc.shift()
 		out = append(out, timeCand{obs: int32(k), host: o.host, ref: hc.ref, start: o.start - sh, end: o.end - sh,
-			first: o.first - sh, hasFirst: o.has&hasFirst != 0, res: o.res, tol: hc.uncertainty() + o.res})
+			first: o.first - sh, hasFirst: o.has&hasFirst != 0, shift: sh, res: o.res, tol: hc.uncertainty() + o.res})
 	}
 	return out
 }
@@ -92,13 +96,13 @@ func timeCands(s *source, ck *clocks, ok func(int32) bool) []timeCand {
 // the inner requests starting within about one round trip of its own
 // start, not all those that start while it runs.
 func (r *reconciler) timeEdges(p *pair, ck *clocks, outs, ins []timeCand) []timeEdge {
-	var lim struct{ tol, res, roundTrip int64 }
+	var lim struct{ tol, res, trip, iqr int64 }
 	for k := range ins {
 		lim.tol = max(lim.tol, ins[k].tol+unknownClockSlackNs)
 		lim.res = max(lim.res, ins[k].res)
 	}
 	for _, e := range ck.edges {
-		lim.roundTrip = max(lim.roundTrip, e.roundTrip)
+		lim.trip, lim.iqr = max(lim.trip, e.tripLow), max(lim.iqr, e.tripIQR)
 	}
 	var edges, best []timeEdge
 	for k := range outs {
@@ -109,7 +113,7 @@ func (r *reconciler) timeEdges(p *pair, ck *clocks, outs, ins []timeCand) []time
 		for ; j < len(ins) && ins[j].start <= o.end+o.tol+lim.tol && ins[j].start-o.start <= stop; j++ {
 			if e, ok := r.fit(p, ck, o, &ins[j]); ok {
 				best = append(best, e)
-				bound := e.slack + 2*(o.res+lim.res) + slackMarginNs + o.tol + lim.tol + lim.roundTrip
+				bound := e.slack + 2*(o.res+lim.res) + slackMarginNs + lim.iqr + o.tol + lim.tol + lim.trip
 				stop = min(stop, bound)
 			}
 		}
@@ -119,7 +123,11 @@ func (r *reconciler) timeEdges(p *pair, ck *clocks, outs, ins []timeCand) []time
 	return edges
 }
 
-// fit reports whether inner candidate in fits inside outer candidate o.
+// fit reports whether inner candidate in fits inside outer candidate o:
+// on the reference clock, within both hosts' offset uncertainty; and, where
+// the host pair was measured directly, within its own offset interval
+// [low, high], which is tighter: inner.start − outer.start ≥ θ ≥ low and
+// inner.end − outer.end ≤ θ ≤ high on the hosts' own clocks.
 func (r *reconciler) fit(p *pair, ck *clocks, o, in *timeCand) (timeEdge, bool) {
 	tol := o.tol + in.tol
 	if o.ref != in.ref {
@@ -131,12 +139,22 @@ func (r *reconciler) fit(p *pair, ck *clocks, o, in *timeCand) (timeEdge, bool) 
 	if p.firstOrdered && o.hasFirst && in.hasFirst && in.first > o.first+tol {
 		return timeEdge{}, false
 	}
+	res := o.res + in.res
+	var trip, iqr int64
+	if e, ok := ck.direct(o.host, in.host); ok {
+		d := in.shift - o.shift
+		if float64(in.start-o.start+d) < e.low-float64(res) || float64(in.end-o.end+d) > e.high+float64(res) ||
+			p.firstOrdered && o.hasFirst && in.hasFirst && float64(in.first-o.first+d) > e.high+float64(res) {
+			return timeEdge{}, false
+		}
+		trip, iqr = e.tripLow, e.tripIQR
+	}
 	// Durations do not depend on clock offsets: the inner observation must
-	// be shorter than the outer by at least the host pair's round trip, and
+	// be shorter than the outer by about the host pair's round trip, and
 	// reach its first token no later after its start, up to both logs'
 	// resolution (two instants each).
-	w := 2 * (o.res + in.res)
-	slack := (o.end - o.start) - (in.end - in.start) - ck.roundTrip(o.host, in.host)
+	w := 2 * res
+	slack := (o.end - o.start) - (in.end - in.start) - trip
 	if slack < -w {
 		return timeEdge{}, false
 	}
@@ -148,7 +166,7 @@ func (r *reconciler) fit(p *pair, ck *clocks, o, in *timeCand) (timeEdge, bool) 
 	if !compatible(oe, ie) || (p.conflict != nil && p.conflict(o.obs, in.obs)) {
 		return timeEdge{}, false
 	}
-	return timeEdge{o: o.obs, i: in.obs, slack: slack, margin: w + slackMarginNs}, true
+	return timeEdge{o: o.obs, i: in.obs, slack: slack, margin: w + slackMarginNs + iqr}, true
 }
 
 // compatible reports whether two observations may be of one request: same
