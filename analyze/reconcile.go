@@ -86,12 +86,30 @@ type ReconciledRequest struct {
 	ReturnPathNs    *int64 `parquet:"return_path_ns,optional"`     // client.first_token − server.first_token
 }
 
-// Reconcile joins the observations in events across sources (SPEC §4):
-// client⊃proxy, proxy⊃server, and client⊃server directly for what no proxy
-// joins; by trace id, then request id, then time window. It estimates the
-// clock offset of every host pair sharing id-joined requests, chains them to
-// a reference host, and computes the TTFT breakdown. Only events on wall
-// clocks join; the others are counted as unmatched and noted.
+// Reconcile joins the observations in events across sources (SPEC §4) and
+// returns the joins, clock offsets and TTFT breakdown. It works in steps:
+//
+//  1. Id joins for the pairs client⊃proxy, proxy⊃server and client⊃server
+//     (the last only for observations no proxy links): equal W3C trace ids
+//     first, then any shared id after normalizeID. An id or trace id that
+//     several observations of one source carry is ambiguous and unused.
+//  2. Clock offsets per host pair from those joins (offsetBounds), chained
+//     by breadth-first search to one reference host per connected group of
+//     hosts: the host with the most client observations.
+//  3. Time joins for what is left (joinTime): the inner observation must
+//     fit inside the outer on corrected clocks, with compatible attributes;
+//     the smallest round-trip slack wins unless a rival is within the
+//     margin, in which case nothing is guessed and the outer is ambiguous.
+//  4. Offsets again from all joins, then one more round of time joins and a
+//     final estimate: the time joins' bounds tighten the offsets, and hosts
+//     that no id join related get one.
+//  5. One ReconciledRequest per joined request on the reference clock, the
+//     breakdown bands, the client−server TTFT delta and slow examples.
+//
+// Only events on wall clocks join; the others count as unmatched and are
+// noted. Cost is near-linear: hash maps for ids, and for time joins a sweep
+// over starts sorted once, each outer scanning only the inner observations
+// that start within about one round trip of it.
 func Reconcile(events []schema.Event) *Reconciliation {
 	r := newReconciler(events)
 	r.joinAllIDs()

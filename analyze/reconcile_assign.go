@@ -14,46 +14,61 @@ func (p *pair) assign(edges []timeEdge) {
 	slices.SortFunc(edges, func(x, y timeEdge) int {
 		return cmp.Or(cmp.Compare(x.slack, y.slack), cmp.Compare(x.o, y.o), cmp.Compare(x.i, y.i))
 	})
-	byOuter := csr(edges, len(p.outerTo), func(e *timeEdge) int32 { return e.o })
-	byInner := csr(edges, len(p.innerTo), func(e *timeEdge) int32 { return e.i })
-	blocked := map[int32]bool{} // contested inner observations
-	var rivals []int32
+	a := assignment{p: p, edges: edges, blocked: map[int32]bool{},
+		byOuter: csr(edges, len(p.outerTo), func(e *timeEdge) int32 { return e.o }),
+		byInner: csr(edges, len(p.innerTo), func(e *timeEdge) int32 { return e.i })}
 	for k := range edges {
 		e := &edges[k]
-		if p.outerTo[e.o] >= 0 || p.ambiguous[e.o] || p.innerTo[e.i] >= 0 || blocked[e.i] {
+		if p.outerTo[e.o] >= 0 || p.ambiguous[e.o] || p.innerTo[e.i] >= 0 || a.blocked[e.i] {
 			continue
 		}
-		limit := e.slack + e.margin
-		rivalInner := false
-		for _, x := range byOuter.list(e.o) {
-			f := &edges[x]
-			if f.slack > limit {
-				break
-			}
-			rivalInner = rivalInner || (f.i != e.i && p.innerTo[f.i] < 0 && !blocked[f.i])
-		}
-		rivals = rivals[:0]
-		for _, x := range byInner.list(e.i) {
-			f := &edges[x]
-			if f.slack > limit {
-				break
-			}
-			if f.o != e.o && p.outerTo[f.o] < 0 && !p.ambiguous[f.o] {
-				rivals = append(rivals, f.o)
-			}
-		}
+		rivalInner, rivals := a.rivals(e)
 		if !rivalInner && len(rivals) == 0 {
 			p.join(e.o, e.i, JoinTime)
 			continue
 		}
 		p.ambiguous[e.o] = true
 		if len(rivals) > 0 {
-			blocked[e.i] = true
+			a.blocked[e.i] = true
 			for _, o := range rivals {
 				p.ambiguous[o] = true
 			}
 		}
 	}
+}
+
+// assignment is the state of one assign run.
+type assignment struct {
+	p                *pair
+	edges            []timeEdge
+	byOuter, byInner csrIndex
+	blocked          map[int32]bool // contested inner observations
+	scratch          []int32
+}
+
+// rivals reports whether e's outer has another free inner candidate within
+// e's margin, and lists the free outers that have e's inner within it.
+func (a *assignment) rivals(e *timeEdge) (bool, []int32) {
+	limit, p := e.slack+e.margin, a.p
+	rivalInner := false
+	for _, x := range a.byOuter.list(e.o) {
+		f := &a.edges[x]
+		if f.slack > limit {
+			break
+		}
+		rivalInner = rivalInner || (f.i != e.i && p.innerTo[f.i] < 0 && !a.blocked[f.i])
+	}
+	a.scratch = a.scratch[:0]
+	for _, x := range a.byInner.list(e.i) {
+		f := &a.edges[x]
+		if f.slack > limit {
+			break
+		}
+		if f.o != e.o && p.outerTo[f.o] < 0 && !p.ambiguous[f.o] {
+			a.scratch = append(a.scratch, f.o)
+		}
+	}
+	return rivalInner, a.scratch
 }
 
 // csrIndex lists, per key, the indices of the edges carrying it, in edge
