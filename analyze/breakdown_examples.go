@@ -43,7 +43,11 @@ func timeline(events []schema.Event, q *ReconciledRequest) Timeline {
 	span := func(src, host string, start, first, end *int64) TimelineSpan {
 		return TimelineSpan{Source: src, Host: host, StartMs: *ms(start), FirstTokenMs: ms(first), EndMs: ms(end)}
 	}
-	return Timeline{Key: timelineKey(&events[*q.ClientEvent], *q.ClientEvent), Bars: []TimelineSpan{
+	key := timelineKey(&events[*q.ClientEvent], *q.ClientEvent)
+	if q.ProxyJoin == JoinTime || q.ServerJoin == JoinTime {
+		key = "time-joined " + key
+	}
+	return Timeline{Key: key, Bars: []TimelineSpan{
 		span(schema.SourceClient, q.ClientHost, q.ClientStartNs, q.ClientFirstTokenNs, q.ClientEndNs),
 		span(schema.SourceProxy, q.ProxyHost, q.ProxyStartNs, q.ProxyFirstTokenNs, q.ProxyEndNs),
 		span(schema.SourceServer, q.ServerHost, q.ServerStartNs, q.ServerFirstTokenNs, q.ServerEndNs),
@@ -51,7 +55,8 @@ func timeline(events []schema.Event, q *ReconciledRequest) Timeline {
 }
 
 // timelineKey names a request by the client's trace id, request id or
-// response id, or else by its event index ("event 12").
+// response id, or else by its event index ("event 12"). The caller marks
+// requests that a time join (not that id) linked.
 func timelineKey(ev *schema.Event, index int64) string {
 	switch {
 	case ev.TraceID != "":

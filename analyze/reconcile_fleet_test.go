@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"math"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -18,6 +19,12 @@ var fleetDense = fleetConfig{Clients: 40, Proxies: 8, Servers: 64, Requests: 100
 // the joins, the clock offsets and the TTFT breakdown against it.
 func TestReconcileFleet(t *testing.T) {
 	t.Run("sparse", func(t *testing.T) { testFleet(t, fleetDefault) })
+	t.Run("deterministic", func(t *testing.T) {
+		f := genFleet(fleetDefault)
+		if a, b := Reconcile(f.Events), Reconcile(f.Events); !reflect.DeepEqual(a, b) {
+			t.Error("two runs on the same events differ")
+		}
+	})
 	t.Run("dense", func(t *testing.T) {
 		if testing.Short() {
 			t.Skip("100k requests")

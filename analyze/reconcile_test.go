@@ -246,3 +246,17 @@ func TestNormalizeID(t *testing.T) {
 		}
 	}
 }
+
+// TestUnrelatedHosts: a proxy host whose observations join nothing keeps its
+// own clock, and a note says so; the joined pair still gets its offset.
+func TestUnrelatedHosts(t *testing.T) {
+	c, s := client("c", 0, 100, 900), server("s", 10, 90, 890)
+	c.RequestID, s.RequestID = "a", "a"
+	rec := Reconcile([]schema.Event{c, s, proxy("q", 50000, 50100)})
+	if len(rec.ClockOffsets) != 1 || rec.ClockOffsets[0].Host != "s" || rec.ClockOffsets[0].Reference != "c" {
+		t.Errorf("offsets %+v", rec.ClockOffsets)
+	}
+	if !strings.Contains(strings.Join(rec.Notes, "\n"), "no joined request relates the clocks of q to c") {
+		t.Errorf("notes %q", rec.Notes)
+	}
+}
