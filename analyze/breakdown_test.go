@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"testing"
 )
 
@@ -92,5 +93,29 @@ func TestChainStep(t *testing.T) {
 	h := chainStep(&from, offsetEstimate{est: 5, low: 3, high: 8, requests: 4, consistent: true}, false)
 	if h.est != -3 || h.low != -7 || h.high != 0 || h.requests != 4 || h.depth != 2 || !h.consistent {
 		t.Errorf("chainStep = %+v", h)
+	}
+}
+
+// TestFences: 20 requests whose inner starts 10…29 ns after the outer and
+// ends as much before it. Start gaps sorted: q25 = gaps[⌊0.25·19⌋ = 4] = 14,
+// q75 = gaps[14] = 24, IQR 10, so the start fence is 24 + 6·10 = 84; end
+// gaps −29…−10: q25 = −25, q75 = −15, end fence −25 − 60 = −85. With 19
+// requests there are no fences; flipped, the fence does not apply.
+func TestFences(t *testing.T) {
+	var b offsetBounds
+	for k := int64(10); k < 30; k++ {
+		b.addBounds(&observation{start: 0, end: 1000, has: hasStart | hasEnd},
+			&observation{start: k, end: 1000 - k, has: hasStart | hasEnd}, false, false)
+		if k == 28 {
+			c := b
+			c.starts, c.ends = slices.Clone(b.starts), slices.Clone(b.ends)
+			if e, _ := c.estimate(); e.fenced {
+				t.Error("fences with 19 requests")
+			}
+		}
+	}
+	e, _ := b.estimate()
+	if !e.fenced || e.flipped || e.startFence != 84 || e.endFence != -85 {
+		t.Errorf("fences %+v", e)
 	}
 }

@@ -14,7 +14,13 @@ type offsetBounds struct {
 	// duration (both network legs and whatever lies between the observers);
 	// it does not depend on the clocks.
 	trips []int64
-	widen int64 // the largest widening applied to a bound
+	// starts and ends hold each request's inner.start − outer.start and
+	// inner.end − outer.end on the hosts' own clocks, oriented as the
+	// requests were (outer, inner); dir records that orientation: 1 as
+	// stored, 2 flipped, 3 both (then no fences are drawn).
+	starts, ends []int64
+	dir          uint8
+	widen        int64 // the largest widening applied to a bound
 }
 
 // hostPair is a host pair with a < b (indices into reconciler.hosts).
@@ -29,7 +35,23 @@ type offsetEstimate struct {
 	// robust minimum) and tripIQR their interquartile range (their typical
 	// jitter), ns; both 0 without round trips.
 	tripLow, tripIQR int64
+	// fenced says startFence and endFence hold: with at least
+	// minFenceRequests joined requests, all in the orientation flipped
+	// says, a true pair's inner.start − outer.start is at most startFence
+	// and its inner.end − outer.end at least endFence (host clocks, ns).
+	fenced               bool
+	flipped              bool
+	startFence, endFence int64
 }
+
+// minFenceRequests is how many joined requests a host pair needs before
+// its start and end gaps are used to rule candidates out.
+const minFenceRequests = 20
+
+// fenceIQRs is how many interquartile ranges beyond the quartile a gap must
+// lie to be implausible: for exponential jitter, a true pair lies beyond
+// q75 + 6·IQR with probability e^−8 ≈ 0.03%.
+const fenceIQRs = 6
 
 // addBounds adds the bounds one joined request gives on θ = inner clock −
 // outer clock. In true time the inner observer starts after the outer and
@@ -56,6 +78,8 @@ func (b *offsetBounds) addBounds(o, i *observation, firstOrdered, flip bool) {
 	up, hasUp := i.start-o.start+w, o.has&i.has&hasStart != 0
 	if o.has&i.has&(hasStart|hasEnd) == hasStart|hasEnd {
 		b.trips = append(b.trips, (o.end-o.start)-(i.end-i.start))
+		b.starts, b.ends = append(b.starts, i.start-o.start), append(b.ends, i.end-o.end)
+		b.dir |= 1 << b2i(flip)
 	}
 	if flip { // the bounds are on −θ: the pair is stored as (inner, outer)
 		lo, up, hasLo, hasUp = -up, -lo, hasUp, hasLo
@@ -102,6 +126,7 @@ func (b *offsetBounds) estimate() (offsetEstimate, bool) {
 		at := func(q float64) int64 { return b.trips[int(q*float64(len(b.trips)-1))] }
 		e.tripLow, e.tripIQR = at(0.01), at(0.75)-at(0.25)
 	}
+	b.fences(&e)
 	if e.consistent {
 		e.est = low + (high-low)/2
 		return e, true
@@ -112,6 +137,21 @@ func (b *offsetBounds) estimate() (offsetEstimate, bool) {
 		e.est = low + (high-low)/2
 	}
 	return e, true
+}
+
+// fences sets e's start and end fences (Tukey's far-out fences, widened to
+// fenceIQRs interquartile ranges) when there are enough requests in one
+// orientation.
+func (b *offsetBounds) fences(e *offsetEstimate) {
+	if len(b.starts) < minFenceRequests || b.dir == 3 {
+		return
+	}
+	slices.Sort(b.starts)
+	slices.Sort(b.ends)
+	q := func(xs []int64, f float64) int64 { return xs[int(f*float64(len(xs)-1))] }
+	e.fenced, e.flipped = true, b.dir == 2
+	e.startFence = q(b.starts, 0.75) + fenceIQRs*(q(b.starts, 0.75)-q(b.starts, 0.25))
+	e.endFence = q(b.ends, 0.25) - fenceIQRs*(q(b.ends, 0.75)-q(b.ends, 0.25))
 }
 
 // medianInt64 returns the lower median of xs, sorting it; 0 for none.

@@ -2,7 +2,9 @@ package analyze
 
 import (
 	"cmp"
+	"container/heap"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -79,44 +81,87 @@ func (r *reconciler) referenceOrder() []int32 {
 	return order
 }
 
-// chain runs a breadth-first search from each not yet reached host in order,
-// so every host gets the offset of the shortest chain of measured pairs to
-// its component's reference (ties broken by host name).
+// chain gives every host the offset of the tightest chain of measured
+// pairs to its component's reference: the path whose intervals' widths sum
+// to the least (Dijkstra; a contradicting pair counts as very wide, so it is
+// used only where no other path exists). Components are rooted at the hosts
+// in order that are not yet reached.
 func (ck *clocks) chain(order []int32) {
 	adj := make([][]int32, len(ck.hosts))
 	for _, hp := range ck.pairs {
 		adj[hp.a] = append(adj[hp.a], hp.b)
 		adj[hp.b] = append(adj[hp.b], hp.a)
 	}
-	for _, a := range adj {
-		slices.SortFunc(a, func(x, y int32) int { return cmp.Compare(ck.hosts[x], ck.hosts[y]) })
-	}
 	ck.host = make([]hostClock, len(ck.hosts))
-	seen := make([]bool, len(ck.hosts))
+	dist := make([]float64, len(ck.hosts))
+	for i := range dist {
+		dist[i] = math.Inf(1)
+	}
 	if len(order) > 0 {
 		ck.main = order[0]
 	}
 	for _, root := range order {
-		if seen[root] {
+		if !math.IsInf(dist[root], 1) {
 			continue
 		}
-		seen[root] = true
+		dist[root] = 0
 		ck.host[root] = hostClock{ref: root, consistent: true}
-		queue := []int32{root}
-		for len(queue) > 0 {
-			u := queue[0]
-			queue = queue[1:]
-			for _, v := range adj[u] {
-				if seen[v] {
-					continue
+		q := &hostQueue{hosts: ck.hosts}
+		heap.Push(q, hostDist{root, 0})
+		for q.Len() > 0 {
+			u := heap.Pop(q).(hostDist)
+			if u.dist > dist[u.host] {
+				continue // a stale entry
+			}
+			for _, v := range adj[u.host] {
+				if d := u.dist + ck.width(u.host, v); d < dist[v] {
+					dist[v] = d
+					ck.host[v] = ck.step(u.host, v)
+					heap.Push(q, hostDist{v, d})
 				}
-				seen[v] = true
-				ck.host[v] = ck.step(u, v)
-				queue = append(queue, v)
 			}
 		}
 	}
 	ck.addNotes()
+}
+
+// inconsistentWidthNs is added to the width of a pair whose bounds
+// contradict, so that chains avoid it (about eleven days).
+const inconsistentWidthNs = 1e15
+
+// width is the width of the measured interval between hosts u and v, ns.
+func (ck *clocks) width(u, v int32) float64 {
+	e := ck.edges[hostPair{min(u, v), max(u, v)}]
+	w := e.high - e.low
+	if !e.consistent {
+		w += inconsistentWidthNs
+	}
+	return w
+}
+
+// hostDist is a host and the summed width of its chain so far.
+type hostDist struct {
+	host int32
+	dist float64
+}
+
+// hostQueue is a min-heap of hostDist by width, then host name.
+type hostQueue struct {
+	items []hostDist
+	hosts []string
+}
+
+func (q *hostQueue) Len() int { return len(q.items) }
+func (q *hostQueue) Less(i, j int) bool {
+	a, b := q.items[i], q.items[j]
+	return a.dist < b.dist || a.dist == b.dist && q.hosts[a.host] < q.hosts[b.host]
+}
+func (q *hostQueue) Swap(i, j int) { q.items[i], q.items[j] = q.items[j], q.items[i] }
+func (q *hostQueue) Push(x any)    { q.items = append(q.items, x.(hostDist)) }
+func (q *hostQueue) Pop() any {
+	x := q.items[len(q.items)-1]
+	q.items = q.items[:len(q.items)-1]
+	return x
 }
 
 // step returns host v's clock reached from host u over their measured pair.
@@ -169,5 +214,6 @@ func (ck *clocks) direct(o, i int32) (offsetEstimate, bool) {
 	if flip {
 		e.est, e.low, e.high = -e.est, -e.high, -e.low
 	}
+	e.fenced = e.fenced && e.flipped == flip
 	return e, true
 }

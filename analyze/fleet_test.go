@@ -16,6 +16,7 @@ type fleetConfig struct {
 	RatePerSec                float64
 	NoIDFraction              float64 // requests sharing no id or trace at all: only time joins them
 	RateLimited               float64 // requests the proxy answers 429 without a server
+	Direct                    float64 // requests that reach the server with no proxy logging them
 	TraceFraction             float64 // requests whose client and server carry the trace id
 	Seed                      uint64
 }
@@ -23,10 +24,10 @@ type fleetConfig struct {
 // fleetRequest is the truth about one generated request: its event indices
 // (-1 when absent) and its true TTFT parts in ns.
 type fleetRequest struct {
-	Client, Proxy, Server int
-	NoIDs, Limited        bool
-	Parts                 [6]int64 // client→proxy, proxy→server, queue, prefill, other, return path
-	ClientTTFT            int64    // true, equal to the sum of Parts
+	Client, Proxy, Server  int
+	NoIDs, Limited, Direct bool
+	Parts                  [6]int64 // client→proxy, proxy→server, queue, prefill, other, return path
+	ClientTTFT             int64    // true, equal to the sum of Parts
 }
 
 // fleet is a generated event set with its truth.
@@ -125,6 +126,7 @@ func (g *fleetGen) request() {
 	ci, pj, sk := rng.IntN(cfg.Clients), rng.IntN(cfg.Proxies), rng.IntN(cfg.Servers)
 	t := fleetRequest{Client: -1, Proxy: -1, Server: -1,
 		NoIDs: rng.Float64() < cfg.NoIDFraction, Limited: rng.Float64() < cfg.RateLimited}
+	t.Direct = !t.Limited && rng.Float64() < cfg.Direct
 	model := g.models[rng.IntN(len(g.models))]
 	prompt := int64(100 + rng.IntN(3900))
 	out := int64(20 + rng.IntN(580))
@@ -167,7 +169,9 @@ func (g *fleetGen) request() {
 	t.Parts = [6]int64{toProxy, toServer, queue, prefill, other, back}
 	t.ClientTTFT = c1 - c0
 	t.Client = g.client(ci, ids[0], trace, model, 200, prompt, &out, c0, &c1, cEnd)
-	t.Proxy = g.proxy(pj, ids[1], trace, 200, p0, pEnd)
+	if !t.Direct {
+		t.Proxy = g.proxy(pj, ids[1], trace, 200, p0, pEnd)
+	}
 	t.Server = g.server(sk, ids[2], trace, model, prompt, out, s0, s1, sLast, sEnd, queue, prefill)
 	g.f.Requests = append(g.f.Requests, t)
 }

@@ -8,12 +8,12 @@ import (
 )
 
 var fleetDefault = fleetConfig{Clients: 6, Proxies: 3, Servers: 4, Requests: 20000, RatePerSec: 40,
-	NoIDFraction: 0.1, RateLimited: 0.01, TraceFraction: 0.3, Seed: 1}
+	NoIDFraction: 0.1, RateLimited: 0.01, Direct: 0.05, TraceFraction: 0.3, Seed: 1}
 
 // fleetDense has 40 clients, 8 proxies and 64 servers at 400 requests/s,
 // about 8000 in flight, 30% of them sharing no id.
 var fleetDense = fleetConfig{Clients: 40, Proxies: 8, Servers: 64, Requests: 100000, RatePerSec: 400,
-	NoIDFraction: 0.3, RateLimited: 0.01, TraceFraction: 0.3, Seed: 5}
+	NoIDFraction: 0.3, RateLimited: 0.01, Direct: 0.05, TraceFraction: 0.3, Seed: 5}
 
 // TestReconcileFleet joins generated fleets whose truth is known and checks
 // the joins, the clock offsets and the TTFT breakdown against it.
@@ -45,6 +45,7 @@ func testFleet(t *testing.T, cfg fleetConfig) {
 	checkFleetJoins(t, f, byClient)
 	checkFleetOffsets(t, f, rec)
 	checkFleetBreakdown(t, f, rec, byClient)
+	checkFleetDelta(t, f, rec, byClient)
 	for _, m := range rec.Matching {
 		t.Logf("matching %+v", m)
 	}
@@ -152,5 +153,31 @@ func checkFleetBreakdown(t *testing.T, f *fleet, rec *Reconciliation, byClient m
 				t.Errorf("band %s part %d: %.3f ms, true %.3f ms", b.Band, k, got[k], want[k])
 			}
 		}
+	}
+}
+
+// checkFleetDelta compares the client − server TTFT distribution with the
+// truth: one sample per successful request joined at client and server
+// (through a proxy or not), true value client TTFT − (queue + prefill +
+// other). Over the requests the distribution holds, the true mean must
+// match to 0.05 ms (the client log's µs truncation, and any wrong joins).
+func checkFleetDelta(t *testing.T, f *fleet, rec *Reconciliation, byClient map[int64]*ReconciledRequest) {
+	var n, joined int64
+	var sum float64
+	for _, tr := range f.Requests {
+		if tr.Limited {
+			continue
+		}
+		n++
+		if q := byClient[int64(tr.Client)]; q != nil && q.ServerTTFTNs != nil {
+			joined++
+			sum += float64(tr.ClientTTFT-tr.Parts[2]-tr.Parts[3]-tr.Parts[4]) / 1e6
+		}
+	}
+	d := rec.TTFTDelta
+	t.Logf("client−server TTFT: %d samples of %d requests, mean %.4f ms (true %.4f ms), p50 %.2f p99 %.2f ms",
+		d.Count, n, d.Mean, sum/float64(joined), d.P50, d.P99)
+	if d.Count != joined || float64(d.Count) < 0.99*float64(n) || math.Abs(d.Mean-sum/float64(joined)) > 0.05 {
+		t.Errorf("TTFT delta %d samples, mean %.4f; true %d of %d, %.4f", d.Count, d.Mean, joined, n, sum/float64(joined))
 	}
 }

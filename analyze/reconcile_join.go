@@ -83,6 +83,9 @@ type pair struct {
 	// pair's.
 	outerOK, innerOK func(int32) bool
 	conflict         func(o, i int32) bool
+	// timeOuterOK, when set, further limits the outers a time join may
+	// take.
+	timeOuterOK func(int32) bool
 }
 
 func newPair(outer, inner *source, firstOrdered bool) *pair {
@@ -148,6 +151,10 @@ func newReconciler(events []schema.Event) *reconciler {
 	r.cs.outerOK = func(o int32) bool { pr := r.cp.outerTo[o]; return pr < 0 || r.ps.outerTo[pr] < 0 }
 	r.cs.innerOK = func(i int32) bool { return r.ps.innerTo[i] < 0 }
 	r.cp.conflict = func(o, i int32) bool { return r.cs.outerTo[o] >= 0 && r.ps.outerTo[i] >= 0 }
+	// A client already joined to its server directly takes a proxy only by
+	// trace or id: a proxy found by time could not be checked against that
+	// server.
+	r.cp.timeOuterOK = func(o int32) bool { return r.cs.outerTo[o] < 0 }
 	return r
 }
 

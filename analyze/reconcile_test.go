@@ -260,3 +260,18 @@ func TestUnrelatedHosts(t *testing.T) {
 		t.Errorf("notes %q", rec.Notes)
 	}
 }
+
+// TestDirectServerKeepsOutProxy: client and server share an id, the proxy
+// none; the proxy fits by time, but a client joined to its server directly
+// takes a proxy only by id, so the proxy is left unjoined, not guessed.
+func TestDirectServerKeepsOutProxy(t *testing.T) {
+	c, s := client("c", 0, 300, 1000), server("s", 12, 290, 985)
+	c.RequestID, s.RequestID = "r1", "r1"
+	rec := Reconcile([]schema.Event{c, proxy("p", 10, 990), s})
+	if m := matchingOf(t, rec, "client", "server"); m.ByID != 1 {
+		t.Errorf("client/server %+v", m)
+	}
+	if m := matchingOf(t, rec, "client", "proxy"); m.Matched != 0 || m.UnmatchedInner != 1 {
+		t.Errorf("client/proxy %+v", m)
+	}
+}

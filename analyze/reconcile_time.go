@@ -60,7 +60,9 @@ func (r *reconciler) joinTime(p *pair, ck *clocks) {
 			p.ambiguous[o] = false
 		}
 	}
-	outs := timeCands(p.outer, ck, func(o int32) bool { return p.outerTo[o] < 0 && p.outerOK(o) })
+	outs := timeCands(p.outer, ck, func(o int32) bool {
+		return p.outerTo[o] < 0 && p.outerOK(o) && (p.timeOuterOK == nil || p.timeOuterOK(o))
+	})
 	ins := timeCands(p.inner, ck, func(i int32) bool { return p.innerTo[i] < 0 && p.innerOK(i) })
 	if len(outs) == 0 || len(ins) == 0 {
 		return
@@ -127,7 +129,10 @@ func (r *reconciler) timeEdges(p *pair, ck *clocks, outs, ins []timeCand) []time
 // on the reference clock, within both hosts' offset uncertainty; and, where
 // the host pair was measured directly, within its own offset interval
 // [low, high], which is tighter: inner.start − outer.start ≥ θ ≥ low and
-// inner.end − outer.end ≤ θ ≤ high on the hosts' own clocks.
+// inner.end − outer.end ≤ θ ≤ high on the hosts' own clocks. Where the pair
+// has enough joined requests, a start gap far above theirs or an end gap
+// far below (the fences) is implausible too: the network's delays between
+// two hosts vary within a narrow band.
 func (r *reconciler) fit(p *pair, ck *clocks, o, in *timeCand) (timeEdge, bool) {
 	tol := o.tol + in.tol
 	if o.ref != in.ref {
@@ -143,8 +148,10 @@ func (r *reconciler) fit(p *pair, ck *clocks, o, in *timeCand) (timeEdge, bool) 
 	var trip, iqr int64
 	if e, ok := ck.direct(o.host, in.host); ok {
 		d := in.shift - o.shift
-		if float64(in.start-o.start+d) < e.low-float64(res) || float64(in.end-o.end+d) > e.high+float64(res) ||
-			p.firstOrdered && o.hasFirst && in.hasFirst && float64(in.first-o.first+d) > e.high+float64(res) {
+		gs, ge := in.start-o.start+d, in.end-o.end+d
+		if float64(gs) < e.low-float64(res) || float64(ge) > e.high+float64(res) ||
+			p.firstOrdered && o.hasFirst && in.hasFirst && float64(in.first-o.first+d) > e.high+float64(res) ||
+			e.fenced && (gs > e.startFence+res || ge < e.endFence-res) {
 			return timeEdge{}, false
 		}
 		trip, iqr = e.tripLow, e.tripIQR
