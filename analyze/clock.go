@@ -173,6 +173,7 @@ type hostClock struct {
 	consistent bool
 	via        []int32 // intermediate hosts of the chain
 	depth      int     // edges from the reference
+	parent     int32   // the previous host of the chain; -1 for the reference
 }
 
 // shift is what to subtract from the host's instants, ns.

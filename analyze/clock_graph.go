@@ -105,7 +105,7 @@ func (ck *clocks) chain(order []int32) {
 			continue
 		}
 		dist[root] = 0
-		ck.host[root] = hostClock{ref: root, consistent: true}
+		ck.host[root] = hostClock{ref: root, consistent: true, parent: -1}
 		q := &hostQueue{hosts: ck.hosts}
 		heap.Push(q, hostDist{root, 0})
 		for q.Len() > 0 {
@@ -171,6 +171,7 @@ func (ck *clocks) step(u, v int32) hostClock {
 		hp, forward = hostPair{v, u}, false
 	}
 	h := chainStep(&ck.host[u], ck.edges[hp], forward)
+	h.parent = u
 	if ck.host[u].depth > 0 {
 		h.via = append(slices.Clip(ck.host[u].via), u)
 	}

@@ -6,15 +6,23 @@ import (
 	"strings"
 )
 
+// minReportedRequests is how many joined requests a measured host pair
+// needs to be listed when no host's chain runs through it.
+const minReportedRequests = 5
+
 // report lists the clock offsets for analysis.json: one entry per measured
-// host pair, with the host nearer its component's reference (then the first
-// by name) as Reference, and one chained entry (Via set) for every host two
-// or more measured pairs away from its reference. Hosts one pair away from
-// the reference are therefore related to it by their measured entry.
+// host pair that a chain uses or that has minReportedRequests joined
+// requests, with the host nearer its component's reference (then the first
+// by name) as Reference; and one chained entry (Via set) for every host two
+// or more pairs away from its reference. Every host is therefore related to
+// its reference by one entry, and to its chain's previous host by another.
 func (ck *clocks) report() []ClockOffset {
 	out := []ClockOffset{}
 	for _, hp := range ck.pairs {
 		e := ck.edges[hp]
+		if e.requests < minReportedRequests && ck.host[hp.a].parent != hp.b && ck.host[hp.b].parent != hp.a {
+			continue
+		}
 		ref, host := hp.a, hp.b
 		if ck.host[hp.b].depth < ck.host[hp.a].depth {
 			ref, host = hp.b, hp.a

@@ -101,6 +101,18 @@ func checkFleetOffsets(t *testing.T, f *fleet, rec *Reconciliation) {
 		err := math.Abs(c.OffsetMs - truth)
 		worst, sumErr = max(worst, err), sumErr+err
 	}
+	// Every host but the reference is related to the one reference, the
+	// client host with most requests (in the requests' rows).
+	ref := rec.Requests[0].Reference
+	related := map[string]bool{}
+	for _, c := range rec.ClockOffsets {
+		if c.Reference == ref {
+			related[c.Host] = true
+		}
+	}
+	if len(related) != len(f.Offset)-1 || ref[:6] != "client" {
+		t.Errorf("%d of %d hosts related to reference %s", len(related), len(f.Offset)-1, ref)
+	}
 	t.Logf("%d offsets; error vs truth: mean %.3f ms, worst %.3f ms", len(rec.ClockOffsets),
 		sumErr/float64(len(rec.ClockOffsets)), worst)
 }
