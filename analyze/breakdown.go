@@ -41,15 +41,15 @@ func fillBreakdown(q *ReconciledRequest, sev *schema.Event, slab *int64Slab) {
 	q.ReturnPathNs = slab.diff(q.ClientFirstTokenNs, q.ServerFirstTokenNs)
 }
 
-// succeeded reports whether neither the client nor the server of q logged an
+// reqSucceeded reports whether neither the client nor the server of q logged an
 // error class.
-func succeeded(q *ReconciledRequest) bool {
+func reqSucceeded(q *ReconciledRequest) bool {
 	return q.ClientError == schema.ErrorNone && q.ServerError == schema.ErrorNone
 }
 
-// band is a range of client-TTFT quantiles whose requests a BreakdownBand
+// ttftBand is a range of client-TTFT quantiles whose requests a BreakdownBand
 // averages.
-type band struct {
+type ttftBand struct {
 	name   string
 	lo, hi float64
 }
@@ -58,7 +58,7 @@ type band struct {
 // requests whose client TTFT rank, among the n broken-down requests sorted by
 // client TTFT, lies in [⌊lo·(n−1)⌋, ⌈hi·(n−1)⌉]: p45–p55, p85–p95 and
 // p98.5–p99.5. Rounding outward keeps at least one request in every band.
-var breakdownBandsDef = []band{{"all", 0, 1}, {"p50", 0.45, 0.55}, {"p90", 0.85, 0.95}, {"p99", 0.985, 0.995}}
+var breakdownBandsDef = []ttftBand{{"all", 0, 1}, {"p50", 0.45, 0.55}, {"p90", 0.85, 0.95}, {"p99", 0.985, 0.995}}
 
 // breakdownBands returns the mean TTFT breakdown, in ms, over the successful
 // requests with every part, for each band; none without such requests. A
@@ -67,7 +67,7 @@ var breakdownBandsDef = []band{{"all", 0, 1}, {"p50", 0.45, 0.55}, {"p90", 0.85,
 func breakdownBands(reqs []ReconciledRequest) []BreakdownBand {
 	var rows []*ReconciledRequest
 	for k := range reqs {
-		if q := &reqs[k]; q.ReturnPathNs != nil && succeeded(q) {
+		if q := &reqs[k]; q.ReturnPathNs != nil && reqSucceeded(q) {
 			rows = append(rows, q)
 		}
 	}
@@ -87,11 +87,11 @@ func breakdownBands(reqs []ReconciledRequest) []BreakdownBand {
 // byClientTTFT orders requests by client TTFT, then by client event index,
 // so that the order is total and the result deterministic.
 func byClientTTFT(x, y *ReconciledRequest) int {
-	return cmp.Or(cmp.Compare(*x.ClientTTFTNs, *y.ClientTTFTNs), cmp.Compare(eventIndex(x.ClientEvent), eventIndex(y.ClientEvent)))
+	return cmp.Or(cmp.Compare(*x.ClientTTFTNs, *y.ClientTTFTNs), cmp.Compare(eventIndexOr(x.ClientEvent), eventIndexOr(y.ClientEvent)))
 }
 
-// eventIndex returns *p, or -1 for nil.
-func eventIndex(p *int64) int64 {
+// eventIndexOr returns *p, or -1 for nil.
+func eventIndexOr(p *int64) int64 {
 	if p == nil {
 		return -1
 	}
@@ -124,11 +124,11 @@ func ttftDelta(reqs []ReconciledRequest) *Metric {
 	var xs []float64
 	for k := range reqs {
 		q := &reqs[k]
-		if q.ClientTTFTNs != nil && q.ServerTTFTNs != nil && succeeded(q) {
+		if q.ClientTTFTNs != nil && q.ServerTTFTNs != nil && reqSucceeded(q) {
 			xs = append(xs, float64(*q.ClientTTFTNs-*q.ServerTTFTNs)/1e6)
 		}
 	}
-	m := describe(xs)
+	m := deltaMetric(xs)
 	if m != nil {
 		m.Source, m.Metric, m.Unit, m.From, m.To = "client-server", "ttft_delta", "ms", "start", "first_token"
 	}

@@ -7,15 +7,15 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// examples returns up to k timelines of the successful requests with the
+// slowExamples returns up to k timelines of the successful requests with the
 // largest client TTFT among those seen by client, proxy and server, slowest
 // first. Their bars are in ms after the earliest start shown, on the
 // reference clock.
-func examples(events []schema.Event, reqs []ReconciledRequest, k int) []Timeline {
+func slowExamples(events []schema.Event, reqs []ReconciledRequest, k int) []Timeline {
 	var top []*ReconciledRequest // the k slowest so far, slowest first
 	for i := range reqs {
 		q := &reqs[i]
-		if q.ClientTTFTNs == nil || q.ProxyStartNs == nil || q.ServerStartNs == nil || !succeeded(q) {
+		if q.ClientTTFTNs == nil || q.ProxyStartNs == nil || q.ServerStartNs == nil || !reqSucceeded(q) {
 			continue
 		}
 		if len(top) == k && byClientTTFT(q, top[k-1]) <= 0 {
@@ -27,18 +27,18 @@ func examples(events []schema.Event, reqs []ReconciledRequest, k int) []Timeline
 	}
 	out := []Timeline{}
 	for _, q := range top {
-		out = append(out, timeline(events, q))
+		out = append(out, exampleTimeline(events, q))
 	}
 	return out
 }
 
-func timeline(events []schema.Event, q *ReconciledRequest) Timeline {
+func exampleTimeline(events []schema.Event, q *ReconciledRequest) Timeline {
 	t0 := min(*q.ClientStartNs, *q.ProxyStartNs, *q.ServerStartNs)
 	ms := func(t *int64) *float64 {
 		if t == nil {
 			return nil
 		}
-		return ptrTo(float64(*t-t0) / 1e6)
+		return reconPtr(float64(*t-t0) / 1e6)
 	}
 	span := func(src, host string, start, first, end *int64) TimelineSpan {
 		return TimelineSpan{Source: src, Host: host, StartMs: *ms(start), FirstTokenMs: ms(first), EndMs: ms(end)}

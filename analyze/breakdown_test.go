@@ -13,12 +13,12 @@ import (
 func TestBreakdownBands(t *testing.T) {
 	var reqs []ReconciledRequest
 	for k := int64(21); k >= 1; k-- { // unsorted on purpose
-		reqs = append(reqs, ReconciledRequest{ClientTTFTNs: ptrTo(k * ms), ClientToProxyNs: ptrTo(ms),
-			ProxyToServerNs: ptrTo(int64(0)), ServerOtherNs: ptrTo((k - 3) * ms), ReturnPathNs: ptrTo(2 * ms)})
+		reqs = append(reqs, ReconciledRequest{ClientTTFTNs: reconPtr(k * msNs), ClientToProxyNs: reconPtr(msNs),
+			ProxyToServerNs: reconPtr(int64(0)), ServerOtherNs: reconPtr((k - 3) * msNs), ReturnPathNs: reconPtr(2 * msNs)})
 	}
 	failed := reqs[0]
 	failed.ClientError = "server_error"
-	failed.ClientTTFTNs = ptrTo(1000 * ms)
+	failed.ClientTTFTNs = reconPtr(1000 * msNs)
 	reqs = append(reqs, failed)
 	got := breakdownBands(reqs)
 	want := []struct {
@@ -32,8 +32,8 @@ func TestBreakdownBands(t *testing.T) {
 	for k, w := range want {
 		b := got[k]
 		sum := b.ClientToProxyMs + b.ProxyToServerMs + b.ServerQueueMs + b.ServerPrefillMs + b.ServerOtherMs + b.ReturnPathMs
-		if b.Band != w.band || b.Requests != w.n || !near(b.ClientTTFTMs, w.ttft) || !near(sum, w.ttft) ||
-			!near(b.ClientToProxyMs, 1) || !near(b.ServerOtherMs, w.ttft-3) {
+		if b.Band != w.band || b.Requests != w.n || !approxEq(b.ClientTTFTMs, w.ttft) || !approxEq(sum, w.ttft) ||
+			!approxEq(b.ClientToProxyMs, 1) || !approxEq(b.ServerOtherMs, w.ttft-3) {
 			t.Errorf("band %d = %+v, want %s of %d requests, TTFT %.1f", k, b, w.band, w.n, w.ttft)
 		}
 	}
@@ -46,15 +46,15 @@ func TestBreakdownBands(t *testing.T) {
 // p90 has h = 3·0.9 = 2.7, so 3 + 0.7·(4 − 3) = 3.7; p50 is 2.5; the mean is
 // 2.5 and the population variance (2.25+0.25+0.25+2.25)/4 = 1.25.
 func TestDescribe(t *testing.T) {
-	m := describe([]float64{4, 1, 3, 2})
-	if m.Count != 4 || !near(m.Mean, 2.5) || !near(m.Std*m.Std, 1.25) || m.Min != 1 || m.Max != 4 ||
-		!near(m.P50, 2.5) || !near(m.P90, 3.7) || !near(m.P999, 3.997) {
+	m := deltaMetric([]float64{4, 1, 3, 2})
+	if m.Count != 4 || !approxEq(m.Mean, 2.5) || !approxEq(m.Std*m.Std, 1.25) || m.Min != 1 || m.Max != 4 ||
+		!approxEq(m.P50, 2.5) || !approxEq(m.P90, 3.7) || !approxEq(m.P999, 3.997) {
 		t.Errorf("describe = %+v", m)
 	}
-	if one := describe([]float64{7}); one.P99 != 7 || one.Std != 0 {
+	if one := deltaMetric([]float64{7}); one.P99 != 7 || one.Std != 0 {
 		t.Errorf("one sample: %+v", one)
 	}
-	if describe(nil) != nil {
+	if deltaMetric(nil) != nil {
 		t.Error("no samples should give nil")
 	}
 }
@@ -104,8 +104,8 @@ func TestChainStep(t *testing.T) {
 func TestFences(t *testing.T) {
 	var b offsetBounds
 	for k := int64(10); k < 30; k++ {
-		b.addBounds(&observation{start: 0, end: 1000, has: hasStart | hasEnd},
-			&observation{start: k, end: 1000 - k, has: hasStart | hasEnd}, false, false)
+		b.addBounds(&joinObs{start: 0, end: 1000, has: obsHasStart | obsHasEnd},
+			&joinObs{start: k, end: 1000 - k, has: obsHasStart | obsHasEnd}, false, false)
 		if k == 28 {
 			c := b
 			c.starts, c.ends = slices.Clone(b.starts), slices.Clone(b.ends)

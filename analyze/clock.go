@@ -63,23 +63,23 @@ const fenceIQRs = 6
 // Where the pair is firstOrdered, inner.first − θ ≤ outer.first gives a
 // further lower bound θ ≥ inner.first − outer.first. Each bound is widened
 // by both logs' resolution, since an instant may be off by that much.
-func (b *offsetBounds) addBounds(o, i *observation, firstOrdered, flip bool) {
+func (b *offsetBounds) addBounds(o, i *joinObs, firstOrdered, flip bool) {
 	w := o.res + i.res
 	b.widen = max(b.widen, w)
 	lo, hasLo := int64(0), false
-	if o.has&i.has&hasEnd != 0 {
+	if o.has&i.has&obsHasEnd != 0 {
 		lo, hasLo = i.end-o.end-w, true
 	}
-	if firstOrdered && o.has&i.has&hasFirst != 0 {
+	if firstOrdered && o.has&i.has&obsHasFirst != 0 {
 		if f := i.first - o.first - w; !hasLo || f > lo {
 			lo, hasLo = f, true
 		}
 	}
-	up, hasUp := i.start-o.start+w, o.has&i.has&hasStart != 0
-	if o.has&i.has&(hasStart|hasEnd) == hasStart|hasEnd {
+	up, hasUp := i.start-o.start+w, o.has&i.has&obsHasStart != 0
+	if o.has&i.has&(obsHasStart|obsHasEnd) == obsHasStart|obsHasEnd {
 		b.trips = append(b.trips, (o.end-o.start)-(i.end-i.start))
 		b.starts, b.ends = append(b.starts, i.start-o.start), append(b.ends, i.end-o.end)
-		b.dir |= 1 << b2i(flip)
+		b.dir |= 1 << boolCount(flip)
 	}
 	if flip { // the bounds are on −θ: the pair is stored as (inner, outer)
 		lo, up, hasLo, hasUp = -up, -lo, hasUp, hasLo
@@ -132,7 +132,7 @@ func (b *offsetBounds) estimate() (offsetEstimate, bool) {
 		return e, true
 	}
 	e.low, e.high = high, low
-	e.est = float64(medianInt64(b.mids))
+	e.est = float64(lowerMedian(b.mids))
 	if len(b.mids) == 0 {
 		e.est = low + (high-low)/2
 	}
@@ -154,8 +154,8 @@ func (b *offsetBounds) fences(e *offsetEstimate) {
 	e.endFence = q(b.ends, 0.25) - fenceIQRs*(q(b.ends, 0.75)-q(b.ends, 0.25))
 }
 
-// medianInt64 returns the lower median of xs, sorting it; 0 for none.
-func medianInt64(xs []int64) int64 {
+// lowerMedian returns the lower median of xs, sorting it; 0 for none.
+func lowerMedian(xs []int64) int64 {
 	if len(xs) == 0 {
 		return 0
 	}

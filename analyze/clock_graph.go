@@ -25,7 +25,7 @@ type clocks struct {
 // them to a reference host per connected component (SPEC §4, §7).
 func (r *reconciler) estimateClocks(withTime bool) *clocks {
 	bounds := map[hostPair]*offsetBounds{}
-	for _, p := range []*pair{r.cp, r.ps, r.cs} {
+	for _, p := range []*joinPair{r.cp, r.ps, r.cs} {
 		for o, i := range p.outerTo {
 			if i < 0 || (p.method[o] == JoinTime && !withTime) {
 				continue

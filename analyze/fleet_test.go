@@ -37,11 +37,11 @@ type fleet struct {
 	Requests []fleetRequest
 }
 
-// arena hands out *int64 from large slabs, so a million-request fleet does
+// fleetArena hands out *int64 from large slabs, so a million-request fleet does
 // not make ten million small allocations.
-type arena struct{ slab []int64 }
+type fleetArena struct{ slab []int64 }
 
-func (a *arena) p(v int64) *int64 {
+func (a *fleetArena) p(v int64) *int64 {
 	if len(a.slab) == cap(a.slab) {
 		a.slab = make([]int64, 0, 1<<16)
 	}
@@ -53,7 +53,7 @@ func (a *arena) p(v int64) *int64 {
 type fleetGen struct {
 	cfg     fleetConfig
 	rng     *rand.Rand
-	a       arena
+	a       fleetArena
 	f       *fleet
 	linkC   [][]int64 // base one-way delay client i ↔ proxy j, ns
 	linkS   [][]int64 // base one-way delay proxy j ↔ server k, ns
@@ -64,7 +64,7 @@ type fleetGen struct {
 	trueNow float64 // ns
 }
 
-func host(kind string, i int) string { return fmt.Sprintf("%s-%d", kind, i) }
+func fleetHost(kind string, i int) string { return fmt.Sprintf("%s-%d", kind, i) }
 
 // genFleet generates cfg's fleet. Clock offsets are drawn uniformly within
 // ±2 s (clients), ±1 s (proxies) and ±3 s (servers).
@@ -79,7 +79,7 @@ func genFleet(cfg fleetConfig) *fleet {
 		span float64
 	}{{"client", cfg.Clients, 2e9}, {"proxy", cfg.Proxies, 1e9}, {"server", cfg.Servers, 3e9}} {
 		for i := 0; i < k.n; i++ {
-			g.f.Offset[host(k.kind, i)] = int64((g.rng.Float64()*2 - 1) * k.span)
+			g.f.Offset[fleetHost(k.kind, i)] = int64((g.rng.Float64()*2 - 1) * k.span)
 		}
 	}
 	g.linkC = g.links(cfg.Clients, cfg.Proxies, 5e6, 35e6)
@@ -134,12 +134,12 @@ func (g *fleetGen) request() {
 	toProxy := g.jitter(g.linkC[ci][pj], 2e6)
 	p0 := c0 + toProxy
 	ids := [3]string{g.uuid(), "", ""}
-	ids[1], ids[2] = ids[0], "chatcmpl-"+stripDashes(ids[0])
+	ids[1], ids[2] = ids[0], "chatcmpl-"+fleetStripDashes(ids[0])
 	if rng.IntN(2) == 0 { // some clients log upper-case UUIDs
-		ids[0] = upper(ids[0])
+		ids[0] = upperHex(ids[0])
 	}
 	if t.NoIDs {
-		ids[1], ids[2] = stripDashes(g.uuid()), "chatcmpl-"+stripDashes(g.uuid())
+		ids[1], ids[2] = fleetStripDashes(g.uuid()), "chatcmpl-"+fleetStripDashes(g.uuid())
 	}
 	trace := ""
 	if !t.NoIDs && rng.Float64() < cfg.TraceFraction {
@@ -176,7 +176,7 @@ func (g *fleetGen) request() {
 	g.f.Requests = append(g.f.Requests, t)
 }
 
-func stripDashes(s string) string {
+func fleetStripDashes(s string) string {
 	b := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
 		if s[i] != '-' {
@@ -186,7 +186,7 @@ func stripDashes(s string) string {
 	return string(b)
 }
 
-func upper(s string) string {
+func upperHex(s string) string {
 	b := []byte(s)
 	for i, c := range b {
 		if c >= 'a' && c <= 'z' {
@@ -209,7 +209,7 @@ func (g *fleetGen) add(ev schema.Event) int {
 
 // client adds a ttftrace-client event (µs instants).
 func (g *fleetGen) client(i int, id, trace, model string, status int32, prompt int64, out *int64, start int64, first *int64, end int64) int {
-	h := host("client", i)
+	h := fleetHost("client", i)
 	ev := schema.Event{Source: schema.SourceClient, Format: "ttftrace-client", Host: h, Clock: schema.ClockWall,
 		RequestID: id, TraceID: trace, Model: model, Endpoint: "/v1/chat/completions",
 		Status: &g.status[statusIndex(status)], Stream: &g.stream, PromptTokens: g.a.p(prompt),
@@ -237,7 +237,7 @@ func statusIndex(s int32) int {
 // end − $request_time, the duration truncated to the ms; the trace id is
 // from a logged $http_traceparent.
 func (g *fleetGen) proxy(j int, id, trace string, status int32, start, end int64) int {
-	h := host("proxy", j)
+	h := fleetHost("proxy", j)
 	endMs := g.onClock(h, end, 1e6)
 	dur := (end - start) - (end-start)%1e6
 	ev := schema.Event{Source: schema.SourceProxy, Format: "nginx", Host: h, Clock: schema.ClockWall,
@@ -251,7 +251,7 @@ func (g *fleetGen) proxy(j int, id, trace string, status int32, start, end int64
 
 // server adds an OTLP-like server event (ns instants, usage tokens, phases).
 func (g *fleetGen) server(k int, respID, trace, model string, prompt, out, start, first, last, end, queue, prefill int64) int {
-	h := host("server", k)
+	h := fleetHost("server", k)
 	return g.add(schema.Event{Source: schema.SourceServer, Format: "otlp", Host: h, Clock: schema.ClockWall,
 		ResponseID: respID, TraceID: trace, Model: model, Status: &g.status[0], Stream: &g.stream,
 		PromptTokens: g.a.p(prompt), PromptTokensSource: schema.TokensUsage,

@@ -122,7 +122,7 @@ func Reconcile(events []schema.Event) *Reconciliation {
 	out.Requests = r.assemble(ck)
 	out.TTFTBreakdown = breakdownBands(out.Requests)
 	out.TTFTDelta = ttftDelta(out.Requests)
-	out.Examples = examples(events, out.Requests, 5)
+	out.Examples = slowExamples(events, out.Requests, 5)
 	out.Notes = append(r.notes(), ck.notes...)
 	return out
 }

@@ -10,7 +10,7 @@ import (
 // whose inner has another free outer candidate, within the edge's margin
 // cannot be told apart from it: the outer (and the rival outers) are marked
 // ambiguous, a contested inner is left unjoined, and nothing is guessed.
-func (p *pair) assign(edges []timeEdge) {
+func (p *joinPair) assign(edges []timeEdge) {
 	slices.SortFunc(edges, func(x, y timeEdge) int {
 		return cmp.Or(cmp.Compare(x.slack, y.slack), cmp.Compare(x.o, y.o), cmp.Compare(x.i, y.i))
 	})
@@ -39,7 +39,7 @@ func (p *pair) assign(edges []timeEdge) {
 
 // assignment is the state of one assign run.
 type assignment struct {
-	p                *pair
+	p                *joinPair
 	edges            []timeEdge
 	byOuter, byInner csrIndex
 	blocked          map[int32]bool // contested inner observations

@@ -18,17 +18,17 @@ func BenchmarkReconcile1M(b *testing.B) {
 	f := genFleet(cfg)
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := benchCPUTime()
 	var rows int
 	for b.Loop() {
 		rows = len(Reconcile(f.Events).Requests)
 	}
-	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((benchCPUTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(rows), "requests")
 }
 
-// cpuTime is the user plus system CPU time the process has used.
-func cpuTime() time.Duration {
+// benchCPUTime is the user plus system CPU time the process has used.
+func benchCPUTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0

@@ -58,10 +58,10 @@ func checkFleetJoins(t *testing.T, f *fleet, byClient map[int64]*ReconciledReque
 	var right, wrong, noIDs, noIDsRight int
 	for _, tr := range f.Requests {
 		q := byClient[int64(tr.Client)]
-		ok := q != nil && eventIs(q.ProxyEvent, tr.Proxy) && eventIs(q.ServerEvent, tr.Server)
+		ok := q != nil && fleetEventIs(q.ProxyEvent, tr.Proxy) && fleetEventIs(q.ServerEvent, tr.Server)
 		if ok {
 			right++
-		} else if q != nil && (!eventIsOrNil(q.ProxyEvent, tr.Proxy) || !eventIsOrNil(q.ServerEvent, tr.Server)) {
+		} else if q != nil && (!fleetEventIsOrNil(q.ProxyEvent, tr.Proxy) || !fleetEventIsOrNil(q.ServerEvent, tr.Server)) {
 			wrong++
 		}
 		if tr.NoIDs {
@@ -82,8 +82,10 @@ func checkFleetJoins(t *testing.T, f *fleet, byClient map[int64]*ReconciledReque
 	}
 }
 
-func eventIs(p *int64, want int) bool      { return p != nil && *p == int64(want) || p == nil && want < 0 }
-func eventIsOrNil(p *int64, want int) bool { return p == nil || *p == int64(want) }
+func fleetEventIs(p *int64, want int) bool {
+	return p != nil && *p == int64(want) || p == nil && want < 0
+}
+func fleetEventIsOrNil(p *int64, want int) bool { return p == nil || *p == int64(want) }
 
 // checkFleetOffsets checks every reported offset interval holds the true
 // offset (host clock − reference clock).

@@ -4,16 +4,16 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// Bits of observation.has: which instants the observer logged.
+// Bits of joinObs.has: which instants the observer logged.
 const (
-	hasStart = 1 << iota
-	hasFirst
-	hasEnd
+	obsHasStart = 1 << iota
+	obsHasFirst
+	obsHasEnd
 )
 
-// observation is what the joins need of one wall-clock event: its instants
+// joinObs is what the joins need of one wall-clock event: its instants
 // in nanoseconds on its own host's clock, and the resolution of its log.
-type observation struct {
+type joinObs struct {
 	event int32 // index into the events given to Reconcile
 	host  int32 // index into reconciler.hosts
 	res   int64 // resolution of the log's instants, ns
@@ -21,7 +21,7 @@ type observation struct {
 	first int64
 	end   int64
 	has   uint8
-	nKeys uint8 // its normalized ids are source.keys[keyAt : keyAt+nKeys]
+	nKeys uint8 // its normalized ids are obsSource.keys[keyAt : keyAt+nKeys]
 	keyAt int32
 }
 
@@ -47,10 +47,10 @@ func (x idIndex) unique(key string) (int32, bool) {
 	return o, ok && o != ambiguousKey
 }
 
-// source holds the joinable observations of one kind of observer.
-type source struct {
+// obsSource holds the joinable observations of one kind of observer.
+type obsSource struct {
 	name       string
-	obs        []observation
+	obs        []joinObs
 	unjoinable int64 // events on steady or relative clocks
 	events     int64 // all events of the source
 	traces     idIndex
@@ -59,15 +59,15 @@ type source struct {
 }
 
 // idsOf returns the normalized ids of observation k.
-func (s *source) idsOf(k int32) []string {
+func (s *obsSource) idsOf(k int32) []string {
 	o := &s.obs[k]
 	return s.keys[o.keyAt : o.keyAt+int32(o.nKeys)]
 }
 
-// pair is one outer/inner join (client⊃proxy, proxy⊃server, client⊃server)
+// joinPair is one outer/inner join (client⊃proxy, proxy⊃server, client⊃server)
 // and its results so far.
-type pair struct {
-	outer, inner *source
+type joinPair struct {
+	outer, inner *obsSource
 	// firstOrdered is true when the inner observer's first_token precedes the
 	// outer's in true time: a client's first content chunk passes through the
 	// proxy after its first body byte and leaves the server after its first
@@ -88,8 +88,8 @@ type pair struct {
 	timeOuterOK func(int32) bool
 }
 
-func newPair(outer, inner *source, firstOrdered bool) *pair {
-	p := &pair{outer: outer, inner: inner, firstOrdered: firstOrdered,
+func newPair(outer, inner *obsSource, firstOrdered bool) *joinPair {
+	p := &joinPair{outer: outer, inner: inner, firstOrdered: firstOrdered,
 		outerTo: make([]int32, len(outer.obs)), innerTo: make([]int32, len(inner.obs)),
 		method: make([]string, len(outer.obs)), ambiguous: make([]bool, len(outer.obs))}
 	for i := range p.outerTo {
@@ -104,12 +104,12 @@ func newPair(outer, inner *source, firstOrdered bool) *pair {
 }
 
 // free reports whether outer o and inner i may still be joined to each other.
-func (p *pair) free(o, i int32) bool {
+func (p *joinPair) free(o, i int32) bool {
 	return p.outerTo[o] < 0 && p.innerTo[i] < 0 && p.outerOK(o) && p.innerOK(i) &&
 		(p.conflict == nil || !p.conflict(o, i))
 }
 
-func (p *pair) join(o, i int32, method string) {
+func (p *joinPair) join(o, i int32, method string) {
 	p.outerTo[o], p.innerTo[i], p.method[o] = i, o, method
 	p.ambiguous[o] = false
 }
@@ -118,11 +118,11 @@ func (p *pair) join(o, i int32, method string) {
 type reconciler struct {
 	events  []schema.Event
 	hosts   []string
-	sources [3]*source // client, proxy, server
-	cp      *pair      // client ⊃ proxy
-	ps      *pair      // proxy ⊃ server
-	cs      *pair      // client ⊃ server, for requests no proxy joins
-	slab    int64Slab  // backs the nullable fields of the ReconciledRequests
+	sources [3]*obsSource // client, proxy, server
+	cp      *joinPair     // client ⊃ proxy
+	ps      *joinPair     // proxy ⊃ server
+	cs      *joinPair     // client ⊃ server, for requests no proxy joins
+	slab    int64Slab     // backs the nullable fields of the ReconciledRequests
 }
 
 func newReconciler(events []schema.Event) *reconciler {
@@ -138,7 +138,7 @@ func newReconciler(events []schema.Event) *reconciler {
 		}
 	}
 	for k := range r.sources {
-		r.sources[k] = &source{name: names[k], obs: make([]observation, 0, counts[k]),
+		r.sources[k] = &obsSource{name: names[k], obs: make([]joinObs, 0, counts[k]),
 			traces: make(idIndex, counts[k]/4), ids: make(idIndex, counts[k])}
 	}
 	for i := range events {
@@ -165,7 +165,7 @@ func (r *reconciler) hasDirectServer(c int32) bool { return c >= 0 && r.cs.outer
 // addEvent files event i under its source, indexing its ids.
 func (r *reconciler) addEvent(i int32, hostID map[string]int32) {
 	ev := &r.events[i]
-	var s *source
+	var s *obsSource
 	for _, cand := range r.sources {
 		if cand.name == ev.Source {
 			s = cand
@@ -185,10 +185,10 @@ func (r *reconciler) addEvent(i int32, hostID map[string]int32) {
 		hostID[ev.Host] = h
 		r.hosts = append(r.hosts, ev.Host)
 	}
-	o := observation{event: i, host: h, res: formatResolution(ev.Format)}
-	o.start, o.has = instant(ev.StartNs, hasStart, o.has)
-	o.first, o.has = instant(ev.FirstTokenNs, hasFirst, o.has)
-	o.end, o.has = instant(ev.EndNs, hasEnd, o.has)
+	o := joinObs{event: i, host: h, res: formatResolution(ev.Format)}
+	o.start, o.has = loggedInstant(ev.StartNs, obsHasStart, o.has)
+	o.first, o.has = loggedInstant(ev.FirstTokenNs, obsHasFirst, o.has)
+	o.end, o.has = loggedInstant(ev.EndNs, obsHasEnd, o.has)
 	k := int32(len(s.obs))
 	if ev.TraceID != "" {
 		s.traces.add(ev.TraceID, k)
@@ -204,7 +204,7 @@ func (r *reconciler) addEvent(i int32, hostID map[string]int32) {
 	s.obs = append(s.obs, o)
 }
 
-func instant(p *int64, bit, has uint8) (int64, uint8) {
+func loggedInstant(p *int64, bit, has uint8) (int64, uint8) {
 	if p == nil {
 		return 0, has
 	}
@@ -229,7 +229,7 @@ func formatResolution(format string) int64 {
 // normalized id. A key carried by several observations of one source is
 // ambiguous and never used; an outer whose keys point to different inner
 // observations is not joined.
-func (r *reconciler) joinIDs(p *pair) {
+func (r *reconciler) joinIDs(p *joinPair) {
 	for o := range p.outerTo {
 		ev := &r.events[p.outer.obs[o].event]
 		if i, ok := r.traceMatch(p, ev); ok && p.free(int32(o), i) {
@@ -242,7 +242,7 @@ func (r *reconciler) joinIDs(p *pair) {
 	}
 }
 
-func (r *reconciler) traceMatch(p *pair, ev *schema.Event) (int32, bool) {
+func (r *reconciler) traceMatch(p *joinPair, ev *schema.Event) (int32, bool) {
 	if ev.TraceID == "" {
 		return 0, false
 	}
@@ -254,7 +254,7 @@ func (r *reconciler) traceMatch(p *pair, ev *schema.Event) (int32, bool) {
 
 // idMatch returns the one inner observation sharing an unambiguous id with
 // outer observation o, and false when none or several do.
-func idMatch(p *pair, o int32) (int32, bool) {
+func idMatch(p *joinPair, o int32) (int32, bool) {
 	found, conflict := int32(-1), false
 	for _, key := range p.outer.idsOf(o) {
 		if _, ok := p.outer.ids.unique(key); !ok {

@@ -13,12 +13,12 @@ import (
 // and reads it back unchanged: ReconciledRequest is flat, with nullable
 // columns for absent observers and instants.
 func TestReconciledRequestParquet(t *testing.T) {
-	c := client("c", 0, 168, 1167)
-	p := proxy("p", 2015, 3152)
-	s := server("s", -984, -849, 151)
+	c := clientObs("c", 0, 168, 1167)
+	p := proxyObs("p", 2015, 3152)
+	s := serverObs("s", -984, -849, 151)
 	c.RequestID, p.RequestID, s.RequestID = "a", "a", "a"
-	lone := proxy("p", 5000, 5100) // a proxy with a server but no client
-	ls := server("s", 4001, 4020, 4090)
+	lone := proxyObs("p", 5000, 5100) // a proxy with a server but no client
+	ls := serverObs("s", 4001, 4020, 4090)
 	lone.RequestID, ls.RequestID = "b", "b"
 	// Rows follow the outermost observation's event index: the lone proxy
 	// (event 0) comes before the client (event 2).

@@ -5,11 +5,11 @@ import (
 	"slices"
 )
 
-// quantile7 returns the q-quantile (0 ≤ q ≤ 1) of sorted xs by linear
+// deltaQuantile7 returns the q-quantile (0 ≤ q ≤ 1) of sorted xs by linear
 // interpolation between closest ranks (Hyndman–Fan type 7, numpy's
 // default): h = (n−1)q, x[⌊h⌋] + (h−⌊h⌋)(x[⌊h⌋+1] − x[⌊h⌋]). xs must not be
 // empty.
-func quantile7(xs []float64, q float64) float64 {
+func deltaQuantile7(xs []float64, q float64) float64 {
 	h := float64(len(xs)-1) * q
 	lo := int(math.Floor(h))
 	if lo >= len(xs)-1 {
@@ -18,10 +18,10 @@ func quantile7(xs []float64, q float64) float64 {
 	return xs[lo] + (h-float64(lo))*(xs[lo+1]-xs[lo])
 }
 
-// describe returns count, mean, population standard deviation, min, the
+// deltaMetric returns count, mean, population standard deviation, min, the
 // type-7 percentiles and max of xs in a Metric, sorting xs; nil for none.
 // CI95 is left empty.
-func describe(xs []float64) *Metric {
+func deltaMetric(xs []float64) *Metric {
 	if len(xs) == 0 {
 		return nil
 	}
@@ -37,6 +37,6 @@ func describe(xs []float64) *Metric {
 	}
 	return &Metric{Group: map[string]string{}, Count: int64(len(xs)), Mean: mean,
 		Std: math.Sqrt(ss / float64(len(xs))), Min: xs[0], Max: xs[len(xs)-1],
-		P50: quantile7(xs, 0.5), P90: quantile7(xs, 0.9), P95: quantile7(xs, 0.95),
-		P99: quantile7(xs, 0.99), P999: quantile7(xs, 0.999)}
+		P50: deltaQuantile7(xs, 0.5), P90: deltaQuantile7(xs, 0.9), P95: deltaQuantile7(xs, 0.95),
+		P99: deltaQuantile7(xs, 0.99), P999: deltaQuantile7(xs, 0.999)}
 }

@@ -11,7 +11,7 @@ import (
 // candidate for client⊃server) are not counted.
 func (r *reconciler) matching() []Matching {
 	out := []Matching{}
-	for _, p := range []*pair{r.cp, r.ps, r.cs} {
+	for _, p := range []*joinPair{r.cp, r.ps, r.cs} {
 		if p.outer.events == 0 || p.inner.events == 0 {
 			continue
 		}
@@ -21,9 +21,9 @@ func (r *reconciler) matching() []Matching {
 			switch {
 			case i >= 0:
 				m.Matched++
-				m.ByTrace += b2i(p.method[o] == JoinTrace)
-				m.ByID += b2i(p.method[o] == JoinID)
-				m.ByTime += b2i(p.method[o] == JoinTime)
+				m.ByTrace += boolCount(p.method[o] == JoinTrace)
+				m.ByID += boolCount(p.method[o] == JoinID)
+				m.ByTime += boolCount(p.method[o] == JoinTime)
 			case p.ambiguous[o]:
 				m.Ambiguous++
 			case p.outerOK(int32(o)):
@@ -40,20 +40,20 @@ func (r *reconciler) matching() []Matching {
 	return out
 }
 
-func b2i(b bool) int64 {
+func boolCount(b bool) int64 {
 	if b {
 		return 1
 	}
 	return 0
 }
 
-// member is one observer's observation of a joined request (k < 0: absent).
-type member struct {
-	s *source
+// reqMember is one observer's observation of a joined request (k < 0: absent).
+type reqMember struct {
+	s *obsSource
 	k int32
 }
 
-func (m member) obs() *observation { return &m.s.obs[m.k] }
+func (m reqMember) obs() *joinObs { return &m.s.obs[m.k] }
 
 // assemble builds one ReconciledRequest per request joined across at least
 // two sources, ordered by the outermost observation's event index: client
@@ -64,10 +64,10 @@ func (r *reconciler) assemble(ck *clocks) []ReconciledRequest {
 	c, p := r.sources[0], r.sources[1]
 	n := 0
 	for k := range c.obs {
-		n += int(b2i(r.cp.outerTo[k] >= 0 || r.cs.outerTo[k] >= 0))
+		n += int(boolCount(r.cp.outerTo[k] >= 0 || r.cs.outerTo[k] >= 0))
 	}
 	for k := range p.obs {
-		n += int(b2i(r.proxyFirst(int32(k))))
+		n += int(boolCount(r.proxyFirst(int32(k))))
 	}
 	out := make([]ReconciledRequest, 0, n)
 	ci, pi := 0, 0
@@ -102,7 +102,7 @@ func (r *reconciler) clientRow(ck *clocks, k int32) ReconciledRequest {
 	case r.cs.outerTo[k] >= 0:
 		sk, serverJoin, to = r.cs.outerTo[k], r.cs.method[k], schema.SourceClient
 	}
-	row := r.row(ck, [3]member{{c, k}, {p, pk}, {s, sk}})
+	row := r.row(ck, [3]reqMember{{c, k}, {p, pk}, {s, sk}})
 	if pk >= 0 {
 		row.ProxyJoin = r.cp.method[k]
 	}
@@ -113,7 +113,7 @@ func (r *reconciler) clientRow(ck *clocks, k int32) ReconciledRequest {
 // proxyRow is the request of proxy observation k, which no client saw.
 func (r *reconciler) proxyRow(ck *clocks, k int32) ReconciledRequest {
 	c, p, s := r.sources[0], r.sources[1], r.sources[2]
-	row := r.row(ck, [3]member{{c, -1}, {p, k}, {s, r.ps.outerTo[k]}})
+	row := r.row(ck, [3]reqMember{{c, -1}, {p, k}, {s, r.ps.outerTo[k]}})
 	row.ServerJoin, row.ServerJoinedTo = r.ps.method[k], schema.SourceProxy
 	return row
 }
@@ -121,7 +121,7 @@ func (r *reconciler) proxyRow(ck *clocks, k int32) ReconciledRequest {
 // row fills a ReconciledRequest's observers, instants and breakdown. Every
 // instant is placed on the reference clock of the outermost observer's
 // component; an observer on another component keeps its instants nil.
-func (r *reconciler) row(ck *clocks, ms [3]member) ReconciledRequest {
+func (r *reconciler) row(ck *clocks, ms [3]reqMember) ReconciledRequest {
 	var q ReconciledRequest
 	ref := int32(-1)
 	for _, m := range ms {
@@ -155,9 +155,9 @@ func (r *reconciler) row(ck *clocks, ms [3]member) ReconciledRequest {
 		if hc.ref != ref {
 			continue
 		}
-		*f.start = r.slab.shifted(o.start, o.has&hasStart != 0, hc)
-		*f.first = r.slab.shifted(o.first, o.has&hasFirst != 0, hc)
-		*f.end = r.slab.shifted(o.end, o.has&hasEnd != 0, hc)
+		*f.start = r.slab.shifted(o.start, o.has&obsHasStart != 0, hc)
+		*f.first = r.slab.shifted(o.first, o.has&obsHasFirst != 0, hc)
+		*f.end = r.slab.shifted(o.end, o.has&obsHasEnd != 0, hc)
 	}
 	q.ClientTTFTNs = r.slab.diff(q.ClientFirstTokenNs, q.ClientStartNs)
 	q.ServerTTFTNs = r.slab.diff(q.ServerFirstTokenNs, q.ServerStartNs)
@@ -167,7 +167,7 @@ func (r *reconciler) row(ck *clocks, ms [3]member) ReconciledRequest {
 	return q
 }
 
-func ptrTo[T any](v T) *T { return &v }
+func reconPtr[T any](v T) *T { return &v }
 
 // int64Slab hands out *int64 from large blocks: a million joined requests
 // need some twenty million nullable fields, and one allocation each would

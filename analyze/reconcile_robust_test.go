@@ -30,22 +30,22 @@ func TestReconcileOddInput(t *testing.T) {
 	for round := 0; round < 50; round++ {
 		events := make([]schema.Event, 200)
 		for k := range events {
-			t0 := int64(rng.IntN(2000)) * ms
+			t0 := int64(rng.IntN(2000)) * msNs
 			st := int32(200 + 100*rng.IntN(4))
 			events[k] = schema.Event{Source: sources[rng.IntN(4)], Clock: clocks[rng.IntN(4)],
 				Format: formats[rng.IntN(4)], Host: string(rune('a' + rng.IntN(3))),
 				RequestID: []string{"", "-", "x", "y", "chatcmpl-x"}[rng.IntN(5)],
 				TraceID:   []string{"", "4bf92f3577b34da6a3ce929d0e0e4736"}[rng.IntN(2)],
 				Model:     []string{"", "m", "org/m", "n"}[rng.IntN(4)], Status: &st,
-				StartNs: maybe(t0), FirstTokenNs: maybe(t0 + int64(rng.IntN(600)-100)*ms),
-				EndNs: maybe(t0 + int64(rng.IntN(900)-100)*ms), QueueNs: maybe(int64(rng.IntN(50)) * ms),
+				StartNs: maybe(t0), FirstTokenNs: maybe(t0 + int64(rng.IntN(600)-100)*msNs),
+				EndNs: maybe(t0 + int64(rng.IntN(900)-100)*msNs), QueueNs: maybe(int64(rng.IntN(50)) * msNs),
 				OutputTokens: maybe(int64(rng.IntN(30)))}
 		}
 		rec := Reconcile(events)
 		var clients, proxies int64
 		for _, ev := range events {
-			clients += b2i(ev.Source == schema.SourceClient)
-			proxies += b2i(ev.Source == schema.SourceProxy)
+			clients += boolCount(ev.Source == schema.SourceClient)
+			proxies += boolCount(ev.Source == schema.SourceProxy)
 		}
 		for _, m := range rec.Matching {
 			if m.Outer == "client" && m.Inner == "proxy" &&

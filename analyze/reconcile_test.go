@@ -9,8 +9,8 @@ import (
 )
 
 const (
-	ms   = int64(1_000_000)
-	base = int64(1_700_000_000_000_000_000) // an instant in 2023, ns
+	msNs = int64(1_000_000)
+	t0Ns = int64(1_700_000_000_000_000_000) // an instant in 2023, ns
 )
 
 // obsEvent returns a wall-clock event of src on host, in the format named
@@ -20,22 +20,22 @@ func obsEvent(src, host, format string, startMs, firstMs, endMs float64) schema.
 		if math.IsNaN(v) {
 			return nil
 		}
-		t := base + int64(math.Round(v*1e6))
+		t := t0Ns + int64(math.Round(v*1e6))
 		return &t
 	}
 	return schema.Event{Source: src, Host: host, Format: format, Clock: schema.ClockWall,
 		StartNs: at(startMs), FirstTokenNs: at(firstMs), EndNs: at(endMs)}
 }
 
-var none = math.NaN()
+var noInstant = math.NaN()
 
-func client(host string, s, f, e float64) schema.Event {
+func clientObs(host string, s, f, e float64) schema.Event {
 	return obsEvent(schema.SourceClient, host, "ttftrace-client", s, f, e)
 }
-func proxy(host string, s, e float64) schema.Event {
-	return obsEvent(schema.SourceProxy, host, "nginx", s, none, e)
+func proxyObs(host string, s, e float64) schema.Event {
+	return obsEvent(schema.SourceProxy, host, "nginx", s, noInstant, e)
 }
-func server(host string, s, f, e float64) schema.Event {
+func serverObs(host string, s, f, e float64) schema.Event {
 	return obsEvent(schema.SourceServer, host, "otlp", s, f, e)
 }
 
@@ -64,13 +64,13 @@ func matchingOf(t *testing.T, rec *Reconciliation, outer, inner string) Matching
 // −3000 ± 2 ms; chained, the server is −1000 ± 18.001 ms from the client.
 // The breakdown is then the truth: 15 + 1 + 30 + 100 + 5 + 17 = 168 ms.
 func TestBreakdownByHand(t *testing.T) {
-	c := client("c", 0, 168, 1167)
+	c := clientObs("c", 0, 168, 1167)
 	c.RequestID = "9F1C2B3A-0000-4000-8000-00000000ABCD"
-	p := proxy("p", 2015, 3152)
+	p := proxyObs("p", 2015, 3152)
 	p.RequestID = "9f1c2b3a-0000-4000-8000-00000000abcd"
-	s := server("s", 16-1000, 151-1000, 1151-1000)
+	s := serverObs("s", 16-1000, 151-1000, 1151-1000)
 	s.ResponseID = "chatcmpl-9f1c2b3a00004000800000000000abcd"
-	s.QueueNs, s.PrefillNs = ptrTo(30*ms), ptrTo(100*ms)
+	s.QueueNs, s.PrefillNs = reconPtr(30*msNs), reconPtr(100*msNs)
 	rec := Reconcile([]schema.Event{c, p, s})
 
 	if m := matchingOf(t, rec, "client", "proxy"); m.ByID != 1 || m.Matched != 1 {
@@ -90,7 +90,7 @@ func TestBreakdownByHand(t *testing.T) {
 	for k, w := range want {
 		g := rec.ClockOffsets[k]
 		if g.Host != w.Host || g.Reference != w.Reference || g.Via != w.Via || g.Requests != w.Requests ||
-			g.Consistent != w.Consistent || !near(g.OffsetMs, w.OffsetMs) || !near(g.LowMs, w.LowMs) || !near(g.HighMs, w.HighMs) {
+			g.Consistent != w.Consistent || !approxEq(g.OffsetMs, w.OffsetMs) || !approxEq(g.LowMs, w.LowMs) || !approxEq(g.HighMs, w.HighMs) {
 			t.Errorf("offset %d = %+v, want %+v", k, g, w)
 		}
 	}
@@ -100,18 +100,18 @@ func TestBreakdownByHand(t *testing.T) {
 	q := rec.Requests[0]
 	parts := []*int64{q.ClientToProxyNs, q.ProxyToServerNs, q.ServerQueueNs, q.ServerPrefillNs, q.ServerOtherNs, q.ReturnPathNs, q.ClientTTFTNs}
 	for k, w := range []int64{15, 1, 30, 100, 5, 17, 168} {
-		if parts[k] == nil || *parts[k] != w*ms {
+		if parts[k] == nil || *parts[k] != w*msNs {
 			t.Errorf("part %d = %v, want %d ms", k, parts[k], w)
 		}
 	}
 	if q.ServerJoin != JoinID || q.ServerJoinedTo != "proxy" || q.ProxyJoin != JoinID || q.Reference != "c" {
 		t.Errorf("joins %q %q %q reference %q", q.ProxyJoin, q.ServerJoin, q.ServerJoinedTo, q.Reference)
 	}
-	if *q.ServerStartNs != base+16*ms || *q.ProxyEndNs != base+1152*ms {
-		t.Errorf("instants on the reference clock: server start %d, proxy end %d", *q.ServerStartNs-base, *q.ProxyEndNs-base)
+	if *q.ServerStartNs != t0Ns+16*msNs || *q.ProxyEndNs != t0Ns+1152*msNs {
+		t.Errorf("instants on the reference clock: server start %d, proxy end %d", *q.ServerStartNs-t0Ns, *q.ProxyEndNs-t0Ns)
 	}
 	// client TTFT 168 − server TTFT 135 = 33 ms.
-	if d := rec.TTFTDelta; d == nil || d.Count != 1 || !near(d.Mean, 33) || !near(d.P99, 33) || d.Metric != "ttft_delta" {
+	if d := rec.TTFTDelta; d == nil || d.Count != 1 || !approxEq(d.Mean, 33) || !approxEq(d.P99, 33) || d.Metric != "ttft_delta" {
 		t.Errorf("TTFT delta %+v, want one sample of 33 ms", d)
 	}
 	if len(rec.Examples) != 1 || rec.Examples[0].Key != c.RequestID || len(rec.Examples[0].Bars) != 3 ||
@@ -120,7 +120,7 @@ func TestBreakdownByHand(t *testing.T) {
 	}
 }
 
-func near(a, b float64) bool { return math.Abs(a-b) < 1e-6 }
+func approxEq(a, b float64) bool { return math.Abs(a-b) < 1e-6 }
 
 // TestJoinByTimeWithoutIDs joins three requests that share no id, on hosts
 // whose clocks agree, by time alone; then checks the offset the time joins
@@ -130,9 +130,9 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-6 }
 // interval is [−4.001, 5.001] and the estimate 0.5 ms.
 func TestJoinByTimeWithoutIDs(t *testing.T) {
 	events := []schema.Event{
-		client("c", 0, 300, 1000), proxy("p", 10, 990), server("s", 12, 290, 985),
-		client("c", 2000, 2200, 2500), proxy("p", 2004, 2494), server("s", 2005, 2150, 2490),
-		client("c", 4000, 4100, 4800), proxy("p", 4007, 4797), server("s", 4008, 4090, 4796),
+		clientObs("c", 0, 300, 1000), proxyObs("p", 10, 990), serverObs("s", 12, 290, 985),
+		clientObs("c", 2000, 2200, 2500), proxyObs("p", 2004, 2494), serverObs("s", 2005, 2150, 2490),
+		clientObs("c", 4000, 4100, 4800), proxyObs("p", 4007, 4797), serverObs("s", 4008, 4090, 4796),
 	}
 	rec := Reconcile(events)
 	for _, pair := range [][2]string{{"client", "proxy"}, {"proxy", "server"}} {
@@ -146,7 +146,7 @@ func TestJoinByTimeWithoutIDs(t *testing.T) {
 		}
 	}
 	got := rec.ClockOffsets[0]
-	if got.Host != "p" || got.Reference != "c" || !near(got.LowMs, -4.001) || !near(got.HighMs, 5.001) || !near(got.OffsetMs, 0.5) {
+	if got.Host != "p" || got.Reference != "c" || !approxEq(got.LowMs, -4.001) || !approxEq(got.HighMs, 5.001) || !approxEq(got.OffsetMs, 0.5) {
 		t.Errorf("offset %+v, want p−c 0.5 in [−4.001, 5.001]", got)
 	}
 }
@@ -155,16 +155,16 @@ func TestJoinByTimeWithoutIDs(t *testing.T) {
 // equally are not guessed between, nor are two clients that fit one proxy
 // equally; a clearly better candidate is taken.
 func TestAmbiguousCandidates(t *testing.T) {
-	rec := Reconcile([]schema.Event{client("c", 0, 300, 1000), proxy("p", 10, 990), proxy("p", 10, 990)})
+	rec := Reconcile([]schema.Event{clientObs("c", 0, 300, 1000), proxyObs("p", 10, 990), proxyObs("p", 10, 990)})
 	if m := matchingOf(t, rec, "client", "proxy"); m.Matched != 0 || m.Ambiguous != 1 || m.UnmatchedInner != 2 || m.UnmatchedOuter != 0 {
 		t.Errorf("two equal proxies: %+v, want 1 ambiguous, 2 unmatched inner", m)
 	}
-	rec = Reconcile([]schema.Event{client("c", 0, 300, 1000), client("c", 0, 300, 1000), proxy("p", 10, 990)})
+	rec = Reconcile([]schema.Event{clientObs("c", 0, 300, 1000), clientObs("c", 0, 300, 1000), proxyObs("p", 10, 990)})
 	if m := matchingOf(t, rec, "client", "proxy"); m.Matched != 0 || m.Ambiguous != 2 || m.UnmatchedInner != 1 {
 		t.Errorf("two equal clients: %+v, want 2 ambiguous, 1 unmatched inner", m)
 	}
 	// Slack 20 ms against 200 ms: the first proxy is told apart.
-	rec = Reconcile([]schema.Event{client("c", 0, 300, 1000), proxy("p", 100, 900), proxy("p", 10, 990)})
+	rec = Reconcile([]schema.Event{clientObs("c", 0, 300, 1000), proxyObs("p", 100, 900), proxyObs("p", 10, 990)})
 	if m := matchingOf(t, rec, "client", "proxy"); m.Matched != 1 || m.ByTime != 1 || *rec.Requests[0].ProxyEvent != 2 {
 		t.Errorf("distinct candidates: %+v %+v", m, rec.Requests)
 	}
@@ -183,8 +183,8 @@ func TestSteppedClock(t *testing.T) {
 		if k >= 20 {
 			theta = 1100
 		}
-		c := client("c", t0, t0+200, t0+500)
-		s := server("s", t0+5+theta, t0+190+theta, t0+495+theta)
+		c := clientObs("c", t0, t0+200, t0+500)
+		s := serverObs("s", t0+5+theta, t0+190+theta, t0+495+theta)
 		c.RequestID, s.RequestID = "r"+string(rune('A'+k)), "r"+string(rune('A'+k))
 		events = append(events, c, s)
 	}
@@ -196,7 +196,7 @@ func TestSteppedClock(t *testing.T) {
 		t.Fatalf("offsets %+v", rec.ClockOffsets)
 	}
 	got := rec.ClockOffsets[0]
-	if got.Consistent || !near(got.OffsetMs, 100) || !near(got.LowMs, 105.001) || !near(got.HighMs, 1094.999) {
+	if got.Consistent || !approxEq(got.OffsetMs, 100) || !approxEq(got.LowMs, 105.001) || !approxEq(got.HighMs, 1094.999) {
 		t.Errorf("offset %+v, want inconsistent, 100 ms, [105.001, 1094.999]", got)
 	}
 	if !strings.Contains(strings.Join(rec.Notes, "\n"), "contradict") {
@@ -206,9 +206,9 @@ func TestSteppedClock(t *testing.T) {
 
 // TestUnjoinableClocks: events on relative clocks are unmatched and noted.
 func TestUnjoinableClocks(t *testing.T) {
-	c := client("bench", 0, 100, 900)
+	c := clientObs("bench", 0, 100, 900)
 	c.Clock = schema.ClockRelative
-	rec := Reconcile([]schema.Event{c, server("s", 10, 90, 890)})
+	rec := Reconcile([]schema.Event{c, serverObs("s", 10, 90, 890)})
 	m := matchingOf(t, rec, "client", "server")
 	if m.Matched != 0 || m.UnmatchedOuter != 1 || m.UnmatchedInner != 1 || len(rec.Requests) != 0 {
 		t.Errorf("%+v, %d requests", m, len(rec.Requests))
@@ -221,8 +221,8 @@ func TestUnjoinableClocks(t *testing.T) {
 // TestAmbiguousIDs: an id two observations of one source carry joins
 // nothing; the time join then decides.
 func TestAmbiguousIDs(t *testing.T) {
-	c1, c2 := client("c", 0, 300, 1000), client("c", 5000, 5300, 6000)
-	p1, p2 := proxy("p", 10, 990), proxy("p", 5010, 5400)
+	c1, c2 := clientObs("c", 0, 300, 1000), clientObs("c", 5000, 5300, 6000)
+	p1, p2 := proxyObs("p", 10, 990), proxyObs("p", 5010, 5400)
 	c1.RequestID, c2.RequestID, p1.RequestID, p2.RequestID = "dup", "dup", "dup", "x"
 	rec := Reconcile([]schema.Event{c1, c2, p1, p2})
 	if m := matchingOf(t, rec, "client", "proxy"); m.ByID != 0 || m.ByTime != 2 {
@@ -250,9 +250,9 @@ func TestNormalizeID(t *testing.T) {
 // TestUnrelatedHosts: a proxy host whose observations join nothing keeps its
 // own clock, and a note says so; the joined pair still gets its offset.
 func TestUnrelatedHosts(t *testing.T) {
-	c, s := client("c", 0, 100, 900), server("s", 10, 90, 890)
+	c, s := clientObs("c", 0, 100, 900), serverObs("s", 10, 90, 890)
 	c.RequestID, s.RequestID = "a", "a"
-	rec := Reconcile([]schema.Event{c, s, proxy("q", 50000, 50100)})
+	rec := Reconcile([]schema.Event{c, s, proxyObs("q", 50000, 50100)})
 	if len(rec.ClockOffsets) != 1 || rec.ClockOffsets[0].Host != "s" || rec.ClockOffsets[0].Reference != "c" {
 		t.Errorf("offsets %+v", rec.ClockOffsets)
 	}
@@ -265,9 +265,9 @@ func TestUnrelatedHosts(t *testing.T) {
 // none; the proxy fits by time, but a client joined to its server directly
 // takes a proxy only by id, so the proxy is left unjoined, not guessed.
 func TestDirectServerKeepsOutProxy(t *testing.T) {
-	c, s := client("c", 0, 300, 1000), server("s", 12, 290, 985)
+	c, s := clientObs("c", 0, 300, 1000), serverObs("s", 12, 290, 985)
 	c.RequestID, s.RequestID = "r1", "r1"
-	rec := Reconcile([]schema.Event{c, proxy("p", 10, 990), s})
+	rec := Reconcile([]schema.Event{c, proxyObs("p", 10, 990), s})
 	if m := matchingOf(t, rec, "client", "server"); m.ByID != 1 {
 		t.Errorf("client/server %+v", m)
 	}

@@ -54,7 +54,7 @@ type timeEdge struct {
 // best pairs first, unless another free candidate is within the margin on
 // either side: then the outer is marked ambiguous and nothing is guessed.
 // Candidates are found by a sweep over inner observations sorted by start.
-func (r *reconciler) joinTime(p *pair, ck *clocks) {
+func (r *reconciler) joinTime(p *joinPair, ck *clocks) {
 	for o := range p.ambiguous {
 		if p.outerTo[o] < 0 {
 			p.ambiguous[o] = false
@@ -74,17 +74,17 @@ func (r *reconciler) joinTime(p *pair, ck *clocks) {
 
 // timeCands returns the observations of s that ok admits and that logged
 // start and end, on their reference clocks.
-func timeCands(s *source, ck *clocks, ok func(int32) bool) []timeCand {
+func timeCands(s *obsSource, ck *clocks, ok func(int32) bool) []timeCand {
 	var out []timeCand
 	for k := range s.obs {
 		o := &s.obs[k]
-		if o.has&(hasStart|hasEnd) != hasStart|hasEnd || !ok(int32(k)) {
+		if o.has&(obsHasStart|obsHasEnd) != obsHasStart|obsHasEnd || !ok(int32(k)) {
 			continue
 		}
 		hc := &ck.host[o.host]
 		sh := hc.shift()
 		out = append(out, timeCand{obs: int32(k), host: o.host, ref: hc.ref, start: o.start - sh, end: o.end - sh,
-			first: o.first - sh, hasFirst: o.has&hasFirst != 0, shift: sh, res: o.res, tol: hc.uncertainty() + o.res})
+			first: o.first - sh, hasFirst: o.has&obsHasFirst != 0, shift: sh, res: o.res, tol: hc.uncertainty() + o.res})
 	}
 	return out
 }
@@ -97,7 +97,7 @@ func timeCands(s *source, ck *clocks, ok func(int32) bool) []timeCand {
 // could neither beat the best nor be confused with it. So each outer scans
 // the inner requests starting within about one round trip of its own
 // start, not all those that start while it runs.
-func (r *reconciler) timeEdges(p *pair, ck *clocks, outs, ins []timeCand) []timeEdge {
+func (r *reconciler) timeEdges(p *joinPair, ck *clocks, outs, ins []timeCand) []timeEdge {
 	var lim struct{ tol, res, trip, iqr int64 }
 	for k := range ins {
 		lim.tol = max(lim.tol, ins[k].tol+unknownClockSlackNs)
@@ -133,7 +133,7 @@ func (r *reconciler) timeEdges(p *pair, ck *clocks, outs, ins []timeCand) []time
 // has enough joined requests, a start gap far above theirs or an end gap
 // far below (the fences) is implausible too: the network's delays between
 // two hosts vary within a narrow band.
-func (r *reconciler) fit(p *pair, ck *clocks, o, in *timeCand) (timeEdge, bool) {
+func (r *reconciler) fit(p *joinPair, ck *clocks, o, in *timeCand) (timeEdge, bool) {
 	tol := o.tol + in.tol
 	if o.ref != in.ref {
 		tol += unknownClockSlackNs
@@ -170,18 +170,18 @@ func (r *reconciler) fit(p *pair, ck *clocks, o, in *timeCand) (timeEdge, bool) 
 	}
 	oe := &r.events[p.outer.obs[o.obs].event]
 	ie := &r.events[p.inner.obs[in.obs].event]
-	if !compatible(oe, ie) || (p.conflict != nil && p.conflict(o.obs, in.obs)) {
+	if !joinCompatible(oe, ie) || (p.conflict != nil && p.conflict(o.obs, in.obs)) {
 		return timeEdge{}, false
 	}
 	return timeEdge{o: o.obs, i: in.obs, slack: slack, margin: w + slackMarginNs + iqr}, true
 }
 
-// compatible reports whether two observations may be of one request: same
+// joinCompatible reports whether two observations may be of one request: same
 // model (ignoring case and any "org/" prefix), same endpoint (or one a path
 // suffix of the other, for routers that rewrite a prefix), statuses both 2xx
 // or equal, and token counts within 5% (at least 2 tokens), each checked
 // only when both observers logged it.
-func compatible(a, b *schema.Event) bool {
+func joinCompatible(a, b *schema.Event) bool {
 	if a.Model != "" && b.Model != "" && !sameModel(a.Model, b.Model) {
 		return false
 	}
