@@ -1,0 +1,220 @@
+package analyze
+
+import (
+	"cmp"
+	"container/heap"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// clocks is the estimated offset of every host: measured host pairs (edges)
+// and, per host, the chain to its component's reference host.
+type clocks struct {
+	hosts []string
+	pairs []hostPair
+	edges map[hostPair]offsetEstimate
+	host  []hostClock
+	main  int32 // reference of the preferred component
+	notes []string
+}
+
+// estimateClocks estimates the offset of every host pair from the joined
+// requests (only the trace- and id-joined ones unless withTime), then chains
+// them to a reference host per connected component (SPEC §4, §7).
+func (r *reconciler) estimateClocks(withTime bool) *clocks {
+	bounds := map[hostPair]*offsetBounds{}
+	for _, p := range []*joinPair{r.cp, r.ps, r.cs} {
+		for o, i := range p.outerTo {
+			if i < 0 || (p.method[o] == JoinTime && !withTime) {
+				continue
+			}
+			oo, io := &p.outer.obs[o], &p.inner.obs[i]
+			if oo.host == io.host {
+				continue
+			}
+			hp, flip := hostPair{oo.host, io.host}, false
+			if hp.a > hp.b {
+				hp, flip = hostPair{io.host, oo.host}, true
+			}
+			b := bounds[hp]
+			if b == nil {
+				b = &offsetBounds{}
+				bounds[hp] = b
+			}
+			b.addBounds(oo, io, p.firstOrdered, flip)
+		}
+	}
+	ck := &clocks{hosts: r.hosts, edges: map[hostPair]offsetEstimate{}}
+	for hp, b := range bounds {
+		if e, ok := b.estimate(); ok {
+			ck.edges[hp] = e
+			ck.pairs = append(ck.pairs, hp)
+		}
+	}
+	slices.SortFunc(ck.pairs, func(x, y hostPair) int {
+		return cmp.Or(cmp.Compare(r.hosts[x.a], r.hosts[y.a]), cmp.Compare(r.hosts[x.b], r.hosts[y.b]))
+	})
+	ck.chain(r.referenceOrder())
+	return ck
+}
+
+// referenceOrder lists hosts in the order they are preferred as a reference:
+// most client observations, then most proxy, then most server, then name.
+func (r *reconciler) referenceOrder() []int32 {
+	counts := make([][3]int, len(r.hosts))
+	for k, s := range r.sources {
+		for i := range s.obs {
+			counts[s.obs[i].host][k]++
+		}
+	}
+	order := make([]int32, len(r.hosts))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(x, y int32) int {
+		cx, cy := counts[x], counts[y]
+		return cmp.Or(-cmp.Compare(cx[0], cy[0]), -cmp.Compare(cx[1], cy[1]),
+			-cmp.Compare(cx[2], cy[2]), cmp.Compare(r.hosts[x], r.hosts[y]))
+	})
+	return order
+}
+
+// chain gives every host the offset of the tightest chain of measured
+// pairs to its component's reference: the path whose intervals' widths sum
+// to the least (Dijkstra; a contradicting pair counts as very wide, so it is
+// used only where no other path exists). Components are rooted at the hosts
+// in order that are not yet reached.
+func (ck *clocks) chain(order []int32) {
+	adj := make([][]int32, len(ck.hosts))
+	for _, hp := range ck.pairs {
+		adj[hp.a] = append(adj[hp.a], hp.b)
+		adj[hp.b] = append(adj[hp.b], hp.a)
+	}
+	ck.host = make([]hostClock, len(ck.hosts))
+	dist := make([]float64, len(ck.hosts))
+	for i := range dist {
+		dist[i] = math.Inf(1)
+	}
+	if len(order) > 0 {
+		ck.main = order[0]
+	}
+	for _, root := range order {
+		if !math.IsInf(dist[root], 1) {
+			continue
+		}
+		dist[root] = 0
+		ck.host[root] = hostClock{ref: root, consistent: true, parent: -1}
+		q := &hostQueue{hosts: ck.hosts}
+		heap.Push(q, hostDist{root, 0})
+		for q.Len() > 0 {
+			u := heap.Pop(q).(hostDist)
+			if u.dist > dist[u.host] {
+				continue // a stale entry
+			}
+			for _, v := range adj[u.host] {
+				if d := u.dist + ck.width(u.host, v); d < dist[v] {
+					dist[v] = d
+					ck.host[v] = ck.step(u.host, v)
+					heap.Push(q, hostDist{v, d})
+				}
+			}
+		}
+	}
+	ck.addNotes()
+}
+
+// inconsistentWidthNs is added to the width of a pair whose bounds
+// contradict, so that chains avoid it (about eleven days).
+const inconsistentWidthNs = 1e15
+
+// width is the width of the measured interval between hosts u and v, ns.
+func (ck *clocks) width(u, v int32) float64 {
+	e := ck.edges[hostPair{min(u, v), max(u, v)}]
+	w := e.high - e.low
+	if !e.consistent {
+		w += inconsistentWidthNs
+	}
+	return w
+}
+
+// hostDist is a host and the summed width of its chain so far.
+type hostDist struct {
+	host int32
+	dist float64
+}
+
+// hostQueue is a min-heap of hostDist by width, then host name.
+type hostQueue struct {
+	items []hostDist
+	hosts []string
+}
+
+func (q *hostQueue) Len() int { return len(q.items) }
+func (q *hostQueue) Less(i, j int) bool {
+	a, b := q.items[i], q.items[j]
+	return a.dist < b.dist || a.dist == b.dist && q.hosts[a.host] < q.hosts[b.host]
+}
+func (q *hostQueue) Swap(i, j int) { q.items[i], q.items[j] = q.items[j], q.items[i] }
+func (q *hostQueue) Push(x any)    { q.items = append(q.items, x.(hostDist)) }
+func (q *hostQueue) Pop() any {
+	x := q.items[len(q.items)-1]
+	q.items = q.items[:len(q.items)-1]
+	return x
+}
+
+// step returns host v's clock reached from host u over their measured pair.
+func (ck *clocks) step(u, v int32) hostClock {
+	hp, forward := hostPair{u, v}, true
+	if u > v {
+		hp, forward = hostPair{v, u}, false
+	}
+	h := chainStep(&ck.host[u], ck.edges[hp], forward)
+	h.parent = u
+	if ck.host[u].depth > 0 {
+		h.via = append(slices.Clip(ck.host[u].via), u)
+	}
+	return h
+}
+
+func (ck *clocks) addNotes() {
+	for _, hp := range ck.pairs {
+		if e := ck.edges[hp]; !e.consistent {
+			ck.notes = append(ck.notes, fmt.Sprintf("clock bounds between %s and %s contradict each other "+
+				"(a stepped clock or wrong joins): their offset %.3f ms is a best estimate",
+				ck.hosts[hp.a], ck.hosts[hp.b], e.est/1e6))
+		}
+	}
+	var roots []string
+	for h := range ck.host {
+		if ck.host[h].ref == int32(h) && int32(h) != ck.main {
+			roots = append(roots, ck.hosts[h])
+		}
+	}
+	if len(roots) > 0 {
+		ck.notes = append(ck.notes, fmt.Sprintf("no joined request relates the clocks of %s to %s: "+
+			"their instants stay on their own clocks", strings.Join(roots, ", "), ck.hosts[ck.main]))
+	}
+}
+
+// direct returns the measured offset of inner host i relative to outer host
+// o (θ = clock(i) − clock(o), ns) when that pair was measured consistently.
+func (ck *clocks) direct(o, i int32) (offsetEstimate, bool) {
+	if o == i {
+		return offsetEstimate{consistent: true, requests: 1}, true
+	}
+	hp, flip := hostPair{o, i}, false
+	if o > i {
+		hp, flip = hostPair{i, o}, true
+	}
+	e, ok := ck.edges[hp]
+	if !ok || !e.consistent {
+		return offsetEstimate{}, false
+	}
+	if flip {
+		e.est, e.low, e.high = -e.est, -e.high, -e.low
+	}
+	e.fenced = e.fenced && e.flipped == flip
+	return e, true
+}

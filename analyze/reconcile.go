@@ -1,0 +1,154 @@
+package analyze
+
+import (
+	"fmt"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// Join methods, in the order SPEC §4 tries them. They are stored in
+// ReconciledRequest and must stay stable.
+const (
+	JoinTrace = "trace" // equal W3C trace ids
+	JoinID    = "id"    // a shared request or response id, after normalization
+	JoinTime  = "time"  // the inner observation fits inside the outer one
+)
+
+// Reconciliation is the result of joining the observations of each request
+// across client, proxy and server (SPEC §4). Its first five fields feed
+// Analysis; Requests is the per-request table.
+type Reconciliation struct {
+	Matching      []Matching
+	ClockOffsets  []ClockOffset
+	TTFTBreakdown []BreakdownBand
+	// TTFTDelta is the distribution of client TTFT − server TTFT in ms, each
+	// measured on its own host's clock, over the requests joined at both
+	// (through a proxy or not); nil when there are none.
+	TTFTDelta *Metric
+	Examples  []Timeline
+	// Requests has one row per request joined across at least two sources,
+	// in the order of the outermost observation's index in events.
+	Requests []ReconciledRequest
+	// Notes are caveats a reader must know (events on clocks that cannot be
+	// joined, hosts without an offset, contradicting clock bounds).
+	Notes []string
+}
+
+// ReconciledRequest is one request joined across sources, flat so that it
+// can be written as one Parquet row. Instants are nanoseconds on the clock of
+// Reference (the host's instant minus its estimated offset, SPEC §7); a nil
+// field is an observer or instant that is absent. Breakdown parts are set
+// only when client, proxy and server all saw the request and logged the
+// instants the part spans, whatever the request's outcome (the bands and the
+// TTFT delta keep only requests without an error class at client and server);
+// they add up exactly to ClientTTFTNs.
+type ReconciledRequest struct {
+	Reference string `parquet:"reference,dict"` // host whose clock the instants use
+
+	ClientEvent        *int64 `parquet:"client_event,optional"` // index into the events given to Reconcile
+	ClientHost         string `parquet:"client_host,dict,optional"`
+	ClientStartNs      *int64 `parquet:"client_start_ns,optional"`
+	ClientFirstTokenNs *int64 `parquet:"client_first_token_ns,optional"`
+	ClientEndNs        *int64 `parquet:"client_end_ns,optional"`
+	ClientError        string `parquet:"client_error_class,dict,optional"` // schema.Error* of the client's observation
+
+	ProxyEvent        *int64 `parquet:"proxy_event,optional"`
+	ProxyHost         string `parquet:"proxy_host,dict,optional"`
+	ProxyStartNs      *int64 `parquet:"proxy_start_ns,optional"`
+	ProxyFirstTokenNs *int64 `parquet:"proxy_first_token_ns,optional"`
+	ProxyEndNs        *int64 `parquet:"proxy_end_ns,optional"`
+	// ProxyJoin is how the proxy observation was joined to the client's:
+	// trace, id or time; empty without a client or proxy.
+	ProxyJoin string `parquet:"proxy_join,dict,optional"`
+
+	ServerEvent        *int64 `parquet:"server_event,optional"`
+	ServerHost         string `parquet:"server_host,dict,optional"`
+	ServerStartNs      *int64 `parquet:"server_start_ns,optional"`
+	ServerFirstTokenNs *int64 `parquet:"server_first_token_ns,optional"`
+	ServerEndNs        *int64 `parquet:"server_end_ns,optional"`
+	ServerError        string `parquet:"server_error_class,dict,optional"`
+	// ServerJoin is how the server observation was joined (trace, id or
+	// time) and ServerJoinedTo to which source (proxy or client).
+	ServerJoin     string `parquet:"server_join,dict,optional"`
+	ServerJoinedTo string `parquet:"server_joined_to,dict,optional"`
+
+	// ClientTTFTNs and ServerTTFTNs are first_token − start on each
+	// observer's own clock.
+	ClientTTFTNs *int64 `parquet:"client_ttft_ns,optional"`
+	ServerTTFTNs *int64 `parquet:"server_ttft_ns,optional"`
+
+	// The TTFT breakdown (SPEC §4), nanoseconds, on the reference clock.
+	ClientToProxyNs *int64 `parquet:"client_to_proxy_ns,optional"` // proxy.start − client.start
+	ProxyToServerNs *int64 `parquet:"proxy_to_server_ns,optional"` // server.start − proxy.start
+	ServerQueueNs   *int64 `parquet:"server_queue_ns,optional"`    // the engine's queue time, when logged
+	ServerPrefillNs *int64 `parquet:"server_prefill_ns,optional"`  // the engine's prefill time, when logged
+	ServerOtherNs   *int64 `parquet:"server_other_ns,optional"`    // server TTFT − queue − prefill
+	ReturnPathNs    *int64 `parquet:"return_path_ns,optional"`     // client.first_token − server.first_token
+}
+
+// Reconcile joins the observations in events across sources (SPEC §4) and
+// returns the joins, clock offsets and TTFT breakdown. It works in steps:
+//
+//  1. Id joins for the pairs client⊃proxy, proxy⊃server and client⊃server
+//     (the last only for observations no proxy links): equal W3C trace ids
+//     first, then any shared id after normalizeID. An id or trace id that
+//     several observations of one source carry is ambiguous and unused.
+//  2. Clock offsets per host pair from those joins (offsetBounds), chained
+//     by breadth-first search to one reference host per connected group of
+//     hosts: the host with the most client observations.
+//  3. Time joins for what is left (joinTime): the inner observation must
+//     fit inside the outer on corrected clocks, with compatible attributes;
+//     the smallest round-trip slack wins unless a rival is within the
+//     margin, in which case nothing is guessed and the outer is ambiguous.
+//  4. Offsets again from all joins, then one more round of time joins and a
+//     final estimate: the time joins' bounds tighten the offsets, and hosts
+//     that no id join related get one.
+//  5. One ReconciledRequest per joined request on the reference clock, the
+//     breakdown bands, the client−server TTFT delta and slow examples.
+//
+// Only events on wall clocks join; the others count as unmatched and are
+// noted. Cost is near-linear: hash maps for ids, and for time joins a sweep
+// over starts sorted once, each outer scanning only the inner observations
+// that start within about one round trip of it.
+func Reconcile(events []schema.Event) *Reconciliation {
+	r := newReconciler(events)
+	r.joinAllIDs()
+	ck := r.estimateClocks(false)
+	for round := 0; round < 2; round++ {
+		r.joinAllTimes(ck)
+		ck = r.estimateClocks(true)
+	}
+	out := &Reconciliation{Matching: r.matching(), ClockOffsets: ck.report()}
+	out.Requests = r.assemble(ck)
+	out.TTFTBreakdown = breakdownBands(out.Requests)
+	out.TTFTDelta = ttftDelta(out.Requests)
+	out.Examples = slowExamples(events, out.Requests, 5)
+	out.Notes = append(r.notes(), ck.notes...)
+	return out
+}
+
+// joinAllIDs runs the trace and id joins of the three source pairs.
+func (r *reconciler) joinAllIDs() {
+	r.joinIDs(r.cp)
+	r.joinIDs(r.ps)
+	r.joinIDs(r.cs)
+}
+
+// joinAllTimes runs one round of time-window joins for what is left.
+func (r *reconciler) joinAllTimes(ck *clocks) {
+	r.joinTime(r.cp, ck)
+	r.joinTime(r.ps, ck)
+	r.joinTime(r.cs, ck)
+}
+
+// notes describes the events that could not take part in the joins.
+func (r *reconciler) notes() []string {
+	var out []string
+	for _, s := range r.sources {
+		if s.unjoinable > 0 {
+			out = append(out, fmt.Sprintf("%d %s events are on steady or relative clocks "+
+				"and were not joined with other sources", s.unjoinable, s.name))
+		}
+	}
+	return out
+}

@@ -1,0 +1,301 @@
+package analyze
+
+import (
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// Bits of joinObs.has: which instants the observer logged.
+const (
+	obsHasStart = 1 << iota
+	obsHasFirst
+	obsHasEnd
+)
+
+// joinObs is what the joins need of one wall-clock event: its instants
+// in nanoseconds on its own host's clock, and the resolution of its log.
+type joinObs struct {
+	event int32 // index into the events given to Reconcile
+	host  int32 // index into reconciler.hosts
+	res   int64 // resolution of the log's instants, ns
+	start int64
+	first int64
+	end   int64
+	has   uint8
+	nKeys uint8 // its normalized ids are obsSource.keys[keyAt : keyAt+nKeys]
+	keyAt int32
+}
+
+// ambiguousKey marks, in an idIndex, a key carried by several observations.
+const ambiguousKey = -1
+
+// idIndex maps a normalized id to the one observation of a source carrying
+// it, or to ambiguousKey.
+type idIndex map[string]int32
+
+func (x idIndex) add(key string, o int32) {
+	if prev, ok := x[key]; ok && prev != o {
+		x[key] = ambiguousKey
+		return
+	}
+	x[key] = o
+}
+
+// unique returns the single observation carrying key, and false when none
+// or several do.
+func (x idIndex) unique(key string) (int32, bool) {
+	o, ok := x[key]
+	return o, ok && o != ambiguousKey
+}
+
+// obsSource holds the joinable observations of one kind of observer.
+type obsSource struct {
+	name       string
+	obs        []joinObs
+	unjoinable int64 // events on steady or relative clocks
+	events     int64 // all events of the source
+	traces     idIndex
+	ids        idIndex
+	keys       []string // every observation's normalized ids, back to back
+}
+
+// idsOf returns the normalized ids of observation k.
+func (s *obsSource) idsOf(k int32) []string {
+	o := &s.obs[k]
+	return s.keys[o.keyAt : o.keyAt+int32(o.nKeys)]
+}
+
+// joinPair is one outer/inner join (client⊃proxy, proxy⊃server, client⊃server)
+// and its results so far.
+type joinPair struct {
+	outer, inner *obsSource
+	// firstOrdered is true when the inner observer's first_token precedes the
+	// outer's in true time: a client's first content chunk passes through the
+	// proxy after its first body byte and leaves the server after its first
+	// token. A proxy's first body byte may be a role chunk sent before the
+	// server's first token, so proxy⊃server is not ordered.
+	firstOrdered bool
+	outerTo      []int32 // per outer observation, the joined inner one or -1
+	innerTo      []int32 // per inner observation, the joined outer one or -1
+	method       []string
+	ambiguous    []bool
+	// outerOK and innerOK say whether an observation takes part in this
+	// pair's joins; conflict vetoes a join that would contradict another
+	// pair's.
+	outerOK, innerOK func(int32) bool
+	conflict         func(o, i int32) bool
+	// timeOuterOK, when set, further limits the outers a time join may
+	// take.
+	timeOuterOK func(int32) bool
+}
+
+func newPair(outer, inner *obsSource, firstOrdered bool) *joinPair {
+	p := &joinPair{outer: outer, inner: inner, firstOrdered: firstOrdered,
+		outerTo: make([]int32, len(outer.obs)), innerTo: make([]int32, len(inner.obs)),
+		method: make([]string, len(outer.obs)), ambiguous: make([]bool, len(outer.obs))}
+	for i := range p.outerTo {
+		p.outerTo[i] = -1
+	}
+	for i := range p.innerTo {
+		p.innerTo[i] = -1
+	}
+	always := func(int32) bool { return true }
+	p.outerOK, p.innerOK = always, always
+	return p
+}
+
+// free reports whether outer o and inner i may still be joined to each other.
+func (p *joinPair) free(o, i int32) bool {
+	return p.outerTo[o] < 0 && p.innerTo[i] < 0 && p.outerOK(o) && p.innerOK(i) &&
+		(p.conflict == nil || !p.conflict(o, i))
+}
+
+func (p *joinPair) join(o, i int32, method string) {
+	p.outerTo[o], p.innerTo[i], p.method[o] = i, o, method
+	p.ambiguous[o] = false
+}
+
+// reconciler holds the observations of every source and the three pairs.
+type reconciler struct {
+	events  []schema.Event
+	hosts   []string
+	sources [3]*obsSource // client, proxy, server
+	cp      *joinPair     // client ⊃ proxy
+	ps      *joinPair     // proxy ⊃ server
+	cs      *joinPair     // client ⊃ server, for requests no proxy joins
+	slab    int64Slab     // backs the nullable fields of the ReconciledRequests
+}
+
+func newReconciler(events []schema.Event) *reconciler {
+	r := &reconciler{events: events}
+	hostID := map[string]int32{}
+	names := [3]string{schema.SourceClient, schema.SourceProxy, schema.SourceServer}
+	var counts [3]int
+	for i := range events {
+		for k, n := range names {
+			if events[i].Source == n {
+				counts[k]++
+			}
+		}
+	}
+	for k := range r.sources {
+		r.sources[k] = &obsSource{name: names[k], obs: make([]joinObs, 0, counts[k]),
+			traces: make(idIndex, counts[k]/4), ids: make(idIndex, counts[k])}
+	}
+	for i := range events {
+		r.addEvent(int32(i), hostID)
+	}
+	c, p, s := r.sources[0], r.sources[1], r.sources[2]
+	r.cp, r.ps, r.cs = newPair(c, p, true), newPair(p, s, false), newPair(c, s, true)
+	r.ps.outerOK = func(o int32) bool { return !r.hasDirectServer(r.cp.innerTo[o]) }
+	r.ps.innerOK = func(i int32) bool { return r.cs.innerTo[i] < 0 }
+	r.cs.outerOK = func(o int32) bool { pr := r.cp.outerTo[o]; return pr < 0 || r.ps.outerTo[pr] < 0 }
+	r.cs.innerOK = func(i int32) bool { return r.ps.innerTo[i] < 0 }
+	r.cp.conflict = func(o, i int32) bool { return r.cs.outerTo[o] >= 0 && r.ps.outerTo[i] >= 0 }
+	// A client already joined to its server directly takes a proxy only by
+	// trace or id: a proxy found by time could not be checked against that
+	// server.
+	r.cp.timeOuterOK = func(o int32) bool { return r.cs.outerTo[o] < 0 }
+	return r
+}
+
+// hasDirectServer reports whether client observation c (or -1) was joined
+// to a server directly.
+func (r *reconciler) hasDirectServer(c int32) bool { return c >= 0 && r.cs.outerTo[c] >= 0 }
+
+// addEvent files event i under its source, indexing its ids.
+func (r *reconciler) addEvent(i int32, hostID map[string]int32) {
+	ev := &r.events[i]
+	var s *obsSource
+	for _, cand := range r.sources {
+		if cand.name == ev.Source {
+			s = cand
+		}
+	}
+	if s == nil {
+		return
+	}
+	s.events++
+	if ev.Clock != schema.ClockWall {
+		s.unjoinable++
+		return
+	}
+	h, ok := hostID[ev.Host]
+	if !ok {
+		h = int32(len(r.hosts))
+		hostID[ev.Host] = h
+		r.hosts = append(r.hosts, ev.Host)
+	}
+	o := joinObs{event: i, host: h, res: formatResolution(ev.Format)}
+	o.start, o.has = loggedInstant(ev.StartNs, obsHasStart, o.has)
+	o.first, o.has = loggedInstant(ev.FirstTokenNs, obsHasFirst, o.has)
+	o.end, o.has = loggedInstant(ev.EndNs, obsHasEnd, o.has)
+	k := int32(len(s.obs))
+	if ev.TraceID != "" {
+		s.traces.add(ev.TraceID, k)
+	}
+	o.keyAt = int32(len(s.keys))
+	eachID(ev, func(key string) {
+		if o.nKeys < 255 {
+			s.ids.add(key, k)
+			s.keys = append(s.keys, key)
+			o.nKeys++
+		}
+	})
+	s.obs = append(s.obs, o)
+}
+
+func loggedInstant(p *int64, bit, has uint8) (int64, uint8) {
+	if p == nil {
+		return 0, has
+	}
+	return *p, has | bit
+}
+
+// formatResolution is the resolution of a format's logged instants in ns:
+// nginx ($msec, $request_time), Envoy (%START_TIME%, durations) and HAProxy
+// (Ta, Tr…) log whole milliseconds, as HAR does; OTLP and GenAI-Perf give
+// nanoseconds; the other formats microseconds.
+func formatResolution(format string) int64 {
+	switch format {
+	case "nginx", "envoy", "haproxy", "har":
+		return 1_000_000
+	case "otlp", "genai-perf":
+		return 0
+	}
+	return 1_000
+}
+
+// joinIDs joins the free observations of p by trace id, then by any shared
+// normalized id. A key carried by several observations of one source is
+// ambiguous and never used; an outer whose keys point to different inner
+// observations is not joined.
+func (r *reconciler) joinIDs(p *joinPair) {
+	for o := range p.outerTo {
+		ev := &r.events[p.outer.obs[o].event]
+		if i, ok := r.traceMatch(p, ev); ok && p.free(int32(o), i) {
+			p.join(int32(o), i, JoinTrace)
+			continue
+		}
+		if i, ok := idMatch(p, int32(o)); ok && p.free(int32(o), i) {
+			p.join(int32(o), i, JoinID)
+		}
+	}
+}
+
+func (r *reconciler) traceMatch(p *joinPair, ev *schema.Event) (int32, bool) {
+	if ev.TraceID == "" {
+		return 0, false
+	}
+	if _, ok := p.outer.traces.unique(ev.TraceID); !ok {
+		return 0, false
+	}
+	return p.inner.traces.unique(ev.TraceID)
+}
+
+// idMatch returns the one inner observation sharing an unambiguous id with
+// outer observation o, and false when none or several do.
+func idMatch(p *joinPair, o int32) (int32, bool) {
+	found, conflict := int32(-1), false
+	for _, key := range p.outer.idsOf(o) {
+		if _, ok := p.outer.ids.unique(key); !ok {
+			continue
+		}
+		i, ok := p.inner.ids.unique(key)
+		switch {
+		case !ok:
+		case found < 0:
+			found = i
+		case found != i:
+			conflict = true
+		}
+	}
+	return found, found >= 0 && !conflict
+}
+
+// eachID calls f with every distinct normalized id ev carries: RequestID,
+// ResponseID and OtherIDs.
+func eachID(ev *schema.Event, f func(string)) {
+	var seen [4]string
+	n := 0
+	emit := func(raw string) {
+		key := normalizeID(raw)
+		if key == "" {
+			return
+		}
+		for _, s := range seen[:n] {
+			if s == key {
+				return
+			}
+		}
+		if n < len(seen) {
+			seen[n] = key
+			n++
+		}
+		f(key)
+	}
+	emit(ev.RequestID)
+	emit(ev.ResponseID)
+	for _, id := range ev.OtherIDs {
+		emit(id)
+	}
+}

@@ -1,0 +1,200 @@
+package analyze
+
+import (
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// matching counts the joins of every source pair whose two sources both have
+// events. An outer observation is matched, ambiguous, or unmatched; events
+// on steady or relative clocks are unmatched. Observations another pair
+// already joined to the request (a client whose proxy reached a server is no
+// candidate for client⊃server) are not counted.
+func (r *reconciler) matching() []Matching {
+	out := []Matching{}
+	for _, p := range []*joinPair{r.cp, r.ps, r.cs} {
+		if p.outer.events == 0 || p.inner.events == 0 {
+			continue
+		}
+		m := Matching{Outer: p.outer.name, Inner: p.inner.name,
+			UnmatchedOuter: p.outer.unjoinable, UnmatchedInner: p.inner.unjoinable}
+		for o, i := range p.outerTo {
+			switch {
+			case i >= 0:
+				m.Matched++
+				m.ByTrace += boolCount(p.method[o] == JoinTrace)
+				m.ByID += boolCount(p.method[o] == JoinID)
+				m.ByTime += boolCount(p.method[o] == JoinTime)
+			case p.ambiguous[o]:
+				m.Ambiguous++
+			case p.outerOK(int32(o)):
+				m.UnmatchedOuter++
+			}
+		}
+		for i, o := range p.innerTo {
+			if o < 0 && p.innerOK(int32(i)) {
+				m.UnmatchedInner++
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func boolCount(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// reqMember is one observer's observation of a joined request (k < 0: absent).
+type reqMember struct {
+	s *obsSource
+	k int32
+}
+
+func (m reqMember) obs() *joinObs { return &m.s.obs[m.k] }
+
+// assemble builds one ReconciledRequest per request joined across at least
+// two sources, ordered by the outermost observation's event index: client
+// observations with a proxy or server, and proxy observations without a
+// client but with a server, merged by event index (each source's
+// observations are in event order).
+func (r *reconciler) assemble(ck *clocks) []ReconciledRequest {
+	c, p := r.sources[0], r.sources[1]
+	n := 0
+	for k := range c.obs {
+		n += int(boolCount(r.cp.outerTo[k] >= 0 || r.cs.outerTo[k] >= 0))
+	}
+	for k := range p.obs {
+		n += int(boolCount(r.proxyFirst(int32(k))))
+	}
+	out := make([]ReconciledRequest, 0, n)
+	ci, pi := 0, 0
+	for ci < len(c.obs) || pi < len(p.obs) {
+		if pi == len(p.obs) || ci < len(c.obs) && c.obs[ci].event < p.obs[pi].event {
+			if r.cp.outerTo[ci] >= 0 || r.cs.outerTo[ci] >= 0 {
+				out = append(out, r.clientRow(ck, int32(ci)))
+			}
+			ci++
+			continue
+		}
+		if r.proxyFirst(int32(pi)) {
+			out = append(out, r.proxyRow(ck, int32(pi)))
+		}
+		pi++
+	}
+	return out
+}
+
+// proxyFirst reports whether proxy observation k heads a joined request: no
+// client, but a server.
+func (r *reconciler) proxyFirst(k int32) bool { return r.cp.innerTo[k] < 0 && r.ps.outerTo[k] >= 0 }
+
+// clientRow is the request of client observation k, with its proxy and its
+// server (through the proxy or joined directly).
+func (r *reconciler) clientRow(ck *clocks, k int32) ReconciledRequest {
+	c, p, s := r.sources[0], r.sources[1], r.sources[2]
+	pk, sk, serverJoin, to := r.cp.outerTo[k], int32(-1), "", ""
+	switch {
+	case pk >= 0 && r.ps.outerTo[pk] >= 0:
+		sk, serverJoin, to = r.ps.outerTo[pk], r.ps.method[pk], schema.SourceProxy
+	case r.cs.outerTo[k] >= 0:
+		sk, serverJoin, to = r.cs.outerTo[k], r.cs.method[k], schema.SourceClient
+	}
+	row := r.row(ck, [3]reqMember{{c, k}, {p, pk}, {s, sk}})
+	if pk >= 0 {
+		row.ProxyJoin = r.cp.method[k]
+	}
+	row.ServerJoin, row.ServerJoinedTo = serverJoin, to
+	return row
+}
+
+// proxyRow is the request of proxy observation k, which no client saw.
+func (r *reconciler) proxyRow(ck *clocks, k int32) ReconciledRequest {
+	c, p, s := r.sources[0], r.sources[1], r.sources[2]
+	row := r.row(ck, [3]reqMember{{c, -1}, {p, k}, {s, r.ps.outerTo[k]}})
+	row.ServerJoin, row.ServerJoinedTo = r.ps.method[k], schema.SourceProxy
+	return row
+}
+
+// row fills a ReconciledRequest's observers, instants and breakdown. Every
+// instant is placed on the reference clock of the outermost observer's
+// component; an observer on another component keeps its instants nil.
+func (r *reconciler) row(ck *clocks, ms [3]reqMember) ReconciledRequest {
+	var q ReconciledRequest
+	ref := int32(-1)
+	for _, m := range ms {
+		if m.k >= 0 && ref < 0 {
+			ref = ck.host[m.obs().host].ref
+		}
+	}
+	q.Reference = ck.hosts[ref]
+	type fields struct {
+		event             **int64
+		host              *string
+		start, first, end **int64
+		errClass          *string
+	}
+	slots := [3]fields{
+		{&q.ClientEvent, &q.ClientHost, &q.ClientStartNs, &q.ClientFirstTokenNs, &q.ClientEndNs, &q.ClientError},
+		{&q.ProxyEvent, &q.ProxyHost, &q.ProxyStartNs, &q.ProxyFirstTokenNs, &q.ProxyEndNs, nil},
+		{&q.ServerEvent, &q.ServerHost, &q.ServerStartNs, &q.ServerFirstTokenNs, &q.ServerEndNs, &q.ServerError},
+	}
+	for n, m := range ms {
+		if m.k < 0 {
+			continue
+		}
+		o, f := m.obs(), slots[n]
+		ev := &r.events[o.event]
+		*f.event, *f.host = r.slab.at(int64(o.event)), ev.Host
+		if f.errClass != nil {
+			*f.errClass = ev.Error
+		}
+		hc := &ck.host[o.host]
+		if hc.ref != ref {
+			continue
+		}
+		*f.start = r.slab.shifted(o.start, o.has&obsHasStart != 0, hc)
+		*f.first = r.slab.shifted(o.first, o.has&obsHasFirst != 0, hc)
+		*f.end = r.slab.shifted(o.end, o.has&obsHasEnd != 0, hc)
+	}
+	q.ClientTTFTNs = r.slab.diff(q.ClientFirstTokenNs, q.ClientStartNs)
+	q.ServerTTFTNs = r.slab.diff(q.ServerFirstTokenNs, q.ServerStartNs)
+	if ms[2].k >= 0 {
+		fillBreakdown(&q, &r.events[ms[2].obs().event], &r.slab)
+	}
+	return q
+}
+
+func reconPtr[T any](v T) *T { return &v }
+
+// int64Slab hands out *int64 from large blocks: a million joined requests
+// need some twenty million nullable fields, and one allocation each would
+// dominate the run.
+type int64Slab struct{ block []int64 }
+
+// at returns a pointer to a new int64 holding v.
+func (s *int64Slab) at(v int64) *int64 {
+	if len(s.block) == cap(s.block) {
+		s.block = make([]int64, 0, 1<<14)
+	}
+	s.block = append(s.block, v)
+	return &s.block[len(s.block)-1]
+}
+
+// shifted returns instant t of a host on the reference clock, or nil.
+func (s *int64Slab) shifted(t int64, ok bool, hc *hostClock) *int64 {
+	if !ok {
+		return nil
+	}
+	return s.at(t - hc.shift())
+}
+
+// diff returns a − b, or nil when either is nil.
+func (s *int64Slab) diff(a, b *int64) *int64 {
+	if a == nil || b == nil {
+		return nil
+	}
+	return s.at(*a - *b)
+}

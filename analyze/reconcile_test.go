@@ -1,0 +1,277 @@
+package analyze
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+const (
+	msNs = int64(1_000_000)
+	t0Ns = int64(1_700_000_000_000_000_000) // an instant in 2023, ns
+)
+
+// obsEvent returns a wall-clock event of src on host, in the format named
+// (which fixes its resolution), with instants base + the given ms.
+func obsEvent(src, host, format string, startMs, firstMs, endMs float64) schema.Event {
+	at := func(v float64) *int64 {
+		if math.IsNaN(v) {
+			return nil
+		}
+		t := t0Ns + int64(math.Round(v*1e6))
+		return &t
+	}
+	return schema.Event{Source: src, Host: host, Format: format, Clock: schema.ClockWall,
+		StartNs: at(startMs), FirstTokenNs: at(firstMs), EndNs: at(endMs)}
+}
+
+var noInstant = math.NaN()
+
+func clientObs(host string, s, f, e float64) schema.Event {
+	return obsEvent(schema.SourceClient, host, "ttftrace-client", s, f, e)
+}
+func proxyObs(host string, s, e float64) schema.Event {
+	return obsEvent(schema.SourceProxy, host, "nginx", s, noInstant, e)
+}
+func serverObs(host string, s, f, e float64) schema.Event {
+	return obsEvent(schema.SourceServer, host, "otlp", s, f, e)
+}
+
+func matchingOf(t *testing.T, rec *Reconciliation, outer, inner string) Matching {
+	t.Helper()
+	for _, m := range rec.Matching {
+		if m.Outer == outer && m.Inner == inner {
+			return m
+		}
+	}
+	t.Fatalf("no matching entry %s/%s in %+v", outer, inner, rec.Matching)
+	return Matching{}
+}
+
+// TestBreakdownByHand joins one request over three hosts whose clocks are
+// off by +2 s (proxy) and −1 s (server), by ids in three spellings.
+//
+// True times (ms after base, client clock = true): client start 0; proxy
+// start 15; server start 16; queue 30, prefill 100, other 5, so server first
+// token 151; client first token 151 + 17 = 168; server end 1151, proxy end
+// 1152, client end 1167.
+//
+// Offsets: client⊃proxy gives θ ≤ 15 + w and θ ≥ −15 − w around θ = 2000
+// (w = 1 µs + 1 ms), so the estimate is exactly 2000 ms with half-width
+// 16.001 ms; proxy⊃server gives θ ≤ 1 + 1 and θ ≥ −1 − 1 around −3000, so
+// −3000 ± 2 ms; chained, the server is −1000 ± 18.001 ms from the client.
+// The breakdown is then the truth: 15 + 1 + 30 + 100 + 5 + 17 = 168 ms.
+func TestBreakdownByHand(t *testing.T) {
+	c := clientObs("c", 0, 168, 1167)
+	c.RequestID = "9F1C2B3A-0000-4000-8000-00000000ABCD"
+	p := proxyObs("p", 2015, 3152)
+	p.RequestID = "9f1c2b3a-0000-4000-8000-00000000abcd"
+	s := serverObs("s", 16-1000, 151-1000, 1151-1000)
+	s.ResponseID = "chatcmpl-9f1c2b3a00004000800000000000abcd"
+	s.QueueNs, s.PrefillNs = reconPtr(30*msNs), reconPtr(100*msNs)
+	rec := Reconcile([]schema.Event{c, p, s})
+
+	if m := matchingOf(t, rec, "client", "proxy"); m.ByID != 1 || m.Matched != 1 {
+		t.Errorf("client/proxy %+v, want 1 joined by id", m)
+	}
+	if m := matchingOf(t, rec, "proxy", "server"); m.ByID != 1 {
+		t.Errorf("proxy/server %+v, want 1 joined by id", m)
+	}
+	want := []ClockOffset{
+		{Host: "p", Reference: "c", OffsetMs: 2000, LowMs: 2000 - 16.001, HighMs: 2000 + 16.001, Requests: 1, Consistent: true},
+		{Host: "s", Reference: "c", OffsetMs: -1000, LowMs: -1000 - 18.001, HighMs: -1000 + 18.001, Requests: 1, Consistent: true, Via: "p"},
+		{Host: "s", Reference: "p", OffsetMs: -3000, LowMs: -3002, HighMs: -2998, Requests: 1, Consistent: true},
+	}
+	if len(rec.ClockOffsets) != len(want) {
+		t.Fatalf("offsets %+v, want %+v", rec.ClockOffsets, want)
+	}
+	for k, w := range want {
+		g := rec.ClockOffsets[k]
+		if g.Host != w.Host || g.Reference != w.Reference || g.Via != w.Via || g.Requests != w.Requests ||
+			g.Consistent != w.Consistent || !approxEq(g.OffsetMs, w.OffsetMs) || !approxEq(g.LowMs, w.LowMs) || !approxEq(g.HighMs, w.HighMs) {
+			t.Errorf("offset %d = %+v, want %+v", k, g, w)
+		}
+	}
+	if len(rec.Requests) != 1 {
+		t.Fatalf("%d requests, want 1", len(rec.Requests))
+	}
+	q := rec.Requests[0]
+	parts := []*int64{q.ClientToProxyNs, q.ProxyToServerNs, q.ServerQueueNs, q.ServerPrefillNs, q.ServerOtherNs, q.ReturnPathNs, q.ClientTTFTNs}
+	for k, w := range []int64{15, 1, 30, 100, 5, 17, 168} {
+		if parts[k] == nil || *parts[k] != w*msNs {
+			t.Errorf("part %d = %v, want %d ms", k, parts[k], w)
+		}
+	}
+	if q.ServerJoin != JoinID || q.ServerJoinedTo != "proxy" || q.ProxyJoin != JoinID || q.Reference != "c" {
+		t.Errorf("joins %q %q %q reference %q", q.ProxyJoin, q.ServerJoin, q.ServerJoinedTo, q.Reference)
+	}
+	if *q.ServerStartNs != t0Ns+16*msNs || *q.ProxyEndNs != t0Ns+1152*msNs {
+		t.Errorf("instants on the reference clock: server start %d, proxy end %d", *q.ServerStartNs-t0Ns, *q.ProxyEndNs-t0Ns)
+	}
+	// client TTFT 168 − server TTFT 135 = 33 ms.
+	if d := rec.TTFTDelta; d == nil || d.Count != 1 || !approxEq(d.Mean, 33) || !approxEq(d.P99, 33) || d.Metric != "ttft_delta" {
+		t.Errorf("TTFT delta %+v, want one sample of 33 ms", d)
+	}
+	if len(rec.Examples) != 1 || rec.Examples[0].Key != c.RequestID || len(rec.Examples[0].Bars) != 3 ||
+		*rec.Examples[0].Bars[2].FirstTokenMs != 151 {
+		t.Errorf("examples %+v", rec.Examples)
+	}
+}
+
+func approxEq(a, b float64) bool { return math.Abs(a-b) < 1e-6 }
+
+// TestJoinByTimeWithoutIDs joins three requests that share no id, on hosts
+// whose clocks agree, by time alone; then checks the offset the time joins
+// give. Client⊃proxy bounds (w = 1.001 ms): request 1 has proxy start +10 and
+// end −10 ms, request 2 +4 and −6, request 3 +7 and −3, so the upper bounds
+// are 11.001, 5.001, 8.001 and the lower −11.001, −7.001, −4.001: the
+// interval is [−4.001, 5.001] and the estimate 0.5 ms.
+func TestJoinByTimeWithoutIDs(t *testing.T) {
+	events := []schema.Event{
+		clientObs("c", 0, 300, 1000), proxyObs("p", 10, 990), serverObs("s", 12, 290, 985),
+		clientObs("c", 2000, 2200, 2500), proxyObs("p", 2004, 2494), serverObs("s", 2005, 2150, 2490),
+		clientObs("c", 4000, 4100, 4800), proxyObs("p", 4007, 4797), serverObs("s", 4008, 4090, 4796),
+	}
+	rec := Reconcile(events)
+	for _, pair := range [][2]string{{"client", "proxy"}, {"proxy", "server"}} {
+		if m := matchingOf(t, rec, pair[0], pair[1]); m.ByTime != 3 || m.Matched != 3 || m.UnmatchedInner != 0 {
+			t.Errorf("%+v, want 3 joined by time", m)
+		}
+	}
+	for k, q := range rec.Requests {
+		if *q.ClientEvent != int64(3*k) || *q.ProxyEvent != int64(3*k+1) || *q.ServerEvent != int64(3*k+2) {
+			t.Errorf("request %d joins events %d %d %d", k, *q.ClientEvent, *q.ProxyEvent, *q.ServerEvent)
+		}
+	}
+	got := rec.ClockOffsets[0]
+	if got.Host != "p" || got.Reference != "c" || !approxEq(got.LowMs, -4.001) || !approxEq(got.HighMs, 5.001) || !approxEq(got.OffsetMs, 0.5) {
+		t.Errorf("offset %+v, want p−c 0.5 in [−4.001, 5.001]", got)
+	}
+}
+
+// TestAmbiguousCandidates: two proxy observations that fit one client
+// equally are not guessed between, nor are two clients that fit one proxy
+// equally; a clearly better candidate is taken.
+func TestAmbiguousCandidates(t *testing.T) {
+	rec := Reconcile([]schema.Event{clientObs("c", 0, 300, 1000), proxyObs("p", 10, 990), proxyObs("p", 10, 990)})
+	if m := matchingOf(t, rec, "client", "proxy"); m.Matched != 0 || m.Ambiguous != 1 || m.UnmatchedInner != 2 || m.UnmatchedOuter != 0 {
+		t.Errorf("two equal proxies: %+v, want 1 ambiguous, 2 unmatched inner", m)
+	}
+	rec = Reconcile([]schema.Event{clientObs("c", 0, 300, 1000), clientObs("c", 0, 300, 1000), proxyObs("p", 10, 990)})
+	if m := matchingOf(t, rec, "client", "proxy"); m.Matched != 0 || m.Ambiguous != 2 || m.UnmatchedInner != 1 {
+		t.Errorf("two equal clients: %+v, want 2 ambiguous, 1 unmatched inner", m)
+	}
+	// Slack 20 ms against 200 ms: the first proxy is told apart.
+	rec = Reconcile([]schema.Event{clientObs("c", 0, 300, 1000), proxyObs("p", 100, 900), proxyObs("p", 10, 990)})
+	if m := matchingOf(t, rec, "client", "proxy"); m.Matched != 1 || m.ByTime != 1 || *rec.Requests[0].ProxyEvent != 2 {
+		t.Errorf("distinct candidates: %+v %+v", m, rec.Requests)
+	}
+}
+
+// TestSteppedClock: the server's clock is 100 ms ahead for 20 requests, then
+// steps to 1100 ms ahead for 20 more. Each request bounds θ to within
+// [θ−5.001, θ+5.001] ms (server ends 5 ms before the client, starts 5 ms
+// after); trimming one bound per side (n = 40) leaves max lower
+// 1094.999 > min upper 105.001, so the pair is inconsistent and the best
+// estimate is the lower median of the midpoints, 100 ms.
+func TestSteppedClock(t *testing.T) {
+	var events []schema.Event
+	for k := 0; k < 40; k++ {
+		t0, theta := float64(k*1000), 100.0
+		if k >= 20 {
+			theta = 1100
+		}
+		c := clientObs("c", t0, t0+200, t0+500)
+		s := serverObs("s", t0+5+theta, t0+190+theta, t0+495+theta)
+		c.RequestID, s.RequestID = "r"+string(rune('A'+k)), "r"+string(rune('A'+k))
+		events = append(events, c, s)
+	}
+	rec := Reconcile(events)
+	if m := matchingOf(t, rec, "client", "server"); m.ByID != 40 {
+		t.Errorf("%+v, want 40 joined by id", m)
+	}
+	if len(rec.ClockOffsets) != 1 {
+		t.Fatalf("offsets %+v", rec.ClockOffsets)
+	}
+	got := rec.ClockOffsets[0]
+	if got.Consistent || !approxEq(got.OffsetMs, 100) || !approxEq(got.LowMs, 105.001) || !approxEq(got.HighMs, 1094.999) {
+		t.Errorf("offset %+v, want inconsistent, 100 ms, [105.001, 1094.999]", got)
+	}
+	if !strings.Contains(strings.Join(rec.Notes, "\n"), "contradict") {
+		t.Errorf("notes %q lack the contradiction", rec.Notes)
+	}
+}
+
+// TestUnjoinableClocks: events on relative clocks are unmatched and noted.
+func TestUnjoinableClocks(t *testing.T) {
+	c := clientObs("bench", 0, 100, 900)
+	c.Clock = schema.ClockRelative
+	rec := Reconcile([]schema.Event{c, serverObs("s", 10, 90, 890)})
+	m := matchingOf(t, rec, "client", "server")
+	if m.Matched != 0 || m.UnmatchedOuter != 1 || m.UnmatchedInner != 1 || len(rec.Requests) != 0 {
+		t.Errorf("%+v, %d requests", m, len(rec.Requests))
+	}
+	if !strings.Contains(strings.Join(rec.Notes, "\n"), "1 client events are on steady or relative clocks") {
+		t.Errorf("notes %q", rec.Notes)
+	}
+}
+
+// TestAmbiguousIDs: an id two observations of one source carry joins
+// nothing; the time join then decides.
+func TestAmbiguousIDs(t *testing.T) {
+	c1, c2 := clientObs("c", 0, 300, 1000), clientObs("c", 5000, 5300, 6000)
+	p1, p2 := proxyObs("p", 10, 990), proxyObs("p", 5010, 5400)
+	c1.RequestID, c2.RequestID, p1.RequestID, p2.RequestID = "dup", "dup", "dup", "x"
+	rec := Reconcile([]schema.Event{c1, c2, p1, p2})
+	if m := matchingOf(t, rec, "client", "proxy"); m.ByID != 0 || m.ByTime != 2 {
+		t.Errorf("%+v, want 2 joined by time, none by id", m)
+	}
+}
+
+func TestNormalizeID(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"", ""}, {"-", ""}, {"  abc  ", "abc"},
+		{"chatcmpl-3F2A9C1E-0000-4000-8000-00000000ABCD", "3f2a9c1e00004000800000000000abcd"},
+		{"3f2a9c1e00004000800000000000abcd", "3f2a9c1e00004000800000000000abcd"},
+		{"cmpl-1234567890ABCDEF", "1234567890abcdef"},
+		{"REQ_3F2A9C1E-0000-4000-8000-00000000ABCD", "req_3f2a9c1e00004000800000000000abcd"},
+		{"req_011CSHoEeqs5C35K2UUqR7Fy", "req_011CSHoEeqs5C35K2UUqR7Fy"}, // base62: case kept
+		{"chatcmpl-", "chatcmpl-"},
+		{"3f2a-9c1e", "3f2a-9c1e"}, // not a UUID
+	} {
+		if got := normalizeID(c.in); got != c.want {
+			t.Errorf("normalizeID(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestUnrelatedHosts: a proxy host whose observations join nothing keeps its
+// own clock, and a note says so; the joined pair still gets its offset.
+func TestUnrelatedHosts(t *testing.T) {
+	c, s := clientObs("c", 0, 100, 900), serverObs("s", 10, 90, 890)
+	c.RequestID, s.RequestID = "a", "a"
+	rec := Reconcile([]schema.Event{c, s, proxyObs("q", 50000, 50100)})
+	if len(rec.ClockOffsets) != 1 || rec.ClockOffsets[0].Host != "s" || rec.ClockOffsets[0].Reference != "c" {
+		t.Errorf("offsets %+v", rec.ClockOffsets)
+	}
+	if !strings.Contains(strings.Join(rec.Notes, "\n"), "no joined request relates the clocks of q to c") {
+		t.Errorf("notes %q", rec.Notes)
+	}
+}
+
+// TestDirectServerKeepsOutProxy: client and server share an id, the proxy
+// none; the proxy fits by time, but a client joined to its server directly
+// takes a proxy only by id, so the proxy is left unjoined, not guessed.
+func TestDirectServerKeepsOutProxy(t *testing.T) {
+	c, s := clientObs("c", 0, 300, 1000), serverObs("s", 12, 290, 985)
+	c.RequestID, s.RequestID = "r1", "r1"
+	rec := Reconcile([]schema.Event{c, proxyObs("p", 10, 990), s})
+	if m := matchingOf(t, rec, "client", "server"); m.ByID != 1 {
+		t.Errorf("client/server %+v", m)
+	}
+	if m := matchingOf(t, rec, "client", "proxy"); m.Matched != 0 || m.UnmatchedInner != 1 {
+		t.Errorf("client/proxy %+v", m)
+	}
+}

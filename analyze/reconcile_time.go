@@ -1,0 +1,215 @@
+package analyze
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+const (
+	// unknownClockSlackNs is the offset assumed possible between hosts that
+	// no trace- or id-joined request relates (NTP keeps hosts this close):
+	// their instants are compared as they are, with this much tolerance.
+	unknownClockSlackNs = 5_000_000
+	// slackMarginNs is, beyond both logs' resolution, how much worse a second
+	// candidate's slack must be for the best one to be told apart from it.
+	slackMarginNs = 250_000
+	// maxTimeCandidates is how many best-fitting inner candidates an outer
+	// observation keeps.
+	maxTimeCandidates = 8
+)
+
+// timeCand is an observation taking part in a time join, with its instants
+// on its component's reference clock (ns).
+type timeCand struct {
+	obs               int32
+	host              int32
+	ref               int32 // reference host of its component
+	start, end, first int64
+	hasFirst          bool
+	shift             int64 // subtracted from the host's instants
+	res               int64
+	tol               int64 // offset uncertainty plus resolution
+}
+
+// timeEdge is an inner candidate fitting an outer one. slack is the outer's
+// duration minus the inner's (the network's delays both ways, which does not
+// depend on clock offsets) less the robust minimum of that round trip over
+// the host pair's joined requests: the true pair has a small slack. Two
+// candidates whose slacks differ by less than margin (both logs'
+// resolution, 0.25 ms, and the round trip's interquartile range over the
+// host pair's joined requests: its usual jitter) cannot be told apart.
+type timeEdge struct {
+	o, i   int32 // observation indices
+	slack  int64
+	margin int64
+}
+
+// joinTime joins what is left of p by time window (SPEC §4): the inner
+// observation must fit inside the outer once clocks are corrected, with
+// compatible attributes. Each outer takes its smallest-slack candidate,
+// best pairs first, unless another free candidate is within the margin on
+// either side: then the outer is marked ambiguous and nothing is guessed.
+// Candidates are found by a sweep over inner observations sorted by start.
+func (r *reconciler) joinTime(p *joinPair, ck *clocks) {
+	for o := range p.ambiguous {
+		if p.outerTo[o] < 0 {
+			p.ambiguous[o] = false
+		}
+	}
+	outs := timeCands(p.outer, ck, func(o int32) bool {
+		return p.outerTo[o] < 0 && p.outerOK(o) && (p.timeOuterOK == nil || p.timeOuterOK(o))
+	})
+	ins := timeCands(p.inner, ck, func(i int32) bool { return p.innerTo[i] < 0 && p.innerOK(i) })
+	if len(outs) == 0 || len(ins) == 0 {
+		return
+	}
+	slices.SortFunc(ins, func(x, y timeCand) int { return cmp.Or(cmp.Compare(x.start, y.start), cmp.Compare(x.obs, y.obs)) })
+	edges := r.timeEdges(p, ck, outs, ins)
+	p.assign(edges)
+}
+
+// timeCands returns the observations of s that ok admits and that logged
+// start and end, on their reference clocks.
+func timeCands(s *obsSource, ck *clocks, ok func(int32) bool) []timeCand {
+	var out []timeCand
+	for k := range s.obs {
+		o := &s.obs[k]
+		if o.has&(obsHasStart|obsHasEnd) != obsHasStart|obsHasEnd || !ok(int32(k)) {
+			continue
+		}
+		hc := &ck.host[o.host]
+		sh := hc.shift()
+		out = append(out, timeCand{obs: int32(k), host: o.host, ref: hc.ref, start: o.start - sh, end: o.end - sh,
+			first: o.first - sh, hasFirst: o.has&obsHasFirst != 0, shift: sh, res: o.res, tol: hc.uncertainty() + o.res})
+	}
+	return out
+}
+
+// timeEdges sweeps, for every outer candidate, the inner candidates sorted
+// by start from its start (less tolerances) on, keeping the best few fits.
+// The sweep stops once an inner candidate starts so late that its slack
+// (at least its start gap less the largest tolerance and round trip) must
+// exceed the best slack found plus the largest margin: such candidates
+// could neither beat the best nor be confused with it. So each outer scans
+// the inner requests starting within about one round trip of its own
+// start, not all those that start while it runs.
+func (r *reconciler) timeEdges(p *joinPair, ck *clocks, outs, ins []timeCand) []timeEdge {
+	var lim struct{ tol, res, trip, iqr int64 }
+	for k := range ins {
+		lim.tol = max(lim.tol, ins[k].tol+unknownClockSlackNs)
+		lim.res = max(lim.res, ins[k].res)
+	}
+	for _, e := range ck.edges {
+		lim.trip, lim.iqr = max(lim.trip, e.tripLow), max(lim.iqr, e.tripIQR)
+	}
+	var edges, best []timeEdge
+	for k := range outs {
+		o := &outs[k]
+		j, _ := slices.BinarySearchFunc(ins, o.start-o.tol-lim.tol, func(c timeCand, t int64) int { return cmp.Compare(c.start, t) })
+		stop := int64(math.MaxInt64) // start gap beyond which nothing can be kept
+		best = best[:0]
+		for ; j < len(ins) && ins[j].start <= o.end+o.tol+lim.tol && ins[j].start-o.start <= stop; j++ {
+			if e, ok := r.fit(p, ck, o, &ins[j]); ok {
+				best = append(best, e)
+				bound := e.slack + 2*(o.res+lim.res) + slackMarginNs + lim.iqr + o.tol + lim.tol + lim.trip
+				stop = min(stop, bound)
+			}
+		}
+		slices.SortFunc(best, func(x, y timeEdge) int { return cmp.Or(cmp.Compare(x.slack, y.slack), cmp.Compare(x.i, y.i)) })
+		edges = append(edges, best[:min(len(best), maxTimeCandidates)]...)
+	}
+	return edges
+}
+
+// fit reports whether inner candidate in fits inside outer candidate o:
+// on the reference clock, within both hosts' offset uncertainty; and, where
+// the host pair was measured directly, within its own offset interval
+// [low, high], which is tighter: inner.start − outer.start ≥ θ ≥ low and
+// inner.end − outer.end ≤ θ ≤ high on the hosts' own clocks. Where the pair
+// has enough joined requests, a start gap far above theirs or an end gap
+// far below (the fences) is implausible too: the network's delays between
+// two hosts vary within a narrow band.
+func (r *reconciler) fit(p *joinPair, ck *clocks, o, in *timeCand) (timeEdge, bool) {
+	tol := o.tol + in.tol
+	if o.ref != in.ref {
+		tol += unknownClockSlackNs
+	}
+	if in.start < o.start-tol || in.end > o.end+tol {
+		return timeEdge{}, false
+	}
+	if p.firstOrdered && o.hasFirst && in.hasFirst && in.first > o.first+tol {
+		return timeEdge{}, false
+	}
+	res := o.res + in.res
+	var trip, iqr int64
+	if e, ok := ck.direct(o.host, in.host); ok {
+		d := in.shift - o.shift
+		gs, ge := in.start-o.start+d, in.end-o.end+d
+		if float64(gs) < e.low-float64(res) || float64(ge) > e.high+float64(res) ||
+			p.firstOrdered && o.hasFirst && in.hasFirst && float64(in.first-o.first+d) > e.high+float64(res) ||
+			e.fenced && (gs > e.startFence+res || ge < e.endFence-res) {
+			return timeEdge{}, false
+		}
+		trip, iqr = e.tripLow, e.tripIQR
+	}
+	// Durations do not depend on clock offsets: the inner observation must
+	// be shorter than the outer by about the host pair's round trip, and
+	// reach its first token no later after its start, up to both logs'
+	// resolution (two instants each).
+	w := 2 * res
+	slack := (o.end - o.start) - (in.end - in.start) - trip
+	if slack < -w {
+		return timeEdge{}, false
+	}
+	if p.firstOrdered && o.hasFirst && in.hasFirst && in.first-in.start > o.first-o.start+w {
+		return timeEdge{}, false
+	}
+	oe := &r.events[p.outer.obs[o.obs].event]
+	ie := &r.events[p.inner.obs[in.obs].event]
+	if !joinCompatible(oe, ie) || (p.conflict != nil && p.conflict(o.obs, in.obs)) {
+		return timeEdge{}, false
+	}
+	return timeEdge{o: o.obs, i: in.obs, slack: slack, margin: w + slackMarginNs + iqr}, true
+}
+
+// joinCompatible reports whether two observations may be of one request: same
+// model (ignoring case and any "org/" prefix), same endpoint (or one a path
+// suffix of the other, for routers that rewrite a prefix), statuses both 2xx
+// or equal, and token counts within 5% (at least 2 tokens), each checked
+// only when both observers logged it.
+func joinCompatible(a, b *schema.Event) bool {
+	if a.Model != "" && b.Model != "" && !sameModel(a.Model, b.Model) {
+		return false
+	}
+	if a.Endpoint != "" && b.Endpoint != "" && !strings.HasSuffix(a.Endpoint, b.Endpoint) &&
+		!strings.HasSuffix(b.Endpoint, a.Endpoint) {
+		return false
+	}
+	if a.Status != nil && b.Status != nil && *a.Status != *b.Status && (*a.Status/100 != 2 || *b.Status/100 != 2) {
+		return false
+	}
+	return tokensClose(a.OutputTokens, b.OutputTokens) && tokensClose(a.PromptTokens, b.PromptTokens)
+}
+
+func sameModel(a, b string) bool {
+	if strings.EqualFold(a, b) {
+		return true
+	}
+	base := func(s string) string { return s[strings.LastIndexByte(s, '/')+1:] }
+	return strings.EqualFold(base(a), base(b))
+}
+
+func tokensClose(a, b *int64) bool {
+	if a == nil || b == nil {
+		return true
+	}
+	d := *a - *b
+	if d < 0 {
+		d = -d
+	}
+	return d <= max(2, max(*a, *b)/20)
+}
