@@ -27,6 +27,9 @@ type Options struct {
 	// Compat names a peer tool (vllm, genai-perf, guidellm) whose figures
 	// are added as extra metrics under that peer's formulas.
 	Compat string
+	// KeepRequests keeps the reconciled per-request table in
+	// Analysis.Requests (for analyze --requests-out).
+	KeepRequests bool
 }
 
 // Analysis is the whole analysis.json document.
@@ -51,6 +54,10 @@ type Analysis struct {
 	TTFTDelta     *Metric          `json:"ttft_client_minus_server"`
 	Examples      []Timeline       `json:"examples"` // slow requests seen by several observers
 	Notes         []string         `json:"notes"`    // caveats a reader must know (relative clocks, …)
+
+	// Requests is the reconciled per-request table, kept only with
+	// Options.KeepRequests; it is written as Parquet, not into the JSON.
+	Requests []ReconciledRequest `json:"-"`
 }
 
 // OptionsEcho records the options the analysis ran with.

@@ -128,9 +128,5 @@ func ttftDelta(reqs []ReconciledRequest) *Metric {
 			xs = append(xs, float64(*q.ClientTTFTNs-*q.ServerTTFTNs)/1e6)
 		}
 	}
-	m := deltaMetric(xs)
-	if m != nil {
-		m.Source, m.Metric, m.Unit, m.From, m.To = "client-server", "ttft_delta", "ms", "start", "first_token"
-	}
-	return m
+	return deltaMetric(xs)
 }

@@ -193,6 +193,7 @@ func (ck *clocks) addNotes() {
 		}
 	}
 	if len(roots) > 0 {
+		slices.Sort(roots) // host numbering follows event order; the note must not
 		ck.notes = append(ck.notes, fmt.Sprintf("no joined request relates the clocks of %s to %s: "+
 			"their instants stay on their own clocks", strings.Join(roots, ", "), ck.hosts[ck.main]))
 	}

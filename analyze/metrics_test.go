@@ -102,7 +102,7 @@ func TestRunServerPhases(t *testing.T) {
 	if len(a.Timeseries) != 0 {
 		t.Errorf("a steady-clock event made %d time series", len(a.Timeseries))
 	}
-	if len(a.Notes) != 1 || a.Notes[0] != "1 events of format triton use a steady (monotonic) clock: they are left out of the time series" {
+	if len(a.Notes) != 1 || a.Notes[0] != "1 events of format triton use a steady (monotonic) clock: they are not joined with other sources and are left out of the time series" {
 		t.Errorf("notes = %q", a.Notes)
 	}
 }

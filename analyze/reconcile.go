@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"fmt"
 
 	"github.com/ttftrace/ttftrace/schema"
 )
@@ -123,7 +122,7 @@ func Reconcile(events []schema.Event) *Reconciliation {
 	out.TTFTBreakdown = breakdownBands(out.Requests)
 	out.TTFTDelta = ttftDelta(out.Requests)
 	out.Examples = slowExamples(events, out.Requests, 5)
-	out.Notes = append(r.notes(), ck.notes...)
+	out.Notes = ck.notes // events on clocks that cannot join are noted by Run's clockNotes
 	return out
 }
 
@@ -141,14 +140,3 @@ func (r *reconciler) joinAllTimes(ck *clocks) {
 	r.joinTime(r.cs, ck)
 }
 
-// notes describes the events that could not take part in the joins.
-func (r *reconciler) notes() []string {
-	var out []string
-	for _, s := range r.sources {
-		if s.unjoinable > 0 {
-			out = append(out, fmt.Sprintf("%d %s events are on steady or relative clocks "+
-				"and were not joined with other sources", s.unjoinable, s.name))
-		}
-	}
-	return out
-}

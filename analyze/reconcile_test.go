@@ -204,7 +204,8 @@ func TestSteppedClock(t *testing.T) {
 	}
 }
 
-// TestUnjoinableClocks: events on relative clocks are unmatched and noted.
+// TestUnjoinableClocks: events on relative clocks are unmatched (Run's
+// clock notes say why).
 func TestUnjoinableClocks(t *testing.T) {
 	c := clientObs("bench", 0, 100, 900)
 	c.Clock = schema.ClockRelative
@@ -212,9 +213,6 @@ func TestUnjoinableClocks(t *testing.T) {
 	m := matchingOf(t, rec, "client", "server")
 	if m.Matched != 0 || m.UnmatchedOuter != 1 || m.UnmatchedInner != 1 || len(rec.Requests) != 0 {
 		t.Errorf("%+v, %d requests", m, len(rec.Requests))
-	}
-	if !strings.Contains(strings.Join(rec.Notes, "\n"), "1 client events are on steady or relative clocks") {
-		t.Errorf("notes %q", rec.Notes)
 	}
 }
 

@@ -59,10 +59,20 @@ func Run(events []schema.Event, inputs []schema.InputStats, opts Options) *Analy
 		}
 		a.Timeseries = append(a.Timeseries, timeseries(src, evs, grid, opts.SLO, defs)...)
 	}
+	rec := Reconcile(events)
+	a.Matching = append(a.Matching, rec.Matching...)
+	a.ClockOffsets = append(a.ClockOffsets, rec.ClockOffsets...)
+	a.TTFTBreakdown = append(a.TTFTBreakdown, rec.TTFTBreakdown...)
+	a.Examples = append(a.Examples, rec.Examples...)
+	a.TTFTDelta = rec.TTFTDelta
+	if opts.KeepRequests {
+		a.Requests = rec.Requests
+	}
 	a.Options = echoOptions(opts, grid)
 	a.Notes = append(clockNotes(events), startNotes(bySource)...)
 	a.Notes = append(a.Notes, gridNotes...)
 	a.Notes = append(a.Notes, optionNotes(opts, defs)...)
+	a.Notes = append(a.Notes, rec.Notes...)
 	return a
 }
 

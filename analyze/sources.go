@@ -81,9 +81,9 @@ func clockNotes(events []schema.Event) []string {
 		case schema.ClockRelative:
 			notes = append(notes, fmt.Sprintf("%d events of format %s use a relative clock: they never join with other sources and are left out of the time series", counts[k], k.format))
 		case schema.ClockSteady:
-			notes = append(notes, fmt.Sprintf("%d events of format %s use a steady (monotonic) clock: they are left out of the time series", counts[k], k.format))
+			notes = append(notes, fmt.Sprintf("%d events of format %s use a steady (monotonic) clock: they are not joined with other sources and are left out of the time series", counts[k], k.format))
 		default:
-			notes = append(notes, fmt.Sprintf("%d events of format %s have clock %q, which is not a wall clock: they are left out of the time series", counts[k], k.format, k.clock))
+			notes = append(notes, fmt.Sprintf("%d events of format %s have clock %q, which is not a wall clock: they are not joined with other sources and are left out of the time series", counts[k], k.format, k.clock))
 		}
 	}
 	return notes

@@ -37,14 +37,16 @@ func parseIngest(args []string) (*ingestOptions, error) {
 
 type analyzeOptions struct {
 	commonFlags
-	Analysis analysisFlags
-	Datasets []string
+	Analysis    analysisFlags
+	RequestsOut string // --requests-out: the reconciled per-request table
+	Datasets    []string
 }
 
 func analyzeFlags(o *analyzeOptions) *flag.FlagSet {
 	fs := newFlagSet("analyze")
 	o.commonFlags.register(fs, "analysis `FILE` to write (analysis.json)", true)
 	o.Analysis.register(fs)
+	fs.StringVar(&o.RequestsOut, "requests-out", "", "also write the reconciled per-request table (each observer's instants on the reference clock, join methods, TTFT breakdown) to `FILE` (Parquet)")
 	return fs
 }
 

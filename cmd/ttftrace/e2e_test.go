@@ -110,6 +110,7 @@ func TestEndToEndAgainstTruth(t *testing.T) {
 		}
 	}
 	checkErrorCounts(t, f, a.Errors)
+	checkReconciliation(t, f, &a)
 }
 
 func findMetric(ms []analyze.Metric, source, metric string) *analyze.Metric {
@@ -140,6 +141,32 @@ func checkErrorCounts(t *testing.T, f *fleet.Fleet, errs []analyze.ErrorCount) {
 	for class, n := range want {
 		if got[class] != n {
 			t.Errorf("client %s: %d failed requests, truth %d", class, got[class], n)
+		}
+	}
+}
+
+// checkReconciliation compares the joins and clock offsets with the truth:
+// every client request the proxy saw should be joined to it, and every
+// host's true offset (its clock minus the reference's) must lie inside the
+// interval reported for it.
+func checkReconciliation(t *testing.T, f *fleet.Fleet, a *analyze.Analysis) {
+	t.Helper()
+	for _, m := range a.Matching {
+		if m.Outer == "client" && m.Inner == "proxy" {
+			// Every client request went through a proxy.
+			if rate := float64(m.Matched) / float64(len(f.Requests)); rate < 0.99 {
+				t.Errorf("client/proxy: %d of %d joined (%.1f%%): %+v", m.Matched, len(f.Requests), 100*rate, m)
+			}
+		}
+	}
+	hosts := map[string]int64{}
+	for _, h := range f.Hosts {
+		hosts[h.Name] = h.OffsetNs
+	}
+	for _, o := range a.ClockOffsets {
+		truth := float64(hosts[o.Host]-hosts[o.Reference]) / 1e6
+		if truth < o.LowMs || truth > o.HighMs {
+			t.Errorf("offset of %s against %s: truth %.3f ms outside [%.3f, %.3f] (estimate %.3f)", o.Host, o.Reference, truth, o.LowMs, o.HighMs, o.OffsetMs)
 		}
 	}
 }

@@ -30,9 +30,16 @@ func (c *cli) runAnalyze(args []string) int {
 	if err != nil {
 		return c.fail("analyze", err)
 	}
+	aopts.KeepRequests = o.RequestsOut != ""
 	a := analyze.Run(events, inputs, aopts)
 	if err := writeAnalysis(o.Output, a); err != nil {
 		return c.fail("analyze", err)
+	}
+	if o.RequestsOut != "" {
+		if err := schema.WriteTable(o.RequestsOut, a.Requests); err != nil {
+			return c.fail("analyze", err)
+		}
+		c.sayf(o.Quiet, "wrote %d reconciled requests to %s\n", len(a.Requests), o.RequestsOut)
 	}
 	c.sayf(o.Quiet, "analysed %d events from %d inputs into %s\n", len(events), len(inputs), o.Output)
 	return exitOK
