@@ -1,7 +1,6 @@
 package analyze
 
 import (
-
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -139,4 +138,3 @@ func (r *reconciler) joinAllTimes(ck *clocks) {
 	r.joinTime(r.ps, ck)
 	r.joinTime(r.cs, ck)
 }
-
