@@ -16,7 +16,8 @@ const (
 type joinObs struct {
 	event int32 // index into the events given to Reconcile
 	host  int32 // index into reconciler.hosts
-	res   int64 // resolution of the log's instants, ns
+	res   int64 // widest error range of the log's instants, ns
+	errs  uint8 // index into logErrorTable: the error of each logged instant
 	start int64
 	first int64
 	end   int64
@@ -185,7 +186,8 @@ func (r *reconciler) addEvent(i int32, hostID map[string]int32) {
 		hostID[ev.Host] = h
 		r.hosts = append(r.hosts, ev.Host)
 	}
-	o := joinObs{event: i, host: h, res: formatResolution(ev.Format)}
+	o := joinObs{event: i, host: h, errs: formatErrors(ev.Format)}
+	o.res = logErrorTable[o.errs].spread()
 	o.start, o.has = loggedInstant(ev.StartNs, obsHasStart, o.has)
 	o.first, o.has = loggedInstant(ev.FirstTokenNs, obsHasFirst, o.has)
 	o.end, o.has = loggedInstant(ev.EndNs, obsHasEnd, o.has)
@@ -209,20 +211,6 @@ func loggedInstant(p *int64, bit, has uint8) (int64, uint8) {
 		return 0, has
 	}
 	return *p, has | bit
-}
-
-// formatResolution is the resolution of a format's logged instants in ns:
-// nginx ($msec, $request_time), Envoy (%START_TIME%, durations) and HAProxy
-// (Ta, Tr…) log whole milliseconds, as HAR does; OTLP and GenAI-Perf give
-// nanoseconds; the other formats microseconds.
-func formatResolution(format string) int64 {
-	switch format {
-	case "nginx", "envoy", "haproxy", "har":
-		return 1_000_000
-	case "otlp", "genai-perf":
-		return 0
-	}
-	return 1_000
 }
 
 // joinIDs joins the free observations of p by trace id, then by any shared
