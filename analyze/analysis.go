@@ -113,6 +113,9 @@ type Matching struct {
 	ByTrace        int64  `json:"by_trace"`
 	ByID           int64  `json:"by_id"`
 	ByTime         int64  `json:"by_time"`
+	// ByChain counts client⊃proxy joins made through the server both were
+	// joined to (the client directly, by id; the proxy by any method).
+	ByChain int64 `json:"by_chain"`
 	Ambiguous      int64  `json:"ambiguous"`
 	UnmatchedOuter int64  `json:"unmatched_outer"`
 	UnmatchedInner int64  `json:"unmatched_inner"`

@@ -10,6 +10,7 @@ const (
 	JoinTrace = "trace" // equal W3C trace ids
 	JoinID    = "id"    // a shared request or response id, after normalization
 	JoinTime  = "time"  // the inner observation fits inside the outer one
+	JoinChain = "chain" // client⊃proxy through the server both are joined to
 )
 
 // Reconciliation is the result of joining the observations of each request
@@ -98,10 +99,12 @@ type ReconciledRequest struct {
 //     fit inside the outer on corrected clocks, with compatible attributes;
 //     the smallest round-trip slack wins unless a rival is within the
 //     margin, in which case nothing is guessed and the outer is ambiguous.
-//  4. Offsets again from all joins, then one more round of time joins and a
+//  4. Chain joins (joinChains): a client joined directly to a server that
+//     a proxy holds takes that proxy when it fits on corrected clocks.
+//  5. Offsets again from all joins, then one more round of time joins and a
 //     final estimate: the time joins' bounds tighten the offsets, and hosts
 //     that no id join related get one.
-//  5. One ReconciledRequest per joined request on the reference clock, the
+//  6. One ReconciledRequest per joined request on the reference clock, the
 //     breakdown bands, the client−server TTFT delta and slow examples.
 //
 // Only events on wall clocks join; the others count as unmatched and are
@@ -114,6 +117,7 @@ func Reconcile(events []schema.Event) *Reconciliation {
 	ck := r.estimateClocks(false)
 	for round := 0; round < 2; round++ {
 		r.joinAllTimes(ck)
+		r.joinChains(ck)
 		ck = r.estimateClocks(true)
 	}
 	out := &Reconciliation{Matching: r.matching(), ClockOffsets: ck.report()}

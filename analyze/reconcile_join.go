@@ -148,13 +148,18 @@ func newReconciler(events []schema.Event) *reconciler {
 	c, p, s := r.sources[0], r.sources[1], r.sources[2]
 	r.cp, r.ps, r.cs = newPair(c, p, true), newPair(p, s, false), newPair(c, s, true)
 	r.ps.outerOK = func(o int32) bool { return !r.hasDirectServer(r.cp.innerTo[o]) }
-	r.ps.innerOK = func(i int32) bool { return r.cs.innerTo[i] < 0 }
 	r.cs.outerOK = func(o int32) bool { pr := r.cp.outerTo[o]; return pr < 0 || r.ps.outerTo[pr] < 0 }
 	r.cs.innerOK = func(i int32) bool { return r.ps.innerTo[i] < 0 }
-	r.cp.conflict = func(o, i int32) bool { return r.cs.outerTo[o] >= 0 && r.ps.outerTo[i] >= 0 }
+	// A client joined to its server directly may take only the proxy joined
+	// to that same server (a chain join), never one holding another server.
+	r.cp.conflict = func(o, i int32) bool {
+		return r.cs.outerTo[o] >= 0 && r.ps.outerTo[i] >= 0 && r.ps.outerTo[i] != r.cs.outerTo[o]
+	}
 	// A client already joined to its server directly takes a proxy only by
-	// trace or id: a proxy found by time could not be checked against that
-	// server.
+	// trace or id, or through that server (joinChains): a proxy found by
+	// time alone could not be checked against that server, and a client
+	// that skipped the proxy must not take a stranger's. A server joined to
+	// its client directly may still be time-joined inside a proxy.
 	r.cp.timeOuterOK = func(o int32) bool { return r.cs.outerTo[o] < 0 }
 	return r
 }

@@ -75,15 +75,20 @@ func (r *reconciler) joinTime(p *joinPair, ck *clocks) {
 // timeCands returns the observations of s that ok admits and that logged
 // start and end, on their reference clocks.
 func timeCands(s *obsSource, ck *clocks, ok func(int32) bool) []timeCand {
+	return timeCandsOf(s, ck, 0, int32(len(s.obs)), ok)
+}
+
+// timeCandsOf is timeCands over the observations from, from+1, …, to−1.
+func timeCandsOf(s *obsSource, ck *clocks, from, to int32, ok func(int32) bool) []timeCand {
 	var out []timeCand
-	for k := range s.obs {
+	for k := from; k < to; k++ {
 		o := &s.obs[k]
-		if o.has&(obsHasStart|obsHasEnd) != obsHasStart|obsHasEnd || !ok(int32(k)) {
+		if o.has&(obsHasStart|obsHasEnd) != obsHasStart|obsHasEnd || !ok(k) {
 			continue
 		}
 		hc := &ck.host[o.host]
 		sh := hc.shift()
-		out = append(out, timeCand{obs: int32(k), host: o.host, ref: hc.ref, start: o.start - sh, end: o.end - sh,
+		out = append(out, timeCand{obs: k, host: o.host, ref: hc.ref, start: o.start - sh, end: o.end - sh,
 			first: o.first - sh, hasFirst: o.has&obsHasFirst != 0, shift: sh, res: o.res, tol: hc.uncertainty() + o.res})
 	}
 	return out
