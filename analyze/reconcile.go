@@ -95,16 +95,19 @@ type ReconciledRequest struct {
 //  2. Clock offsets per host pair from those joins (offsetBounds), chained
 //     by breadth-first search to one reference host per connected group of
 //     hosts: the host with the most client observations.
-//  3. Time joins for what is left (joinTime): the inner observation must
+//  3. For host pairs that no chain of measured pairs relates, an offset
+//     search over requests of near-equal durations (searchOffsets); pairs
+//     where none is found clearly are not time-joined.
+//  4. Time joins for what is left (joinTime): the inner observation must
 //     fit inside the outer on corrected clocks, with compatible attributes;
 //     the smallest round-trip slack wins unless a rival is within the
 //     margin, in which case nothing is guessed and the outer is ambiguous.
-//  4. Chain joins (joinChains): a client joined directly to a server that
+//  5. Chain joins (joinChains): a client joined directly to a server that
 //     a proxy holds takes that proxy when it fits on corrected clocks.
-//  5. Offsets again from all joins, then one more round of time joins and a
+//  6. Offsets again from all joins, then one more round of time joins and a
 //     final estimate: the time joins' bounds tighten the offsets, and hosts
 //     that no id join related get one.
-//  6. One ReconciledRequest per joined request on the reference clock, the
+//  7. One ReconciledRequest per joined request on the reference clock, the
 //     breakdown bands, the client−server TTFT delta and slow examples.
 //
 // Only events on wall clocks join; the others count as unmatched and are
@@ -115,6 +118,7 @@ func Reconcile(events []schema.Event) *Reconciliation {
 	r := newReconciler(events)
 	r.joinAllIDs()
 	ck := r.estimateClocks(false)
+	searchNotes := r.searchOffsets(ck)
 	for round := 0; round < 2; round++ {
 		r.joinAllTimes(ck)
 		r.joinChains(ck)
@@ -125,7 +129,7 @@ func Reconcile(events []schema.Event) *Reconciliation {
 	out.TTFTBreakdown = breakdownBands(out.Requests)
 	out.TTFTDelta = ttftDelta(out.Requests)
 	out.Examples = slowExamples(events, out.Requests, 5)
-	out.Notes = ck.notes // events on clocks that cannot join are noted by Run's clockNotes
+	out.Notes = append(searchNotes, ck.notes...) // events on clocks that cannot join are noted by Run's clockNotes
 	return out
 }
 

@@ -35,7 +35,7 @@ const msErr = 1_000_000 // one millisecond, ns
 //   - Envoy: %START_TIME% is truncated to the ms, and every other instant is
 //     START_TIME plus a duration truncated to the ms separately (DURATION,
 //     COMMON_DURATION from DS_RX_BEG), or plus two of them (RESPONSE_DURATION
-//     + RESPONSE_TX_DURATION when DURATION is absent): start within
+//   - RESPONSE_TX_DURATION when DURATION is absent): start within
 //     (−1 ms, 0], first token within (−2 ms, 0], end within (−3 ms, 0].
 //   - HAProxy: the accept date is truncated to the ms and end = accept + Ta
 //     (ms, truncated): start within (−1 ms, 0], end within (−2 ms, 0].
