@@ -113,7 +113,9 @@ type ReconciledRequest struct {
 // Only events on wall clocks join; the others count as unmatched and are
 // noted. Cost is near-linear: hash maps for ids, and for time joins a sweep
 // over starts sorted once, each outer scanning only the inner observations
-// that start within about one round trip of it.
+// that start within about one round trip of it; the offset search, run only
+// for host pairs no chain relates, sorts once and samples at most
+// searchSample inner observations.
 func Reconcile(events []schema.Event) *Reconciliation {
 	r := newReconciler(events)
 	r.joinAllIDs()

@@ -32,7 +32,10 @@ const (
 func (r *reconciler) searchOffsets(ck *clocks) []string {
 	var notes []string
 	for _, p := range []*joinPair{r.ps, r.cp, r.cs} {
-		outs, ins := r.searchObs(p.outer, ck), r.searchObs(p.inner, ck)
+		if !unrelatedHosts(p, ck) {
+			continue // the usual case: every host pair is related, nothing to gather
+		}
+		outs, ins := searchObs(p.outer), searchObs(p.inner)
 		for _, ho := range sortedHosts(r.hosts, outs) {
 			for _, hi := range sortedHosts(r.hosts, ins) {
 				if ck.host[ho].ref == ck.host[hi].ref {
@@ -51,8 +54,29 @@ func (r *reconciler) searchOffsets(ck *clocks) []string {
 	return notes
 }
 
+// unrelatedHosts reports whether some host of p's outer source and some
+// host of its inner source lie in different components of ck.
+func unrelatedHosts(p *joinPair, ck *clocks) bool {
+	refs := func(s *obsSource) map[int32]bool {
+		m := map[int32]bool{}
+		for k := range s.obs {
+			m[ck.host[s.obs[k].host].ref] = true
+		}
+		return m
+	}
+	outer, inner := refs(p.outer), refs(p.inner)
+	for ref := range outer {
+		for other := range inner {
+			if ref != other {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // searchObs groups the observations of s that logged start and end by host.
-func (r *reconciler) searchObs(s *obsSource, ck *clocks) map[int32][]*joinObs {
+func searchObs(s *obsSource) map[int32][]*joinObs {
 	out := map[int32][]*joinObs{}
 	for k := range s.obs {
 		o := &s.obs[k]
