@@ -47,6 +47,11 @@ func (r *reconciler) searchOffsets(ck *clocks) []string {
 						"their requests are not joined by time", r.hosts[ho], r.hosts[hi], searchMaxSkewNs/1_000_000_000, why))
 					continue
 				}
+				if e.low < -searchMaxSkewNs+searchTripNs || e.high > searchMaxSkewNs-searchTripNs {
+					notes = append(notes, fmt.Sprintf("the clock offset found between %s and %s (%.3f ms) lies at the "+
+						"±%d s search bound: a larger true offset would be missed", r.hosts[ho], r.hosts[hi], e.est/1e6,
+						searchMaxSkewNs/1_000_000_000))
+				}
 				ck.addSearched(ho, hi, e)
 			}
 		}
