@@ -105,8 +105,8 @@ type ReconciledRequest struct {
 //  5. Chain joins (joinChains): a client joined directly to a server that
 //     a proxy holds takes that proxy when it fits on corrected clocks.
 //  6. Offsets again from all joins, then one more round of time and chain
-//     joins and a final estimate: the time joins' bounds tighten the offsets, and hosts
-//     that no id join related get one.
+//     joins and a final estimate: the time joins' bounds tighten the
+//     offsets, and hosts that no id join related get one.
 //  7. One ReconciledRequest per joined request on the reference clock, the
 //     breakdown bands, the client−server TTFT delta and slow examples.
 //
