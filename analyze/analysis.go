@@ -107,15 +107,18 @@ type ErrorCount struct {
 
 // Matching says how the requests of one outer/inner source pair were joined.
 type Matching struct {
-	Outer          string `json:"outer"`
-	Inner          string `json:"inner"`
-	Matched        int64  `json:"matched"`
-	ByTrace        int64  `json:"by_trace"`
-	ByID           int64  `json:"by_id"`
-	ByTime         int64  `json:"by_time"`
-	Ambiguous      int64  `json:"ambiguous"`
-	UnmatchedOuter int64  `json:"unmatched_outer"`
-	UnmatchedInner int64  `json:"unmatched_inner"`
+	Outer   string `json:"outer"`
+	Inner   string `json:"inner"`
+	Matched int64  `json:"matched"`
+	ByTrace int64  `json:"by_trace"`
+	ByID    int64  `json:"by_id"`
+	ByTime  int64  `json:"by_time"`
+	// ByChain counts client⊃proxy joins made through the server both were
+	// joined to (the client directly, by id; the proxy by any method).
+	ByChain        int64 `json:"by_chain"`
+	Ambiguous      int64 `json:"ambiguous"`
+	UnmatchedOuter int64 `json:"unmatched_outer"`
+	UnmatchedInner int64 `json:"unmatched_inner"`
 }
 
 // ClockOffset is Host's clock minus Reference's clock: subtract OffsetMs from

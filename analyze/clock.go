@@ -62,20 +62,10 @@ const fenceIQRs = 6
 //
 // Where the pair is firstOrdered, inner.first − θ ≤ outer.first gives a
 // further lower bound θ ≥ inner.first − outer.first. Each bound is widened
-// by both logs' resolution, since an instant may be off by that much.
+// by what the two logs' truncation or rounding allows (offsetLimits).
 func (b *offsetBounds) addBounds(o, i *joinObs, firstOrdered, flip bool) {
-	w := o.res + i.res
-	b.widen = max(b.widen, w)
-	lo, hasLo := int64(0), false
-	if o.has&i.has&obsHasEnd != 0 {
-		lo, hasLo = i.end-o.end-w, true
-	}
-	if firstOrdered && o.has&i.has&obsHasFirst != 0 {
-		if f := i.first - o.first - w; !hasLo || f > lo {
-			lo, hasLo = f, true
-		}
-	}
-	up, hasUp := i.start-o.start+w, o.has&i.has&obsHasStart != 0
+	b.widen = max(b.widen, o.res+i.res)
+	lo, hasLo, up, hasUp := offsetLimits(o, i, firstOrdered)
 	if o.has&i.has&(obsHasStart|obsHasEnd) == obsHasStart|obsHasEnd {
 		b.trips = append(b.trips, (o.end-o.start)-(i.end-i.start))
 		b.starts, b.ends = append(b.starts, i.start-o.start), append(b.ends, i.end-o.end)

@@ -16,7 +16,8 @@ type clocks struct {
 	pairs []hostPair
 	edges map[hostPair]offsetEstimate
 	host  []hostClock
-	main  int32 // reference of the preferred component
+	main  int32   // reference of the preferred component
+	order []int32 // hosts in the order they are preferred as a reference
 	notes []string
 }
 
@@ -87,6 +88,7 @@ func (r *reconciler) referenceOrder() []int32 {
 // used only where no other path exists). Components are rooted at the hosts
 // in order that are not yet reached.
 func (ck *clocks) chain(order []int32) {
+	ck.order = order
 	adj := make([][]int32, len(ck.hosts))
 	for _, hp := range ck.pairs {
 		adj[hp.a] = append(adj[hp.a], hp.b)

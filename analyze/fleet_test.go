@@ -233,16 +233,16 @@ func statusIndex(s int32) int {
 	return 0
 }
 
-// proxy adds an nginx-like event: end is $msec truncated to the ms, start is
-// end − $request_time, the duration truncated to the ms; the trace id is
-// from a logged $http_traceparent.
+// proxy adds an nginx-like event: end is $msec, the end truncated to the
+// ms, and start = $msec − $request_time where nginx computes $request_time
+// from its ms-truncated cached clock (ngx_http_log_request_time:
+// now.msec − r->start_msec), so start is the true start truncated to the
+// ms; the trace id is from a logged $http_traceparent.
 func (g *fleetGen) proxy(j int, id, trace string, status int32, start, end int64) int {
 	h := fleetHost("proxy", j)
-	endMs := g.onClock(h, end, 1e6)
-	dur := (end - start) - (end-start)%1e6
 	ev := schema.Event{Source: schema.SourceProxy, Format: "nginx", Host: h, Clock: schema.ClockWall,
 		RequestID: id, TraceID: trace, Endpoint: "/v1/chat/completions", Status: &g.status[statusIndex(status)],
-		StartNs: g.a.p(endMs - dur), EndNs: g.a.p(endMs)}
+		StartNs: g.a.p(g.onClock(h, start, 1e6)), EndNs: g.a.p(g.onClock(h, end, 1e6))}
 	if status == 429 {
 		ev.Error = schema.ErrorRateLimited
 	}

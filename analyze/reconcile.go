@@ -10,6 +10,7 @@ const (
 	JoinTrace = "trace" // equal W3C trace ids
 	JoinID    = "id"    // a shared request or response id, after normalization
 	JoinTime  = "time"  // the inner observation fits inside the outer one
+	JoinChain = "chain" // client⊃proxy through the server both are joined to
 )
 
 // Reconciliation is the result of joining the observations of each request
@@ -94,26 +95,35 @@ type ReconciledRequest struct {
 //  2. Clock offsets per host pair from those joins (offsetBounds), chained
 //     by breadth-first search to one reference host per connected group of
 //     hosts: the host with the most client observations.
-//  3. Time joins for what is left (joinTime): the inner observation must
+//  3. For host pairs that no chain of measured pairs relates, an offset
+//     search over requests of near-equal durations (searchOffsets); pairs
+//     where none is found clearly are not time-joined.
+//  4. Time joins for what is left (joinTime): the inner observation must
 //     fit inside the outer on corrected clocks, with compatible attributes;
 //     the smallest round-trip slack wins unless a rival is within the
 //     margin, in which case nothing is guessed and the outer is ambiguous.
-//  4. Offsets again from all joins, then one more round of time joins and a
-//     final estimate: the time joins' bounds tighten the offsets, and hosts
-//     that no id join related get one.
-//  5. One ReconciledRequest per joined request on the reference clock, the
+//  5. Chain joins (joinChains): a client joined directly to a server that
+//     a proxy holds takes that proxy when it fits on corrected clocks.
+//  6. Offsets again from all joins, then one more round of time and chain
+//     joins and a final estimate: the time joins' bounds tighten the
+//     offsets, and hosts that no id join related get one.
+//  7. One ReconciledRequest per joined request on the reference clock, the
 //     breakdown bands, the client−server TTFT delta and slow examples.
 //
 // Only events on wall clocks join; the others count as unmatched and are
 // noted. Cost is near-linear: hash maps for ids, and for time joins a sweep
 // over starts sorted once, each outer scanning only the inner observations
-// that start within about one round trip of it.
+// that start within about one round trip of it; the offset search, run only
+// for host pairs no chain relates, sorts once and samples at most
+// searchSample inner observations.
 func Reconcile(events []schema.Event) *Reconciliation {
 	r := newReconciler(events)
 	r.joinAllIDs()
 	ck := r.estimateClocks(false)
+	searchNotes := r.searchOffsets(ck)
 	for round := 0; round < 2; round++ {
 		r.joinAllTimes(ck)
+		r.joinChains(ck)
 		ck = r.estimateClocks(true)
 	}
 	out := &Reconciliation{Matching: r.matching(), ClockOffsets: ck.report()}
@@ -121,7 +131,7 @@ func Reconcile(events []schema.Event) *Reconciliation {
 	out.TTFTBreakdown = breakdownBands(out.Requests)
 	out.TTFTDelta = ttftDelta(out.Requests)
 	out.Examples = slowExamples(events, out.Requests, 5)
-	out.Notes = ck.notes // events on clocks that cannot join are noted by Run's clockNotes
+	out.Notes = append(searchNotes, ck.notes...) // events on clocks that cannot join are noted by Run's clockNotes
 	return out
 }
 

@@ -16,7 +16,8 @@ const (
 type joinObs struct {
 	event int32 // index into the events given to Reconcile
 	host  int32 // index into reconciler.hosts
-	res   int64 // resolution of the log's instants, ns
+	res   int64 // widest error range of the log's instants, ns
+	errs  uint8 // index into logErrorTable: the error of each logged instant
 	start int64
 	first int64
 	end   int64
@@ -147,13 +148,18 @@ func newReconciler(events []schema.Event) *reconciler {
 	c, p, s := r.sources[0], r.sources[1], r.sources[2]
 	r.cp, r.ps, r.cs = newPair(c, p, true), newPair(p, s, false), newPair(c, s, true)
 	r.ps.outerOK = func(o int32) bool { return !r.hasDirectServer(r.cp.innerTo[o]) }
-	r.ps.innerOK = func(i int32) bool { return r.cs.innerTo[i] < 0 }
 	r.cs.outerOK = func(o int32) bool { pr := r.cp.outerTo[o]; return pr < 0 || r.ps.outerTo[pr] < 0 }
 	r.cs.innerOK = func(i int32) bool { return r.ps.innerTo[i] < 0 }
-	r.cp.conflict = func(o, i int32) bool { return r.cs.outerTo[o] >= 0 && r.ps.outerTo[i] >= 0 }
+	// A client joined to its server directly may take only the proxy joined
+	// to that same server (a chain join), never one holding another server.
+	r.cp.conflict = func(o, i int32) bool {
+		return r.cs.outerTo[o] >= 0 && r.ps.outerTo[i] >= 0 && r.ps.outerTo[i] != r.cs.outerTo[o]
+	}
 	// A client already joined to its server directly takes a proxy only by
-	// trace or id: a proxy found by time could not be checked against that
-	// server.
+	// trace or id, or through that server (joinChains): a proxy found by
+	// time alone could not be checked against that server, and a client
+	// that skipped the proxy must not take a stranger's. A server joined to
+	// its client directly may still be time-joined inside a proxy.
 	r.cp.timeOuterOK = func(o int32) bool { return r.cs.outerTo[o] < 0 }
 	return r
 }
@@ -185,7 +191,8 @@ func (r *reconciler) addEvent(i int32, hostID map[string]int32) {
 		hostID[ev.Host] = h
 		r.hosts = append(r.hosts, ev.Host)
 	}
-	o := joinObs{event: i, host: h, res: formatResolution(ev.Format)}
+	o := joinObs{event: i, host: h, errs: formatErrors(ev.Format)}
+	o.res = logErrorTable[o.errs].spread()
 	o.start, o.has = loggedInstant(ev.StartNs, obsHasStart, o.has)
 	o.first, o.has = loggedInstant(ev.FirstTokenNs, obsHasFirst, o.has)
 	o.end, o.has = loggedInstant(ev.EndNs, obsHasEnd, o.has)
@@ -209,20 +216,6 @@ func loggedInstant(p *int64, bit, has uint8) (int64, uint8) {
 		return 0, has
 	}
 	return *p, has | bit
-}
-
-// formatResolution is the resolution of a format's logged instants in ns:
-// nginx ($msec, $request_time), Envoy (%START_TIME%, durations) and HAProxy
-// (Ta, Tr…) log whole milliseconds, as HAR does; OTLP and GenAI-Perf give
-// nanoseconds; the other formats microseconds.
-func formatResolution(format string) int64 {
-	switch format {
-	case "nginx", "envoy", "haproxy", "har":
-		return 1_000_000
-	case "otlp", "genai-perf":
-		return 0
-	}
-	return 1_000
 }
 
 // joinIDs joins the free observations of p by trace id, then by any shared

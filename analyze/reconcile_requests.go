@@ -24,6 +24,7 @@ func (r *reconciler) matching() []Matching {
 				m.ByTrace += boolCount(p.method[o] == JoinTrace)
 				m.ByID += boolCount(p.method[o] == JoinID)
 				m.ByTime += boolCount(p.method[o] == JoinTime)
+				m.ByChain += boolCount(p.method[o] == JoinChain)
 			case p.ambiguous[o]:
 				m.Ambiguous++
 			case p.outerOK(int32(o)):

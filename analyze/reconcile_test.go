@@ -58,11 +58,16 @@ func matchingOf(t *testing.T, rec *Reconciliation, outer, inner string) Matching
 // token 151; client first token 151 + 17 = 168; server end 1151, proxy end
 // 1152, client end 1167.
 //
-// Offsets: client⊃proxy gives θ ≤ 15 + w and θ ≥ −15 − w around θ = 2000
-// (w = 1 µs + 1 ms), so the estimate is exactly 2000 ms with half-width
-// 16.001 ms; proxy⊃server gives θ ≤ 1 + 1 and θ ≥ −1 − 1 around −3000, so
-// −3000 ± 2 ms; chained, the server is −1000 ± 18.001 ms from the client.
-// The breakdown is then the truth: 15 + 1 + 30 + 100 + 5 + 17 = 168 ms.
+// Offsets (offsetLimits): client⊃proxy gives θ ≤ 2015 + 1 (nginx start
+// truncated: up to 1 ms early) + 0.001 (client µs) = 2016.001 and θ ≥ 3152 −
+// 1167 − 0 (a truncated nginx end is early, so no widening) − 0.001 =
+// 1984.999, so the estimate is 2000.5 ms; proxy⊃server (OTLP exact) gives
+// θ ≤ −984 − 2015 = −2999 and θ ≥ 151 − 3152 − 1 (nginx end) = −3002, so
+// −3000.5 in [−3002, −2999]; chained, the server is 2000.5 − 3000.5 = −1000
+// in [1984.999 − 3002, 2016.001 − 2999] = [−1017.001, −982.999] from the
+// client. On the client's clock the proxy starts at 2015 − 2000.5 = 14.5 and
+// ends at 3152 − 2000.5 = 1151.5, the server starts at 16, so the breakdown
+// is 14.5 + 1.5 + 30 + 100 + 5 + 17 = 168 ms.
 func TestBreakdownByHand(t *testing.T) {
 	c := clientObs("c", 0, 168, 1167)
 	c.RequestID = "9F1C2B3A-0000-4000-8000-00000000ABCD"
@@ -80,9 +85,9 @@ func TestBreakdownByHand(t *testing.T) {
 		t.Errorf("proxy/server %+v, want 1 joined by id", m)
 	}
 	want := []ClockOffset{
-		{Host: "p", Reference: "c", OffsetMs: 2000, LowMs: 2000 - 16.001, HighMs: 2000 + 16.001, Requests: 1, Consistent: true},
-		{Host: "s", Reference: "c", OffsetMs: -1000, LowMs: -1000 - 18.001, HighMs: -1000 + 18.001, Requests: 1, Consistent: true, Via: "p"},
-		{Host: "s", Reference: "p", OffsetMs: -3000, LowMs: -3002, HighMs: -2998, Requests: 1, Consistent: true},
+		{Host: "p", Reference: "c", OffsetMs: 2000.5, LowMs: 1984.999, HighMs: 2016.001, Requests: 1, Consistent: true},
+		{Host: "s", Reference: "c", OffsetMs: -1000, LowMs: -1017.001, HighMs: -982.999, Requests: 1, Consistent: true, Via: "p"},
+		{Host: "s", Reference: "p", OffsetMs: -3000.5, LowMs: -3002, HighMs: -2999, Requests: 1, Consistent: true},
 	}
 	if len(rec.ClockOffsets) != len(want) {
 		t.Fatalf("offsets %+v, want %+v", rec.ClockOffsets, want)
@@ -99,15 +104,15 @@ func TestBreakdownByHand(t *testing.T) {
 	}
 	q := rec.Requests[0]
 	parts := []*int64{q.ClientToProxyNs, q.ProxyToServerNs, q.ServerQueueNs, q.ServerPrefillNs, q.ServerOtherNs, q.ReturnPathNs, q.ClientTTFTNs}
-	for k, w := range []int64{15, 1, 30, 100, 5, 17, 168} {
-		if parts[k] == nil || *parts[k] != w*msNs {
-			t.Errorf("part %d = %v, want %d ms", k, parts[k], w)
+	for k, w := range []float64{14.5, 1.5, 30, 100, 5, 17, 168} {
+		if parts[k] == nil || *parts[k] != int64(w*1e6) {
+			t.Errorf("part %d = %v, want %g ms", k, parts[k], w)
 		}
 	}
 	if q.ServerJoin != JoinID || q.ServerJoinedTo != "proxy" || q.ProxyJoin != JoinID || q.Reference != "c" {
 		t.Errorf("joins %q %q %q reference %q", q.ProxyJoin, q.ServerJoin, q.ServerJoinedTo, q.Reference)
 	}
-	if *q.ServerStartNs != t0Ns+16*msNs || *q.ProxyEndNs != t0Ns+1152*msNs {
+	if *q.ServerStartNs != t0Ns+16*msNs || *q.ProxyEndNs != t0Ns+1151_500_000 {
 		t.Errorf("instants on the reference clock: server start %d, proxy end %d", *q.ServerStartNs-t0Ns, *q.ProxyEndNs-t0Ns)
 	}
 	// client TTFT 168 − server TTFT 135 = 33 ms.
@@ -122,22 +127,29 @@ func TestBreakdownByHand(t *testing.T) {
 
 func approxEq(a, b float64) bool { return math.Abs(a-b) < 1e-6 }
 
-// TestJoinByTimeWithoutIDs joins three requests that share no id, on hosts
-// whose clocks agree, by time alone; then checks the offset the time joins
-// give. Client⊃proxy bounds (w = 1.001 ms): request 1 has proxy start +10 and
-// end −10 ms, request 2 +4 and −6, request 3 +7 and −3, so the upper bounds
-// are 11.001, 5.001, 8.001 and the lower −11.001, −7.001, −4.001: the
-// interval is [−4.001, 5.001] and the estimate 0.5 ms.
+// TestJoinByTimeWithoutIDs joins six requests that share no id, on hosts
+// whose clocks agree, by time alone (after the offset search relates the
+// hosts: every request's durations differ from the others' by more than
+// searchTripNs, so each inner has one candidate and the six agree); then
+// checks the offset the time joins give. Client⊃proxy bounds
+// (offsetLimits: up = start gap + 1 ms nginx + 1 µs client, lo = end gap −
+// 1 µs): start gaps 10, 4, 7, 6, 5, 8 give upper bounds 11.001, 5.001,
+// 8.001, 7.001, 6.001, 9.001; end gaps −10, −6, −3, −4, −5, −2 give lower
+// bounds −10.001, −6.001, −3.001, −4.001, −5.001, −2.001: the interval is
+// [−2.001, 5.001] and the estimate 1.5 ms.
 func TestJoinByTimeWithoutIDs(t *testing.T) {
 	events := []schema.Event{
 		clientObs("c", 0, 300, 1000), proxyObs("p", 10, 990), serverObs("s", 12, 290, 985),
 		clientObs("c", 2000, 2200, 2500), proxyObs("p", 2004, 2494), serverObs("s", 2005, 2150, 2490),
 		clientObs("c", 4000, 4100, 4800), proxyObs("p", 4007, 4797), serverObs("s", 4008, 4090, 4796),
+		clientObs("c", 6000, 6100, 6300), proxyObs("p", 6006, 6296), serverObs("s", 6007, 6090, 6295),
+		clientObs("c", 8000, 8400, 9200), proxyObs("p", 8005, 9195), serverObs("s", 8006, 8390, 9190),
+		clientObs("c", 10000, 10050, 10150), proxyObs("p", 10008, 10148), serverObs("s", 10009, 10040, 10147),
 	}
 	rec := Reconcile(events)
 	for _, pair := range [][2]string{{"client", "proxy"}, {"proxy", "server"}} {
-		if m := matchingOf(t, rec, pair[0], pair[1]); m.ByTime != 3 || m.Matched != 3 || m.UnmatchedInner != 0 {
-			t.Errorf("%+v, want 3 joined by time", m)
+		if m := matchingOf(t, rec, pair[0], pair[1]); m.ByTime != 6 || m.Matched != 6 || m.UnmatchedInner != 0 {
+			t.Errorf("%+v, want 6 joined by time", m)
 		}
 	}
 	for k, q := range rec.Requests {
@@ -146,26 +158,36 @@ func TestJoinByTimeWithoutIDs(t *testing.T) {
 		}
 	}
 	got := rec.ClockOffsets[0]
-	if got.Host != "p" || got.Reference != "c" || !approxEq(got.LowMs, -4.001) || !approxEq(got.HighMs, 5.001) || !approxEq(got.OffsetMs, 0.5) {
-		t.Errorf("offset %+v, want p−c 0.5 in [−4.001, 5.001]", got)
+	if got.Host != "p" || got.Reference != "c" || !approxEq(got.LowMs, -2.001) || !approxEq(got.HighMs, 5.001) || !approxEq(got.OffsetMs, 1.5) {
+		t.Errorf("offset %+v, want p−c 1.5 in [−2.001, 5.001]", got)
 	}
+}
+
+// anchored appends to events one request that client host c and proxy host
+// p join by id, 20 s after the others, so that their clocks are related and
+// time joins may run: it bounds θ to [990 − 1000 − 0.001, 10 + 1.001] ms.
+func anchored(events ...schema.Event) []schema.Event {
+	c, p := clientObs("c", 20000, 20300, 21000), proxyObs("p", 20010, 20990)
+	c.RequestID, p.RequestID = "anchor", "anchor"
+	return append(events, c, p)
 }
 
 // TestAmbiguousCandidates: two proxy observations that fit one client
 // equally are not guessed between, nor are two clients that fit one proxy
-// equally; a clearly better candidate is taken.
+// equally; a clearly better candidate is taken. (Each case has one more
+// request, joined by id: anchored.)
 func TestAmbiguousCandidates(t *testing.T) {
-	rec := Reconcile([]schema.Event{clientObs("c", 0, 300, 1000), proxyObs("p", 10, 990), proxyObs("p", 10, 990)})
-	if m := matchingOf(t, rec, "client", "proxy"); m.Matched != 0 || m.Ambiguous != 1 || m.UnmatchedInner != 2 || m.UnmatchedOuter != 0 {
+	rec := Reconcile(anchored(clientObs("c", 0, 300, 1000), proxyObs("p", 10, 990), proxyObs("p", 10, 990)))
+	if m := matchingOf(t, rec, "client", "proxy"); m.Matched != 1 || m.Ambiguous != 1 || m.UnmatchedInner != 2 || m.UnmatchedOuter != 0 {
 		t.Errorf("two equal proxies: %+v, want 1 ambiguous, 2 unmatched inner", m)
 	}
-	rec = Reconcile([]schema.Event{clientObs("c", 0, 300, 1000), clientObs("c", 0, 300, 1000), proxyObs("p", 10, 990)})
-	if m := matchingOf(t, rec, "client", "proxy"); m.Matched != 0 || m.Ambiguous != 2 || m.UnmatchedInner != 1 {
+	rec = Reconcile(anchored(clientObs("c", 0, 300, 1000), clientObs("c", 0, 300, 1000), proxyObs("p", 10, 990)))
+	if m := matchingOf(t, rec, "client", "proxy"); m.Matched != 1 || m.Ambiguous != 2 || m.UnmatchedInner != 1 {
 		t.Errorf("two equal clients: %+v, want 2 ambiguous, 1 unmatched inner", m)
 	}
-	// Slack 20 ms against 200 ms: the first proxy is told apart.
-	rec = Reconcile([]schema.Event{clientObs("c", 0, 300, 1000), proxyObs("p", 100, 900), proxyObs("p", 10, 990)})
-	if m := matchingOf(t, rec, "client", "proxy"); m.Matched != 1 || m.ByTime != 1 || *rec.Requests[0].ProxyEvent != 2 {
+	// Slack 20 ms against 200 ms: the second proxy is told apart.
+	rec = Reconcile(anchored(clientObs("c", 0, 300, 1000), proxyObs("p", 100, 900), proxyObs("p", 10, 990)))
+	if m := matchingOf(t, rec, "client", "proxy"); m.Matched != 2 || m.ByTime != 1 || *rec.Requests[0].ProxyEvent != 2 {
 		t.Errorf("distinct candidates: %+v %+v", m, rec.Requests)
 	}
 }
@@ -217,14 +239,14 @@ func TestUnjoinableClocks(t *testing.T) {
 }
 
 // TestAmbiguousIDs: an id two observations of one source carry joins
-// nothing; the time join then decides.
+// nothing; the time join then decides (the clocks related by anchored).
 func TestAmbiguousIDs(t *testing.T) {
 	c1, c2 := clientObs("c", 0, 300, 1000), clientObs("c", 5000, 5300, 6000)
 	p1, p2 := proxyObs("p", 10, 990), proxyObs("p", 5010, 5400)
 	c1.RequestID, c2.RequestID, p1.RequestID, p2.RequestID = "dup", "dup", "dup", "x"
-	rec := Reconcile([]schema.Event{c1, c2, p1, p2})
-	if m := matchingOf(t, rec, "client", "proxy"); m.ByID != 0 || m.ByTime != 2 {
-		t.Errorf("%+v, want 2 joined by time, none by id", m)
+	rec := Reconcile(anchored(c1, c2, p1, p2))
+	if m := matchingOf(t, rec, "client", "proxy"); m.ByID != 1 || m.ByTime != 2 {
+		t.Errorf("%+v, want 2 joined by time, only the anchor by id", m)
 	}
 }
 

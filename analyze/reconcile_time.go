@@ -10,10 +10,6 @@ import (
 )
 
 const (
-	// unknownClockSlackNs is the offset assumed possible between hosts that
-	// no trace- or id-joined request relates (NTP keeps hosts this close):
-	// their instants are compared as they are, with this much tolerance.
-	unknownClockSlackNs = 5_000_000
 	// slackMarginNs is, beyond both logs' resolution, how much worse a second
 	// candidate's slack must be for the best one to be told apart from it.
 	slackMarginNs = 250_000
@@ -75,15 +71,20 @@ func (r *reconciler) joinTime(p *joinPair, ck *clocks) {
 // timeCands returns the observations of s that ok admits and that logged
 // start and end, on their reference clocks.
 func timeCands(s *obsSource, ck *clocks, ok func(int32) bool) []timeCand {
+	return timeCandsOf(s, ck, 0, int32(len(s.obs)), ok)
+}
+
+// timeCandsOf is timeCands over the observations from, from+1, …, to−1.
+func timeCandsOf(s *obsSource, ck *clocks, from, to int32, ok func(int32) bool) []timeCand {
 	var out []timeCand
-	for k := range s.obs {
+	for k := from; k < to; k++ {
 		o := &s.obs[k]
-		if o.has&(obsHasStart|obsHasEnd) != obsHasStart|obsHasEnd || !ok(int32(k)) {
+		if o.has&(obsHasStart|obsHasEnd) != obsHasStart|obsHasEnd || !ok(k) {
 			continue
 		}
 		hc := &ck.host[o.host]
 		sh := hc.shift()
-		out = append(out, timeCand{obs: int32(k), host: o.host, ref: hc.ref, start: o.start - sh, end: o.end - sh,
+		out = append(out, timeCand{obs: k, host: o.host, ref: hc.ref, start: o.start - sh, end: o.end - sh,
 			first: o.first - sh, hasFirst: o.has&obsHasFirst != 0, shift: sh, res: o.res, tol: hc.uncertainty() + o.res})
 	}
 	return out
@@ -100,7 +101,7 @@ func timeCands(s *obsSource, ck *clocks, ok func(int32) bool) []timeCand {
 func (r *reconciler) timeEdges(p *joinPair, ck *clocks, outs, ins []timeCand) []timeEdge {
 	var lim struct{ tol, res, trip, iqr int64 }
 	for k := range ins {
-		lim.tol = max(lim.tol, ins[k].tol+unknownClockSlackNs)
+		lim.tol = max(lim.tol, ins[k].tol)
 		lim.res = max(lim.res, ins[k].res)
 	}
 	for _, e := range ck.edges {
@@ -126,7 +127,7 @@ func (r *reconciler) timeEdges(p *joinPair, ck *clocks, outs, ins []timeCand) []
 }
 
 // fit reports whether inner candidate in fits inside outer candidate o:
-// on the reference clock, within both hosts' offset uncertainty; and, where
+// never when their hosts' clocks are not related; on the reference clock, within both hosts' offset uncertainty; and, where
 // the host pair was measured directly, within its own offset interval
 // [low, high], which is tighter: inner.start − outer.start ≥ θ ≥ low and
 // inner.end − outer.end ≤ θ ≤ high on the hosts' own clocks. Where the pair
@@ -134,10 +135,10 @@ func (r *reconciler) timeEdges(p *joinPair, ck *clocks, outs, ins []timeCand) []
 // far below (the fences) is implausible too: the network's delays between
 // two hosts vary within a narrow band.
 func (r *reconciler) fit(p *joinPair, ck *clocks, o, in *timeCand) (timeEdge, bool) {
-	tol := o.tol + in.tol
 	if o.ref != in.ref {
-		tol += unknownClockSlackNs
+		return timeEdge{}, false // no measured or searched offset relates the hosts
 	}
+	tol := o.tol + in.tol
 	if in.start < o.start-tol || in.end > o.end+tol {
 		return timeEdge{}, false
 	}

@@ -20,7 +20,7 @@ type offsetRow struct {
 }
 
 type matchRow struct {
-	Pair, Matched, Rate, ByTrace, ByID, ByTime, Ambiguous, UnmatchedOuter, UnmatchedInner string
+	Pair, Matched, Rate, ByTrace, ByID, ByTime, ByChain, Ambiguous, UnmatchedOuter, UnmatchedInner string
 }
 
 func buildClocks(a *analyze.Analysis, cs *chartSet) clockSection {
@@ -39,7 +39,7 @@ func buildClocks(a *analyze.Analysis, cs *chartSet) clockSection {
 	}
 	for _, m := range a.Matching {
 		r := matchRow{Pair: m.Outer + " → " + m.Inner, Matched: fmtCount(m.Matched),
-			ByTrace: fmtCount(m.ByTrace), ByID: fmtCount(m.ByID), ByTime: fmtCount(m.ByTime),
+			ByTrace: fmtCount(m.ByTrace), ByID: fmtCount(m.ByID), ByTime: fmtCount(m.ByTime), ByChain: fmtCount(m.ByChain),
 			Ambiguous: fmtCount(m.Ambiguous), UnmatchedOuter: fmtCount(m.UnmatchedOuter),
 			UnmatchedInner: fmtCount(m.UnmatchedInner), Rate: "—"}
 		if n := m.Matched + m.UnmatchedOuter; n > 0 {
