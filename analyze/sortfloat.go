@@ -3,6 +3,7 @@ package analyze
 import (
 	"math"
 	"slices"
+	"unsafe"
 )
 
 // radixMin is the sample count below which sortFloats uses slices.Sort.
@@ -19,21 +20,23 @@ func sortFloats(samples []float64) {
 		slices.Sort(samples)
 		return
 	}
-	keys := make([]uint64, len(samples))
-	for i, v := range samples {
-		b := math.Float64bits(v)
-		if v != v || b == 1<<63 {
+	for _, v := range samples {
+		if v != v || math.Float64bits(v) == 1<<63 {
 			slices.Sort(samples)
 			return
 		}
+	}
+	// The keys overwrite the samples in place (same size), so the sort needs
+	// one scratch slice only.
+	keys := unsafe.Slice((*uint64)(unsafe.Pointer(&samples[0])), len(samples))
+	for i, k := range keys {
 		// Negative floats: flip all bits; positive: flip the sign bit. The
 		// unsigned order of the keys is then the numeric order.
-		keys[i] = b ^ (uint64(int64(b)>>63) | 1<<63)
+		keys[i] = k ^ (uint64(int64(k)>>63) | 1<<63)
 	}
 	radixSort(keys)
 	for i, k := range keys {
-		b := k ^ (uint64(int64(^k)>>63) | 1<<63)
-		samples[i] = math.Float64frombits(b)
+		keys[i] = k ^ (uint64(int64(^k)>>63) | 1<<63)
 	}
 }
 
