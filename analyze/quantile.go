@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"math"
-	"slices"
 )
 
 // percentileKeys are the percentiles every Metric reports, with their
@@ -135,7 +134,7 @@ func summarize(samples []float64) (stats, bool) {
 	if n == 0 {
 		return stats{}, false
 	}
-	slices.Sort(samples)
+	sortFloats(samples)
 	s := stats{count: int64(n), min: samples[0], max: samples[n-1]}
 	sum := 0.0
 	for _, v := range samples {

@@ -1,7 +1,5 @@
 package analyze
 
-import "slices"
-
 // buildSeries turns the windows of one source into Series; points carry the
 // window start, RFC 3339 UTC. Windows without samples have nil percentiles;
 // rates are 0 in an empty window, error rates nil (no requests to divide by).
@@ -47,7 +45,7 @@ func percentilePoint(samples []float64) Point {
 	if len(samples) == 0 {
 		return p
 	}
-	slices.Sort(samples)
+	sortFloats(samples)
 	p50, _ := Quantile(samples, 0.5)
 	p99, _ := Quantile(samples, 0.99)
 	p.P50, p.P99 = &p50, &p99

@@ -80,22 +80,22 @@ func (genaiPerf) Sniff(head []byte) bool {
 // gpStop ends the walk after a reject that leaves the document unreadable.
 var gpStop = errors.New("genai-perf: stop")
 
-// gpWalker walks the document's tokens, decoding one request at a time.
+// gpWalker walks the document, reading one request object at a time.
 type gpWalker struct {
-	dec        *json.Decoder
+	sc         *gpScanner
 	in         *Input
 	sink       Sink
-	index      int64  // requests seen so far
-	endpoint   string // top-level endpoint, when it came before the experiments
-	experiment string // "mode=value" of the experiment being read
+	req        gpFastRequest // scratch for the fast path, reused by every request
+	index      int64         // requests seen so far
+	endpoint   string        // top-level endpoint, when it came before the experiments
+	experiment string        // "mode=value" of the experiment being read
 	// experimentsRead is set once the whole "experiments" array was read.
 	experimentsRead bool
 }
 
 // Decode reads the document; see genaiPerf.
 func (genaiPerf) Decode(in *Input, sink Sink) error {
-	w := &gpWalker{dec: json.NewDecoder(in.R), in: in, sink: sink}
-	w.dec.UseNumber()
+	w := &gpWalker{sc: &gpScanner{r: in.R}, in: in, sink: sink}
 	err := w.document()
 	switch {
 	case err == nil || errors.Is(err, gpStop):
@@ -120,11 +120,12 @@ func (w *gpWalker) document() error {
 			w.experimentsRead = err == nil
 			return err
 		case "endpoint":
-			var s any
-			if err := w.dec.Decode(&s); err != nil {
+			v, err := w.sc.value()
+			if err != nil {
 				return err
 			}
-			if e, ok := s.(string); ok && e != "" {
+			var e string
+			if json.Unmarshal(v, &e) == nil && e != "" {
 				w.endpoint = "/" + strings.TrimPrefix(EndpointPath(e), "/")
 			}
 			return nil
@@ -138,8 +139,8 @@ func (w *gpWalker) experimentEntry() error {
 	return w.object(func(key string) error {
 		switch key {
 		case "experiment":
-			var raw json.RawMessage
-			if err := w.dec.Decode(&raw); err != nil {
+			raw, err := w.sc.value()
+			if err != nil {
 				return err
 			}
 			var e struct {
@@ -157,15 +158,15 @@ func (w *gpWalker) experimentEntry() error {
 	})
 }
 
-// request decodes one request object and reports it.
+// request reads one request object and reports it.
 func (w *gpWalker) request() error {
 	w.index++
-	var raw json.RawMessage
-	if err := w.dec.Decode(&raw); err != nil {
+	raw, err := w.sc.value()
+	if err != nil {
 		w.sink.Reject(w.index, "invalid json", truncateDetail(err.Error()))
 		return gpStop
 	}
-	ev, reason, detail := gpEvent(raw, w.endpoint)
+	ev, reason, detail := w.event(raw)
 	if ev == nil {
 		w.sink.Reject(w.index, reason, truncateDetail(detail))
 		return nil
@@ -178,70 +179,64 @@ func (w *gpWalker) request() error {
 	return nil
 }
 
-// object reads a JSON object, calling member for each key with the decoder
+// event builds the event of one request object by the fast path, or by
+// gpEvent when the object holds anything the fast path does not handle.
+func (w *gpWalker) event(raw []byte) (*schema.Event, string, string) {
+	if w.req.parse(raw) {
+		return w.req.event(raw, w.endpoint)
+	}
+	return gpEvent(raw, w.endpoint)
+}
+
+// object reads a JSON object, calling member for each key with the scanner
 // positioned at its value; member must consume the value.
 func (w *gpWalker) object(member func(key string) error) error {
-	if err := w.delim('{'); err != nil {
+	if err := w.sc.delim('{'); err != nil {
 		return err
 	}
-	for w.dec.More() {
-		t, err := w.dec.Token()
+	for first := true; ; first = false {
+		more, err := w.sc.more(first, '}')
 		if err != nil {
 			return err
 		}
-		key, ok := t.(string)
-		if !ok {
-			return fmt.Errorf("object key %v", t)
+		if !more {
+			break
+		}
+		key, err := w.sc.key()
+		if err != nil {
+			return err
 		}
 		if err := member(key); err != nil {
 			return err
 		}
 	}
-	return w.delim('}')
+	return w.sc.delim('}')
 }
 
 // array reads a JSON array, calling elem for each element.
 func (w *gpWalker) array(elem func() error) error {
-	if err := w.delim('['); err != nil {
+	if err := w.sc.delim('['); err != nil {
 		return err
 	}
-	for w.dec.More() {
+	for first := true; ; first = false {
+		more, err := w.sc.more(first, ']')
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
 		if err := elem(); err != nil {
 			return err
 		}
 	}
-	return w.delim(']')
-}
-
-func (w *gpWalker) delim(want json.Delim) error {
-	t, err := w.dec.Token()
-	if err != nil {
-		return err
-	}
-	if d, ok := t.(json.Delim); !ok || d != want {
-		return fmt.Errorf("expected %v, found %v", want, t)
-	}
-	return nil
+	return w.sc.delim(']')
 }
 
 // skip consumes one value of any kind without keeping it.
 func (w *gpWalker) skip() error {
-	depth := 0
-	for {
-		t, err := w.dec.Token()
-		if err != nil {
-			return err
-		}
-		switch t {
-		case json.Delim('{'), json.Delim('['):
-			depth++
-		case json.Delim('}'), json.Delim(']'):
-			depth--
-		}
-		if depth == 0 {
-			return nil
-		}
-	}
+	_, err := w.sc.value()
+	return err
 }
 
 // gpRequest is one request object of the export.
@@ -261,6 +256,18 @@ type gpOutput struct {
 	TextOutput *string `json:"text_output"`
 }
 
+// out returns o's text as a gpOut.
+func (o gpOutput) out() gpOut {
+	var g gpOut
+	if o.Response != nil {
+		g.resp, g.hasResp = []byte(*o.Response), true
+	}
+	if o.TextOutput != nil {
+		g.text, g.hasText = []byte(*o.TextOutput), true
+	}
+	return g
+}
+
 // gpEvent builds the event of one request object, or returns nil and why it
 // was rejected.
 func gpEvent(raw []byte, endpoint string) (*schema.Event, string, string) {
@@ -275,37 +282,41 @@ func gpEvent(raw []byte, endpoint string) (*schema.Event, string, string) {
 	if start <= 0 {
 		return nil, "bad timestamp", strconv.FormatInt(start, 10)
 	}
-	if reason, detail := gpCheckTimes(&r, start); reason != "" {
+	if reason, detail := gpCheckTimes(len(r.ResponseOutputs), r.ResponseTimestamps, start); reason != "" {
 		return nil, reason, detail
 	}
 	s := &gpStream{start: start}
 	for i, ts := range r.ResponseTimestamps {
 		if i < len(r.ResponseOutputs) {
-			if reason := s.output(r.ResponseOutputs[i], ts); reason != "" {
+			if reason := s.output(r.ResponseOutputs[i].out(), ts); reason != "" {
 				return nil, reason, "response " + strconv.Itoa(i)
 			}
 		}
 		s.lastNs = ts
 	}
-	if reason := s.finish(); reason != "" {
-		return nil, reason, "last response"
-	}
-	ev := s.event(len(r.ResponseTimestamps))
-	gpPayload(ev, r.RequestInputs.Payload)
+	return s.result(len(r.ResponseTimestamps), r.RequestInputs.Payload, endpoint), "", ""
+}
+
+// result finishes the stream after its last response and builds the event;
+// responses is the number of response timestamps, payload the request JSON
+// sent, endpoint the document's endpoint ("" when it gave none).
+func (s *gpStream) result(responses int, payload, endpoint string) *schema.Event {
+	s.finish()
+	ev := s.event(responses)
+	gpPayload(ev, payload)
 	if endpoint != "" {
 		ev.Endpoint = endpoint
 	}
-	return ev, "", ""
+	return ev
 }
 
-// gpCheckTimes checks that responses are timed, in order and after start.
-func gpCheckTimes(r *gpRequest, start int64) (string, string) {
-	if len(r.ResponseOutputs) > len(r.ResponseTimestamps) {
-		return "bad response_timestamps", fmt.Sprintf("%d outputs, %d timestamps",
-			len(r.ResponseOutputs), len(r.ResponseTimestamps))
+// gpCheckTimes checks that the responses are timed, in order and after start.
+func gpCheckTimes(outputs int, times []int64, start int64) (string, string) {
+	if outputs > len(times) {
+		return "bad response_timestamps", fmt.Sprintf("%d outputs, %d timestamps", outputs, len(times))
 	}
 	prev := start
-	for _, ts := range r.ResponseTimestamps {
+	for _, ts := range times {
 		if ts < prev {
 			return "bad response_timestamps", fmt.Sprintf("%d before %d", ts, prev)
 		}

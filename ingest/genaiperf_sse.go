@@ -25,6 +25,7 @@ type gpStream struct {
 	mode          int
 	pending       []byte // an SSE line not yet ended by "\n", or the body so far
 	eventTokens   int32  // token events in the response being read
+	stack         []byte // scratch for the JSON scanner
 
 	offsets    []int64
 	tokens     []int32
@@ -83,40 +84,48 @@ func gpNonEmpty(v gojson.RawMessage) bool {
 	return true
 }
 
+// gpOut is one response read: its unescaped "response" text (raw body
+// bytes) or Triton "text_output", and which of the two it had.
+type gpOut struct {
+	resp, text       []byte
+	hasResp, hasText bool
+}
+
 // output accounts for one response read at tNs (ns, client wall clock); it
 // returns a reject reason for a malformed response.
-func (s *gpStream) output(o gpOutput, tNs int64) string {
+func (s *gpStream) output(o gpOut, tNs int64) string {
 	if s.mode == gpUnknown {
 		s.mode = gpModeOf(o)
 	}
 	switch s.mode {
 	case gpTriton:
-		if o.TextOutput != nil && *o.TextOutput != "" {
+		if o.hasText && len(o.text) > 0 {
 			s.sawAny = true
 			s.offsets = append(s.offsets, tNs-s.start)
 			s.tokens = append(s.tokens, 1)
 		}
 		return ""
 	case gpBody:
-		if o.Response != nil {
-			s.pending = append(s.pending, *o.Response...)
+		if o.hasResp {
+			s.pending = append(s.pending, o.resp...)
 		}
 		return ""
 	}
-	if o.Response == nil || *o.Response == "" {
+	if !o.hasResp || len(o.resp) == 0 {
 		return ""
 	}
 	s.sawAny = true
-	s.pending = append(s.pending, *o.Response...)
+	s.pending = append(s.pending, o.resp...)
+	done := 0
 	for {
-		i := bytes.IndexByte(s.pending, '\n')
+		i := bytes.IndexByte(s.pending[done:], '\n')
 		if i < 0 {
 			break
 		}
-		s.line(s.pending[:i])
-		s.pending = s.pending[i+1:]
+		s.line(s.pending[done : done+i])
+		done += i + 1
 	}
-	s.pending = append([]byte(nil), s.pending...) // do not pin the response text
+	s.pending = s.pending[:copy(s.pending, s.pending[done:])] // keep the unended line
 	if s.badEvent {
 		return "bad sse event"
 	}
@@ -126,19 +135,19 @@ func (s *gpStream) output(o gpOutput, tNs int64) string {
 
 // gpModeOf tells the response shape from the first output with text: SSE
 // when it starts with an SSE field, else a body.
-func gpModeOf(o gpOutput) int {
-	if o.Response == nil {
-		if o.TextOutput != nil {
+func gpModeOf(o gpOut) int {
+	if !o.hasResp {
+		if o.hasText {
 			return gpTriton
 		}
 		return gpUnknown
 	}
-	t := strings.TrimLeft(*o.Response, " \t\r\n")
-	if t == "" {
+	t := bytes.TrimLeft(o.resp, " \t\r\n")
+	if len(t) == 0 {
 		return gpUnknown
 	}
 	for _, field := range []string{"data:", ":", "event:", "id:", "retry:"} {
-		if strings.HasPrefix(t, field) {
+		if bytes.HasPrefix(t, []byte(field)) {
 			return gpSSE
 		}
 	}
@@ -170,44 +179,51 @@ func (s *gpStream) line(l []byte) {
 	if len(data) == 0 {
 		return
 	}
-	var c gpChunk
-	if gojson.Unmarshal(data, &c) != nil {
+	if !s.decodeChunk(data) {
 		s.badEvent = true
-		return
 	}
-	s.chunk(&c)
 }
 
-// chunk accounts for one decoded event or body.
-func (s *gpStream) chunk(c *gpChunk) {
+// decodeChunk accounts for one event's or body's JSON, by the fast path
+// (gpFacts.parse) or else by unmarshalling it; it reports false when data
+// is not a JSON object of the expected shape.
+func (s *gpStream) decodeChunk(data []byte) bool {
+	var f gpFacts
+	if !f.parse(data, &s.stack) {
+		var c gpChunk
+		if gojson.Unmarshal(data, &c) != nil {
+			return false
+		}
+		f.fromChunk(&c)
+	}
+	s.chunk(&f)
+	return true
+}
+
+// chunk accounts for the facts of one decoded event or body.
+func (s *gpStream) chunk(f *gpFacts) {
 	if s.id == "" {
-		s.id = c.ID
+		s.id = string(f.id)
 	}
 	if s.model == "" {
-		s.model = c.Model
+		s.model = string(f.model)
 	}
 	if s.object == "" {
-		s.object = c.Object
+		s.object = string(f.object)
 	}
-	if gpNonEmpty(c.Error) || c.Object == "error" {
-		s.errorClass = gpErrorClass(c)
+	if f.errorClass != "" {
+		s.errorClass = f.errorClass
 	}
-	if c.Usage != nil {
-		if c.Usage.CompletionTokens != nil {
-			s.usageOut = c.Usage.CompletionTokens
-		}
-		if c.Usage.PromptTokens != nil {
-			s.usageIn = c.Usage.PromptTokens
-		}
+	if f.hasOut {
+		s.usageOut = ptr(f.usageOut)
 	}
-	token := false
-	for _, ch := range c.Choices {
-		token = token || ch.Delta.carriesToken() || ch.Message.carriesToken() || gpNonEmpty(ch.Text)
-		if ch.FinishReason != nil && *ch.FinishReason != "" {
-			s.done = true
-		}
+	if f.hasIn {
+		s.usageIn = ptr(f.usageIn)
 	}
-	if token && s.mode == gpSSE {
+	if f.finished {
+		s.done = true
+	}
+	if f.token && s.mode == gpSSE {
 		s.eventTokens++
 	}
 }
@@ -245,7 +261,7 @@ func gpErrorClass(c *gpChunk) string {
 // finish handles what is left after the last response: an SSE line without
 // its "\n" (counted if it is a whole event, dropped if the stream was cut
 // inside it) or the whole non-streamed body.
-func (s *gpStream) finish() string {
+func (s *gpStream) finish() {
 	switch s.mode {
 	case gpSSE:
 		if rest := bytes.TrimSpace(s.pending); len(rest) > 0 {
@@ -256,18 +272,14 @@ func (s *gpStream) finish() string {
 	case gpBody:
 		body := bytes.TrimSpace(s.pending)
 		if len(body) == 0 {
-			return ""
+			return
 		}
 		s.sawAny = true
-		var c gpChunk
-		if gojson.Unmarshal(body, &c) != nil {
+		if !s.decodeChunk(body) {
 			s.errorClass = schema.ErrorServer // e.g. an HTML error page from a proxy
-		} else {
-			s.chunk(&c)
 		}
 	}
 	s.pending = nil
-	return ""
 }
 
 // event builds the client event of the request from what its responses

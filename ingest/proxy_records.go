@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ttftrace/ttftrace/schema"
 )
@@ -240,6 +241,12 @@ func jsonString(raw json.RawMessage) string {
 	}
 	switch raw[0] {
 	case '"':
+		if len(raw) >= 2 && raw[len(raw)-1] == '"' {
+			s := raw[1 : len(raw)-1]
+			if bytes.IndexByte(s, '\\') < 0 && bytes.IndexByte(s, '"') < 0 && jsonPrintable(s) && utf8.Valid(s) {
+				return string(s) // nothing to unescape: the bytes are the string
+			}
+		}
 		var s string
 		if json.Unmarshal(raw, &s) == nil {
 			return s
@@ -270,4 +277,15 @@ func setAttr(ev *schema.Event, k, v string) {
 		ev.Attrs = map[string]string{}
 	}
 	ev.Attrs[k] = v
+}
+
+// jsonPrintable reports whether s has no control characters, which a JSON
+// string may not hold unescaped.
+func jsonPrintable(s []byte) bool {
+	for _, c := range s {
+		if c < 0x20 {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,40 @@
+package analyze
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestSortFloatsMatchesSlicesSort compares sortFloats with slices.Sort bit
+// for bit on shapes analysis sees (latencies in ms, wide ranges, negatives,
+// repeats, infinities) and on the NaN and −0 inputs it hands to slices.Sort.
+func TestSortFloatsMatchesSlicesSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	gens := map[string]func() float64{
+		"latency ms": func() float64 { return 20 + rng.ExpFloat64()*200 },
+		"wide":       func() float64 { return math.Ldexp(rng.Float64(), rng.IntN(200)-100) },
+		"signed":     func() float64 { return rng.NormFloat64() * 1e3 },
+		"repeats":    func() float64 { return float64(rng.IntN(5)) },
+		"inf":        func() float64 { return []float64{math.Inf(1), math.Inf(-1), 1, -1, 0}[rng.IntN(5)] },
+		"nan":        func() float64 { return []float64{math.NaN(), 2, -3}[rng.IntN(3)] },
+		"neg zero":   func() float64 { return []float64{math.Copysign(0, -1), 0, 1}[rng.IntN(3)] },
+	}
+	for name, gen := range gens {
+		for _, n := range []int{0, 1, radixMin - 1, radixMin, 5000} {
+			got := make([]float64, n)
+			for i := range got {
+				got[i] = gen()
+			}
+			want := slices.Clone(got)
+			slices.Sort(want)
+			sortFloats(got)
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("%s n=%d: [%d] = %v, slices.Sort gives %v", name, n, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}

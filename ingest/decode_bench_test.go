@@ -1,0 +1,67 @@
+package ingest
+
+import (
+	"bytes"
+	"sync"
+	"testing"
+
+	"github.com/ttftrace/ttftrace/fleet"
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// benchFleet is a simulated fleet of 3000 requests (the same topology
+// ttftrace-gen writes), generated once for all decoder benchmarks.
+var benchFleet = sync.OnceValue(func() *fleet.Fleet {
+	cfg := fleet.DefaultConfig(3000)
+	cfg.MeanOut = 250
+	return fleet.Generate(cfg)
+})
+
+// benchLog returns the log host writes for benchFleet.
+func benchLog(b *testing.B, host string) []byte {
+	f := benchFleet()
+	h, err := f.Host(host)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := f.WriteHost(&buf, h); err != nil {
+		b.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// benchDecode reports the decode throughput of format over data, in MB/s of
+// input; it checks that every record became an event.
+func benchDecode(b *testing.B, format Format, data []byte, opts Options) {
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		rec := &countingSink{}
+		if err := format.Decode(&Input{R: bytes.NewReader(data), Name: "bench", Opts: opts}, rec); err != nil {
+			b.Fatal(err)
+		}
+		if rec.events == 0 || rec.rejects != 0 {
+			b.Fatalf("%d events, %d rejects", rec.events, rec.rejects)
+		}
+	}
+}
+
+// countingSink counts what a format reports and keeps nothing.
+type countingSink struct{ events, skips, rejects int }
+
+func (c *countingSink) Event(int64, []byte, *schema.Event) { c.events++ }
+func (c *countingSink) Skip(int64, string)                 { c.skips++ }
+func (c *countingSink) Reject(int64, string, string)       { c.rejects++ }
+
+func BenchmarkDecodeClientJSONL(b *testing.B) {
+	benchDecode(b, clientJSONL{}, benchLog(b, "web-1"), Options{})
+}
+
+func BenchmarkDecodeGenaiPerf(b *testing.B) {
+	benchDecode(b, genaiPerf{}, benchLog(b, "bench-1"), Options{})
+}
+
+func BenchmarkDecodeEnvoy(b *testing.B) {
+	benchDecode(b, envoy{}, benchLog(b, "edge-2"), Options{LogFormat: fleet.EnvoyLogFormat})
+}
