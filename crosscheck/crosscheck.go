@@ -47,10 +47,14 @@ func Open(ctx context.Context, dir string) (*sql.DB, error) {
 	return db, nil
 }
 
-// Summaries returns every row of metric_summary, by source and metric order.
-func Summaries(ctx context.Context, db *sql.DB) ([]Summary, error) {
+// Summaries returns every row of view, a view shaped like metric_summary
+// (a name of letters, digits and _), by source and metric order.
+func Summaries(ctx context.Context, db *sql.DB, view string) ([]Summary, error) {
+	if strings.Trim(view, "abcdefghijklmnopqrstuvwxyz0123456789_") != "" {
+		return nil, fmt.Errorf("view name %q", view)
+	}
 	rows, err := db.QueryContext(ctx, `SELECT source, metric, unit, count, mean, std, min,
-		p50, p90, p95, p99, p999, max FROM metric_summary ORDER BY source, metric_order`)
+		p50, p90, p95, p99, p999, max FROM `+view+` ORDER BY source, metric_order`)
 	if err != nil {
 		return nil, err
 	}

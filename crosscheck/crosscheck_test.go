@@ -2,16 +2,19 @@ package crosscheck
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/ttftrace/ttftrace/analyze"
 	"github.com/ttftrace/ttftrace/fleet"
 	"github.com/ttftrace/ttftrace/ingest"
 	"github.com/ttftrace/ttftrace/schema"
+	"github.com/ttftrace/ttftrace/sqlviews"
 )
 
 // TestViewsMatchAnalyze ingests a simulated fleet's client and proxy logs
@@ -42,8 +45,17 @@ func TestViewsMatchAnalyze(t *testing.T) {
 	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM request_metrics").Scan(&rows); err != nil || rows != len(stored) {
 		t.Fatalf("request_metrics has %d rows (%v), the dataset %d events", rows, err, len(stored))
 	}
-	sums, err := Summaries(ctx, db)
+	sums, err := Summaries(ctx, db, "metric_summary")
 	if err != nil {
+		t.Fatal(err)
+	}
+	compareSummaries(t, a.Metrics, sums)
+	// Trino's metric_summary takes its percentiles from metric_percentiles
+	// (window functions, standard SQL): run its text here too.
+	if err := createFrom(ctx, db, "trino", "metric_summary", "trino_metric_summary"); err != nil {
+		t.Fatal(err)
+	}
+	if sums, err = Summaries(ctx, db, "trino_metric_summary"); err != nil {
 		t.Fatal(err)
 	}
 	compareSummaries(t, a.Metrics, sums)
@@ -84,6 +96,23 @@ func fleetEvents(t *testing.T, dir string) []schema.Event {
 		}
 	}
 	return res.Events
+}
+
+// createFrom creates view as, in db, from the statement that defines view
+// in dialect's script; it suits views written in standard SQL only.
+func createFrom(ctx context.Context, db *sql.DB, dialect, view, as string) error {
+	var b strings.Builder
+	if err := sqlviews.Write(&b, sqlviews.Options{Dialect: dialect}); err != nil {
+		return err
+	}
+	head := "CREATE OR REPLACE VIEW " + view + " AS\n"
+	_, stmt, ok := strings.Cut(b.String(), head)
+	stmt, _, semi := strings.Cut(stmt, ";")
+	if !ok || !semi {
+		return fmt.Errorf("%s script has no view %s", dialect, view)
+	}
+	_, err := db.ExecContext(ctx, "CREATE VIEW "+as+" AS\n"+stmt)
+	return err
 }
 
 // key names one (source, metric) or (source, class) figure.

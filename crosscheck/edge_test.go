@@ -42,6 +42,11 @@ func edgeEvents() []schema.Event {
 	e.OutputTokens = i64(-5)
 	e.ChunkOffsetsNs, e.ChunkTokens = []int64{ms(60), ms(61.5)}, []int32{1, -2}
 	out = append(out, e)
+	// 7: a negative chunk token count adds 0 to the output tokens: 3+0+1 = 4,
+	// so tpot = (200 − 50) / (4 − 1) = 50 ms (150 ms without the clamp).
+	e = ev("client", 7)
+	e.ChunkOffsetsNs, e.ChunkTokens = []int64{ms(50), ms(100), ms(200)}, []int32{3, -2, 1}
+	out = append(out, e)
 	// 5: no start: only itl and chunk_gap samples.
 	e = ev("client", 5)
 	e.StartNs = nil

@@ -44,3 +44,44 @@ FROM request_metrics
 WHERE NOT success
 GROUP BY source, failure_class;
 {{- end}}
+
+{{define "percentiles" -}}
+-- metric_percentiles: exact type 7 percentiles of every metric over
+-- successful requests, computed with window functions only, so any engine
+-- gets analyze's figures (it sorts every sample of a metric). With the n
+-- samples of a source and metric ranked r = 0…n−1 by value and h = (n−1)·q,
+-- the percentile is x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋+1] − x[⌊h⌋]).
+CREATE OR REPLACE VIEW metric_percentiles AS
+WITH ranked AS (
+  SELECT
+    source, metric_order, metric, unit, value,
+    row_number() OVER (PARTITION BY source, metric_order ORDER BY value) - 1 AS r,
+    count(*) OVER (PARTITION BY source, metric_order) AS n
+  FROM metric_samples
+  WHERE success
+),
+levels AS (
+  SELECT 'p50' AS percentile, CAST(0.5 AS DOUBLE) AS q
+  UNION ALL SELECT 'p90', CAST(0.9 AS DOUBLE)
+  UNION ALL SELECT 'p95', CAST(0.95 AS DOUBLE)
+  UNION ALL SELECT 'p99', CAST(0.99 AS DOUBLE)
+  UNION ALL SELECT 'p999', CAST(0.999 AS DOUBLE)
+),
+ranks AS (
+  SELECT
+    m.source, m.metric_order, m.metric, m.unit, l.percentile, l.q,
+    CAST(m.n - 1 AS DOUBLE) * l.q AS h
+  FROM (SELECT DISTINCT source, metric_order, metric, unit, n FROM ranked) m
+  CROSS JOIN levels l
+)
+SELECT
+  k.source, k.metric_order, k.metric, k.unit, k.percentile, k.q,
+  lo.value + (k.h - floor(k.h)) * (coalesce(hi.value, lo.value) - lo.value) AS value
+FROM ranks k
+JOIN ranked lo
+  ON lo.source = k.source AND lo.metric_order = k.metric_order
+  AND lo.r = CAST(floor(k.h) AS BIGINT)
+LEFT JOIN ranked hi
+  ON hi.source = k.source AND hi.metric_order = k.metric_order
+  AND hi.r = CAST(floor(k.h) AS BIGINT) + 1;
+{{- end}}

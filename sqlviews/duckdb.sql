@@ -95,6 +95,8 @@ FROM (SELECT *, unnest(range(tokens)) AS token FROM chunk_gaps);
 
 {{template "samples" .}}
 
+{{template "percentiles" .}}
+
 -- metric_summary: per source and metric over successful requests: count,
 -- mean, population standard deviation, min, type 7 percentiles (linear
 -- interpolation between closest ranks, numpy's default: quantile_cont) and max.

@@ -97,6 +97,8 @@ LATERAL VIEW explode(sequence(1, tokens)) t AS token;
 
 {{template "samples" .}}
 
+{{template "percentiles" .}}
+
 -- metric_summary: per source and metric over successful requests: count,
 -- mean, population standard deviation, min, type 7 percentiles (percentile:
 -- exact, linear interpolation between closest ranks, numpy's default) and max.

@@ -28,7 +28,8 @@ var Dialects = []string{"duckdb", "trino", "spark"}
 // Views are the views every dialect defines, in definition order.
 var Views = []string{
 	"ttft_events", "request_instants", "request_metrics", "chunk_gaps",
-	"itl_samples", "metric_samples", "metric_summary", "error_counts",
+	"itl_samples", "metric_samples", "metric_percentiles", "metric_summary",
+	"error_counts",
 }
 
 // DefaultTable is the table name the Trino and Spark views read when
@@ -123,9 +124,9 @@ var dialectNotes = map[string]string{
 -- files with the Hive connector (partition columns last), then load the
 -- partitions:
 %[2]s--
--- Percentiles are APPROXIMATE: Trino has no exact quantile_cont, so
--- metric_summary uses approx_percentile (its error is about 1%% of rank) and
--- will not match analyze's exact type 7 figures to the last digit.
+-- Trino has no exact quantile_cont (approx_percentile is an approximate
+-- sketch), so the exact type 7 percentiles are computed by ranking the
+-- samples with window functions (metric_percentiles).
 `,
 	"spark": `-- Spark SQL (3.3 or later): the views read the table %[1]s. Define it
 -- over the dataset folder (Spark discovers the source= and date= partitions):
@@ -146,17 +147,35 @@ func writeHeader(b *strings.Builder, dialect string, rel source) {
 -- group by source. Latency metrics cover successful requests only (success:
 -- no error class, status 2xx or not logged, stream completed or not known).
 --
--- Views: ` + strings.Join(Views, ", ") + `.
---
 `)
+	writeWrapped(b, "-- Views: "+strings.Join(Views, ", ")+".", 78)
+	b.WriteString("--\n")
 	fmt.Fprintf(b, dialectNotes[dialect], rel.dataset, trinoDDL(rel.dataset))
 	b.WriteString("\n")
+}
+
+// writeWrapped writes text as comment lines of at most width bytes, breaking
+// at spaces; continuation lines start with "--   ".
+func writeWrapped(b *strings.Builder, text string, width int) {
+	line := ""
+	for _, word := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(word) > width {
+			b.WriteString(line + "\n")
+			line = "--  "
+		}
+		if line == "" {
+			line = word
+		} else {
+			line += " " + word
+		}
+	}
+	b.WriteString(line + "\n")
 }
 
 // trinoDDL returns the commented CREATE TABLE statement of the dataset for
 // Trino's Hive connector, with every column of the event schema.
 func trinoDDL(table string) string {
-	schemaName, name := "ttftrace", table
+	schemaName, name := "your_schema", table
 	if i := strings.LastIndexByte(table, '.'); i >= 0 {
 		schemaName, name = table[:i], table[i+1:]
 		if j := strings.LastIndexByte(schemaName, '.'); j >= 0 {

@@ -94,17 +94,24 @@ CROSS JOIN UNNEST(sequence(1, g.tokens)) AS t (token);
 
 {{template "samples" .}}
 
+{{template "percentiles" .}}
+
 -- metric_summary: per source and metric over successful requests: count,
--- mean, population standard deviation, min, percentiles and max.
--- Trino has no exact quantile_cont: approx_percentile is an approximation
--- (not analyze's exact type 7 interpolation), so p50…p999 differ slightly
--- from analysis.json; count, mean, std, min and max are exact.
+-- mean, population standard deviation, min, percentiles and max. Trino has
+-- no exact quantile_cont (approx_percentile is a sketch, not type 7), so the
+-- percentiles come from metric_percentiles: exact type 7, as analyze gives
+-- them, at the cost of sorting every metric's samples. For a cheaper
+-- approximation, compute approx_percentile(value, ARRAY[0.5, 0.9, 0.95,
+-- 0.99, 0.999]) in the inner query instead of joining metric_percentiles.
 CREATE OR REPLACE VIEW metric_summary AS
 SELECT
-  source, metric_order, metric, unit, count, mean, std, min,
-  element_at(p, 1) AS p50, element_at(p, 2) AS p90, element_at(p, 3) AS p95,
-  element_at(p, 4) AS p99, element_at(p, 5) AS p999,
-  max
+  s.source, s.metric_order, s.metric, s.unit, s.count, s.mean, s.std, s.min,
+  max(CASE WHEN p.percentile = 'p50' THEN p.value END) AS p50,
+  max(CASE WHEN p.percentile = 'p90' THEN p.value END) AS p90,
+  max(CASE WHEN p.percentile = 'p95' THEN p.value END) AS p95,
+  max(CASE WHEN p.percentile = 'p99' THEN p.value END) AS p99,
+  max(CASE WHEN p.percentile = 'p999' THEN p.value END) AS p999,
+  s.max
 FROM (
   SELECT
     source, metric_order, metric, unit,
@@ -112,11 +119,13 @@ FROM (
     avg(value) AS mean,
     stddev_pop(value) AS std,
     min(value) AS min,
-    approx_percentile(value, ARRAY[0.5, 0.9, 0.95, 0.99, 0.999]) AS p,
     max(value) AS max
   FROM metric_samples
   WHERE success
   GROUP BY source, metric_order, metric, unit
-);
+) s
+JOIN metric_percentiles p
+  ON p.source = s.source AND p.metric_order = s.metric_order
+GROUP BY s.source, s.metric_order, s.metric, s.unit, s.count, s.mean, s.std, s.min, s.max;
 
 {{template "errors" .}}
