@@ -49,9 +49,8 @@ type command struct {
 }
 
 // commands returns the dispatch table (a function, not a variable, because
-// help refers back to it). analyze, report, run, demo, compare and sql have
-// their options parsed in commands.go; they join this table when they are
-// implemented.
+// help refers back to it). The options of most commands are parsed in
+// commands.go.
 func commands() []command {
 	return []command{
 		{"ingest", "-o DATASET [flags] INPUT...", "decode logs and append them to a Parquet dataset",
@@ -72,6 +71,9 @@ func commands() []command {
 		{"demo", "[-o OUTDIR]", "run on the sample logs embedded in the binary",
 			"ttftrace demo -o ttftrace-demo",
 			func() *flag.FlagSet { return demoFlags(&demoOptions{}) }, (*cli).runDemo},
+		{"sql", "[--dialect duckdb|trino|spark] [--dataset DATASET] [-o FILE]", "print SQL views computing the per-source metrics over a dataset",
+			"ttftrace sql --dialect duckdb --dataset out/dataset -o views.sql",
+			func() *flag.FlagSet { return sqlFlags(&sqlOptions{}) }, (*cli).runSQL},
 		{"formats", "", "list the input formats",
 			"ttftrace formats",
 			func() *flag.FlagSet { return noFlags("formats") }, (*cli).runFormats},

@@ -82,6 +82,14 @@ func TestCLI(t *testing.T) {
 		{name: "double dash", args: []string{"ingest", "-o", "$D/out", "--", "$D/-dash.log"}, wantEvents: 1},
 		{name: "formats", args: []string{"formats"}, stdout: []string{"testlines  client  numbered test lines"}, wantEvents: -1},
 		{name: "schema", args: []string{"schema"}, stdout: []string{"start_ns", "MAP<STRING,STRING>", "Schema version 1"}, wantEvents: -1},
+		{name: "sql", args: []string{"sql", "--dataset", "$D/ds"}, wantEvents: -1,
+			stdout: []string{"FROM read_parquet('$D/ds/**/*.parquet', hive_partitioning = true);", "CREATE OR REPLACE VIEW metric_summary"}},
+		{name: "sql spark", args: []string{"sql", "--dialect", "spark", "--dataset", "lake.tt.events"}, wantEvents: -1,
+			stdout: []string{"FROM lake.tt.events;", "percentile(value"}},
+		{name: "sql bad table", args: []string{"sql", "--dialect", "trino", "--dataset", "events; DROP TABLE x"}, code: 2, wantEvents: -1,
+			stderr: []string{`table "events; DROP TABLE x"`, "usage: ttftrace sql"}},
+		{name: "sql bad dialect", args: []string{"sql", "--dialect", "oracle"}, code: 2, wantEvents: -1,
+			stderr: []string{`--dialect "oracle": one of duckdb, trino, spark`}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { runCLICase(t, tc) })
@@ -129,6 +137,21 @@ func runCLICase(t *testing.T, tc cliCase) {
 	evs, err := schema.ReadDataset(out)
 	if err != nil || len(evs) != tc.wantEvents {
 		t.Errorf("dataset has %d events (err %v), want %d", len(evs), err, tc.wantEvents)
+	}
+}
+
+// TestSQLWritesFile checks that sql -o writes the views to the file and
+// nothing to standard output.
+func TestSQLWritesFile(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "views.sql")
+	var stdout, stderr bytes.Buffer
+	c := &cli{stdout: &stdout, stderr: &stderr}
+	if code := c.main([]string{"sql", "-o", out, "--dialect", "trino"}); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	b, err := os.ReadFile(out)
+	if err != nil || !strings.Contains(string(b), "FROM ttftrace_events;") || stdout.Len() > 0 {
+		t.Errorf("file (err %v):\n%.300s\nstdout %q", err, b, stdout.String())
 	}
 }
 

@@ -3,6 +3,9 @@ package main
 import (
 	"flag"
 	"slices"
+	"strings"
+
+	"github.com/ttftrace/ttftrace/sqlviews"
 )
 
 // Each command has an options struct, a function that declares its flags on
@@ -175,18 +178,19 @@ func parseCompare(args []string) (*compareOptions, error) {
 	return o, err
 }
 
-// sqlDialects are the dialects `ttftrace sql` can print.
-var sqlDialects = []string{"duckdb", "trino", "spark"}
-
 type sqlOptions struct {
 	Output  string // file to write, "" for standard output
 	Dialect string
+	// Dataset is the dataset folder (duckdb) or table name (trino, spark)
+	// the views read; "" means the sqlviews default.
+	Dataset string
 }
 
 func sqlFlags(o *sqlOptions) *flag.FlagSet {
 	fs := newFlagSet("sql")
 	fs.StringVar(&o.Output, "o", "", "write the SQL to `FILE` instead of standard output")
 	fs.StringVar(&o.Dialect, "dialect", "duckdb", "SQL `DIALECT`: duckdb, trino or spark")
+	fs.StringVar(&o.Dataset, "dataset", "", "`DATASET` the views read: the folder for duckdb (default dataset), the table for trino and spark (default ttftrace_events)")
 	return fs
 }
 
@@ -196,8 +200,8 @@ func parseSQL(args []string) (*sqlOptions, error) {
 	if err == nil {
 		err = needArgs(pos, 0, 0, "")
 	}
-	if err == nil && !slices.Contains(sqlDialects, o.Dialect) {
-		err = usagef("--dialect %q: one of duckdb, trino, spark", o.Dialect)
+	if err == nil && !slices.Contains(sqlviews.Dialects, o.Dialect) {
+		err = usagef("--dialect %q: one of %s", o.Dialect, strings.Join(sqlviews.Dialects, ", "))
 	}
 	return o, err
 }

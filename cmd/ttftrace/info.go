@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"text/tabwriter"
 
 	"github.com/ttftrace/ttftrace/schema"
+	"github.com/ttftrace/ttftrace/sqlviews"
 )
 
 // runFormats prints the table of input formats: name, source and description.
@@ -30,6 +32,28 @@ func (c *cli) runSchema(args []string) int {
 	}
 	if err := schema.WriteDocs(c.stdout); err != nil {
 		return c.fail("schema", err)
+	}
+	return exitOK
+}
+
+// runSQL prints the SQL views of one dialect, to standard output or, with
+// -o, atomically to a file.
+func (c *cli) runSQL(args []string) int {
+	o, err := parseSQL(args)
+	if err != nil {
+		return c.fail("sql", err)
+	}
+	var buf bytes.Buffer
+	if err := sqlviews.Write(&buf, sqlviews.Options{Dialect: o.Dialect, Dataset: o.Dataset}); err != nil {
+		return c.fail("sql", usagef("%v", err))
+	}
+	if o.Output == "" {
+		_, err = c.stdout.Write(buf.Bytes())
+	} else {
+		err = schema.WriteFileAtomic(o.Output, buf.Bytes())
+	}
+	if err != nil {
+		return c.fail("sql", err)
 	}
 	return exitOK
 }
