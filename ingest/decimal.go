@@ -1,36 +1,10 @@
 package ingest
 
 import (
-	"bufio"
-	"bytes"
-	"io"
 	"math/big"
 	"strconv"
 	"strings"
 )
-
-// readRecordsByLine calls fn for every line of r with its 1-based number and
-// its bytes without the line ending ("\n" or "\r\n"). A last line without a
-// newline counts; lines have no length limit. It returns the first read error
-// other than io.EOF.
-func readRecordsByLine(r io.Reader, fn func(line int64, b []byte)) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var n int64
-	for {
-		b, err := br.ReadBytes('\n')
-		if len(b) > 0 {
-			n++
-			b = bytes.TrimSuffix(bytes.TrimSuffix(b, []byte("\n")), []byte("\r"))
-			fn(n, b)
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-	}
-}
 
 // maxDecimalExponent bounds the exponent of a decimal given to
 // scaledDecimalToNs, so that hostile input cannot make big.Rat allocate

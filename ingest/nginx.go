@@ -1,10 +1,8 @@
 package ingest
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 	"net/url"
 	"regexp"
 	"slices"
@@ -278,52 +276,5 @@ func nginxIDs(ev *schema.Event, vals map[string]string) {
 	}
 	if tp := nginxValue(vals, "http_traceparent"); tp != "" {
 		ev.TraceID = TraceIDFromTraceparent(tp)
-	}
-}
-
-// maxLineBytes is the longest line eachTextLine hands on; a longer line is
-// reported once through its tooLong callback.
-const maxLineBytes = 16 << 20
-
-// utf8BOM is the byte-order mark some Windows tools write at a file's start.
-var utf8BOM = []byte("\xef\xbb\xbf")
-
-// eachTextLine calls fn with each line of r (1-based, without the newline
-// and without a leading byte-order mark); lines longer than maxLineBytes go
-// to tooLong instead.
-func eachTextLine(r io.Reader, fn func(n int64, line []byte), tooLong func(n int64)) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var buf []byte
-	var n int64
-	long := false
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if len(buf)+len(chunk) > maxLineBytes {
-			long = true
-		} else if !long {
-			buf = append(buf, chunk...)
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if len(buf) > 0 || long {
-			n++
-			if long {
-				tooLong(n)
-			} else {
-				line := bytes.TrimSuffix(buf, []byte("\n"))
-				if n == 1 {
-					line = bytes.TrimPrefix(line, utf8BOM)
-				}
-				fn(n, line)
-			}
-		}
-		buf, long = buf[:0], false
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
 	}
 }

@@ -22,26 +22,6 @@ import (
 // is rejected rather than buffered without end.
 const maxJSONRecord = 8 << 20
 
-// proxyLines calls fn for every line of r with its 1-based number, without
-// the line break. It returns a read error, never a decoding one.
-func proxyLines(r io.Reader, fn func(line int64, text []byte)) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var n int64
-	for {
-		text, err := br.ReadBytes('\n')
-		if len(text) > 0 {
-			n++
-			fn(n, bytes.TrimRight(text, "\r\n"))
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-	}
-}
-
 // proxyJSONRecords reads r as JSON records: one object per line (JSON lines),
 // objects pretty-printed over several lines, or one top-level array of
 // objects. It calls rec with each record and the 1-based line it starts on,
@@ -59,7 +39,7 @@ func proxyJSONRecords(r io.Reader, sink Sink, rec func(line int64, raw []byte)) 
 			buf = nil
 		}
 	}
-	err := proxyLines(br, func(line int64, text []byte) {
+	err := readRecordsByLine(br, func(line int64, text []byte) {
 		if line == 1 {
 			text = bytes.TrimPrefix(text, []byte("\xef\xbb\xbf")) // UTF-8 byte-order mark
 		}
