@@ -224,16 +224,7 @@ func envoyJSONRecord(in *Input, sink Sink, line int64, raw []byte, ops map[strin
 // a reject.
 func envoyEmit(in *Input, sink Sink, line int64, raw []byte, vals []envoyValue) {
 	ev, skip, reason, detail := envoyEvent(vals)
-	switch {
-	case skip != "":
-		sink.Skip(line, skip)
-	case reason != "":
-		sink.Reject(line, reason, truncateDetail(detail))
-	default:
-		ev.Format, ev.Source, ev.Host, ev.Clock = "envoy", schema.SourceProxy, in.Host, schema.ClockWall
-		ev.InputFile, ev.InputLine = in.Name, line
-		sink.Event(line, raw, ev)
-	}
+	emitRecord(in, sink, line, raw, onWallClock(ev, in, "envoy", schema.SourceProxy), skip, reason, detail)
 }
 
 // envoyEvent builds the event of one entry from its operator values. It

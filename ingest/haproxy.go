@@ -95,16 +95,7 @@ func (haproxy) Decode(in *Input, sink Sink) error {
 			return
 		}
 		ev, skip, reason, detail := haproxyEvent(s, loc)
-		switch {
-		case skip != "":
-			sink.Skip(line, skip)
-		case reason != "":
-			sink.Reject(line, reason, truncateDetail(detail))
-		default:
-			ev.Format, ev.Source, ev.Host, ev.Clock = "haproxy", schema.SourceProxy, in.Host, schema.ClockWall
-			ev.InputFile, ev.InputLine = in.Name, line
-			sink.Event(line, text, ev)
-		}
+		emitRecord(in, sink, line, text, onWallClock(ev, in, "haproxy", schema.SourceProxy), skip, reason, detail)
 	})
 }
 

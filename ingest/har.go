@@ -114,16 +114,7 @@ func (h har) Decode(in *Input, sink Sink) error {
 			return
 		}
 		ev, skip, reason, detail := e.event(endpoints)
-		switch {
-		case skip != "":
-			sink.Skip(line, skip)
-		case reason != "":
-			sink.Reject(line, reason, truncateDetail(detail))
-		default:
-			ev.Format, ev.Source, ev.Host, ev.Clock = "har", schema.SourceClient, in.Host, schema.ClockWall
-			ev.InputFile, ev.InputLine = in.Name, line
-			sink.Event(line, raw, ev)
-		}
+		emitRecord(in, sink, line, raw, onWallClock(ev, in, "har", schema.SourceClient), skip, reason, detail)
 	}
 	found, err := harWalk(dec, []string{"log", "entries"}, func() error {
 		return jsonArrayElements(dec, li, sink, rec)

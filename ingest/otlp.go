@@ -217,13 +217,5 @@ func otlpReport(in *Input, n int64, s otlpParsed, sink Sink) {
 		return
 	}
 	ev, skip, reason, detail := otlpEvent(&s.span, in.Host)
-	switch {
-	case skip != "":
-		sink.Skip(n, skip)
-	case reason != "":
-		sink.Reject(n, reason, detail)
-	default:
-		ev.InputFile, ev.InputLine = in.Name, n
-		sink.Event(n, s.raw, ev)
-	}
+	emitRecord(in, sink, n, s.raw, ev, skip, reason, detail)
 }

@@ -88,3 +88,26 @@ func truncateDetail(s string) string {
 	}
 	return s
 }
+
+// emitRecord reports one decoded record to sink: a skip when skip is set, a
+// reject when reason is set, else the event, stamped with its input and line.
+func emitRecord(in *Input, sink Sink, line int64, raw []byte, ev *schema.Event, skip, reason, detail string) {
+	switch {
+	case skip != "":
+		sink.Skip(line, skip)
+	case reason != "":
+		sink.Reject(line, reason, truncateDetail(detail))
+	default:
+		ev.InputFile, ev.InputLine = in.Name, line
+		sink.Event(line, raw, ev)
+	}
+}
+
+// onWallClock sets what every record of a wall-clock log shares: format,
+// source and the input's host. It returns ev, which may be nil.
+func onWallClock(ev *schema.Event, in *Input, format, source string) *schema.Event {
+	if ev != nil {
+		ev.Format, ev.Source, ev.Host, ev.Clock = format, source, in.Host, schema.ClockWall
+	}
+	return ev
+}
