@@ -37,6 +37,7 @@ for spec in ttftrace-client:web-1.client.jsonl genai-perf:bench-1.profile_export
   cpu=$(awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {print u+s}' "$WORK/t")
   rss=$(awk -F': ' '/Maximum resident/ {print $2/1024}' "$WORK/t")
   awk -v f="$format" -v b="$bytes" -v w="$wall" -v c="$catwall" -v r="$records" -v m="$rss" -v cpu="$cpu" 'BEGIN {
-    printf "%-16s %8.0f %9.0f %9.1f %11.0f %8.0f %9.2f\n", f, b/1e6, (c>0?b/1e6/c:0), b/1e6/w, r/w, m, cpu }'
+    cat_rate = (c > 0) ? sprintf("%.0f", b/1e6/c) : "<10ms"
+    printf "%-16s %8.0f %9s %9.1f %11.0f %8.0f %9.2f\n", f, b/1e6, cat_rate, b/1e6/w, r/w, m, cpu }'
 done
 echo "ingest = decode + dedupe + write the Parquet dataset; $(nproc) cores; one file at a time"

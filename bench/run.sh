@@ -27,6 +27,7 @@ if [ ! -d bench/node/node_modules/@duckdb/node-api ]; then
   mkdir -p bench/node
   (cd bench/node && npm install --silent --no-audit --no-fund @duckdb/node-api@1.5.6-r.1 >/dev/null)
 fi
+ln -sfn node/node_modules bench/node_modules # ES modules resolve from the script's folder, not NODE_PATH
 
 LOGS=("$DATA"/*.jsonl "$DATA"/*.json "$DATA"/*.log)
 LOGS=($(ls "${LOGS[@]}" | grep -v 'format'))
@@ -52,7 +53,7 @@ measure ingest bench/bin/ttftrace ingest -q --log-format "$NGINX_FMT" --log-form
 measure analyze bench/bin/ttftrace analyze -q "$WORK/ds" -o "$WORK/analysis.json"
 measure report bench/bin/ttftrace report -q "$WORK/analysis.json" -o "$WORK/report.html"
 measure whole bench/bin/ttftrace run -q --log-format "$NGINX_FMT" --log-format "$ENVOY_FMT" -o "$WORK/run" "${LOGS[@]}"
-measure duckdb env NODE_PATH=bench/node/node_modules node bench/duckdb.mjs "$DATA"
+measure duckdb node bench/duckdb.mjs "$DATA"
 
 DUCK_WALL=$(echo "${ROWS[-1]}" | awk '{print $2}')
 for r in "${ROWS[@]}"; do
