@@ -2,6 +2,33 @@
 // proxies and inference servers already write. See README.md.
 package main
 
-import "os"
+import (
+	"fmt"
+	"os"
+	"runtime/pprof"
+)
 
-func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+func main() {
+	stop := startProfile(os.Getenv("TTFTRACE_CPUPROFILE"))
+	status := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(status)
+}
+
+// startProfile writes a CPU profile of the whole command to path (the
+// TTFTRACE_CPUPROFILE environment variable, for bench/ and `go tool pprof`)
+// and returns the function that ends it. An empty path profiles nothing.
+func startProfile(path string) (stop func()) {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "ttftrace: TTFTRACE_CPUPROFILE: %v\n", err)
+		return func() {}
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }
+}
