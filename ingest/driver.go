@@ -2,11 +2,13 @@ package ingest
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -34,17 +36,32 @@ type DriverOptions struct {
 	Progress io.Writer
 	// Formats is the table to sniff and look up; nil means Formats().
 	Formats []Format
+	// Dataset, when set, is the dataset folder the events are streamed to:
+	// each input's events go to temporary part files there as they are
+	// decoded, so memory does not grow with the input, and Result.Write
+	// commits them (Result.Discard removes them).
+	Dataset string
+	// KeepEvents keeps the events in Result.Events as well when Dataset is
+	// set (run analyses them); without a Dataset they are always kept.
+	KeepEvents bool
 }
 
 // Result is what one ingest call read.
 type Result struct {
 	// Events are the request records kept, in input order then record
-	// order, without duplicates.
+	// order, without duplicates (see DriverOptions.KeepEvents).
 	Events []schema.Event
+	// Records is the number of events kept (without duplicates), whether
+	// held in Events or not.
+	Records int64
 	// Inputs has one entry per input file, in input order.
 	Inputs []schema.InputStats
 	// Rejects lists every rejected record, in input order then line order.
 	Rejects []schema.Reject
+	// staged are the part files of DriverOptions.Dataset, in input order.
+	staged         []schema.StagedPart
+	dataset        string
+	datasetExisted bool // the dataset folder was there before this call
 }
 
 // Failed returns the inputs that could not be read at all.
@@ -75,12 +92,10 @@ func (r *Result) RejectedCount() int64 {
 //
 // Duplicates are resolved after decoding, in input order: an event whose raw
 // record bytes repeat those of an earlier event of the same format in this
-// call is counted as a duplicate, not kept. All events of the call are held
-// in memory. To stream instead, a later change can hand each input's result
-// to a consumer as soon as it and all inputs before it are done (a slot per
-// input, released in order), drop duplicates there using only the hash set,
-// and write them to a Parquet writer per partition kept open across inputs;
-// a worker's memory is then one input's events.
+// call is counted as a duplicate, not kept. With a DriverOptions.Dataset,
+// each input streams its events to its own part files (one per partition)
+// while it is decoded, so a worker holds one row group per partition, not
+// the input; the rare part holding a duplicate is rewritten without it.
 func Run(paths []string, opts DriverOptions) (*Result, error) {
 	if opts.Formats == nil {
 		opts.Formats = Formats()
@@ -95,13 +110,17 @@ func Run(paths []string, opts DriverOptions) (*Result, error) {
 	if opts.Stdin == nil && containsStdin(files) {
 		return nil, errors.New("standard input (-) is not available")
 	}
+	_, statErr := os.Stat(opts.Dataset)
+	existed := opts.Dataset != "" && statErr == nil
 	prog := newProgress(opts.Progress, files)
 	sinks := make([]*inputSink, len(files))
 	parallel(len(files), opts.Workers, func(i int) {
 		sinks[i] = decodeInput(files[i], opts, prog)
 	})
 	prog.wait()
-	return merge(sinks), nil
+	res := merge(sinks, opts.Dataset)
+	res.datasetExisted = existed
+	return res, nil
 }
 
 func containsStdin(files []string) bool {
@@ -153,27 +172,42 @@ func decodeInput(name string, opts DriverOptions, prog *progress) *inputSink {
 	}
 	d := decompress(prog.reader(raw))
 	defer d.close()
-	br := bufio.NewReaderSize(d.r, SniffSize)
+	s := decodeStream(name, host, d.r, opts)
+	s.stats.Truncated = d.truncated
+	return s
+}
+
+// decodeStream sniffs and decodes one decompressed input, streaming its
+// events to part files when opts.Dataset is set.
+func decodeStream(name, host string, r io.Reader, opts DriverOptions) *inputSink {
+	br := bufio.NewReaderSize(r, SniffSize)
 	head, _ := br.Peek(SniffSize)
 	f, err := chooseFormat(opts, head)
-	var s *inputSink
 	switch {
 	case err != nil:
-		s = failedSink(name, host, err)
+		return failedSink(name, host, err)
 	case f == nil: // an empty input holds no records
-		s = &inputSink{stats: schema.InputStats{Path: name, Host: host}}
-	default:
-		s = newInputSink(name, host, f)
-		fo := opts.Options
-		if lf, ok := opts.LogFormats[f.Name()]; ok {
-			fo.LogFormat = lf
-		}
-		if err := safeDecode(f, &Input{R: br, Name: name, Host: host, Opts: fo}, s); err != nil {
-			msg := err.Error()
-			s.stats.Error = &msg
-		}
+		return &inputSink{stats: schema.InputStats{Path: name, Host: host}}
 	}
-	s.stats.Truncated = d.truncated
+	s := newInputSink(name, host, f)
+	if opts.Dataset != "" {
+		s.writer = schema.NewPartWriter(opts.Dataset)
+		s.keepEvents = opts.KeepEvents
+	}
+	fo := opts.Options
+	if lf, ok := opts.LogFormats[f.Name()]; ok {
+		fo.LogFormat = lf
+	}
+	err = safeDecode(f, &Input{R: br, Name: name, Host: host, Opts: fo}, s)
+	if s.writer != nil {
+		var cerr error
+		s.staged, cerr = s.writer.Close()
+		err = cmp.Or(s.err, err, cerr)
+	}
+	if err != nil {
+		msg := err.Error()
+		s.stats.Error = &msg
+	}
 	return s
 }
 
@@ -231,8 +265,9 @@ func findFormat(table []Format, name string) Format {
 }
 
 // merge joins the inputs' results in input order and drops duplicates: an
-// event whose raw bytes repeat an earlier event's of the same format.
-func merge(sinks []*inputSink) *Result {
+// event whose raw bytes repeat an earlier event's of the same format. A
+// staged part that held a duplicate is rewritten without it.
+func merge(sinks []*inputSink, dataset string) *Result {
 	type key struct {
 		format string
 		sum    rawSum
@@ -242,24 +277,54 @@ func merge(sinks []*inputSink) *Result {
 	for _, s := range sinks {
 		total += len(s.events)
 	}
-	res := &Result{Inputs: make([]schema.InputStats, len(sinks)), Events: make([]schema.Event, 0, total)}
+	res := &Result{Inputs: make([]schema.InputStats, len(sinks)), Events: make([]schema.Event, 0, total), dataset: dataset}
 	for i, s := range sinks {
-		for j := range s.events {
-			if s.hasSum[j] {
-				k := key{s.stats.Format, s.sums[j]}
-				if seen[k] {
+		n := max(len(s.staged), 1) // without a dataset every event has part 0
+		rows := make([]int, n)     // the next row of each staged part
+		drops := make([][]int, n)
+		for j, k := range s.kept {
+			row := rows[k.part]
+			rows[k.part]++
+			if k.hasSum {
+				if seen[key{s.stats.Format, k.sum}] {
 					s.stats.Duplicates++
 					s.stats.Records--
+					drops[k.part] = append(drops[k.part], row)
 					continue
 				}
-				seen[k] = true
+				seen[key{s.stats.Format, k.sum}] = true
 			}
-			res.Events = append(res.Events, s.events[j])
+			if s.keepEvents {
+				res.Events = append(res.Events, s.events[j])
+			}
 		}
+		dropRows(s, drops)
+		res.Records += s.stats.Records
+		res.staged = append(res.staged, s.staged...)
 		res.Rejects = append(res.Rejects, s.rejects...)
 		s.stats.Clock = s.clock()
 		res.Inputs[i] = s.stats
 		sinks[i] = nil // let the input's memory go
 	}
 	return res
+}
+
+// dropRows rewrites the staged parts of an input that held duplicates; a
+// failure to do so fails the input.
+func dropRows(s *inputSink, drops [][]int) {
+	for p, rows := range drops {
+		if len(rows) == 0 || p >= len(s.staged) || s.stats.Error != nil {
+			continue
+		}
+		if err := schema.DropRows(&s.staged[p], rows); err != nil {
+			msg := err.Error()
+			s.stats.Error = &msg
+		}
+	}
+	s.staged = slices.DeleteFunc(s.staged, func(p schema.StagedPart) bool {
+		if p.Rows == 0 { // every event of the part repeated an earlier one
+			schema.RemoveParts([]schema.StagedPart{p})
+		}
+		return p.Rows == 0
+	})
 }

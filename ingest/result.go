@@ -3,6 +3,7 @@ package ingest
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/ttftrace/ttftrace/schema"
@@ -11,9 +12,27 @@ import (
 // Write appends the result to the dataset in dir: the events as new part
 // files, then the rejects, then one manifest line per input. It returns the
 // part files written. Each step is atomic; a failure after the part files
-// were written leaves them without their manifest lines.
+// were written leaves them without their manifest lines. When the events
+// were streamed to DriverOptions.Dataset, dir must name that folder, and
+// Write gives their staged part files their final names in input order.
 func (r *Result) Write(dir string) ([]string, error) {
-	files, err := schema.WriteDataset(dir, r.Events)
+	var files []string
+	var err error
+	if r.dataset != "" {
+		if filepath.Clean(dir) != filepath.Clean(r.dataset) {
+			r.Discard()
+			return nil, fmt.Errorf("events were staged in %s, not %s", r.dataset, dir)
+		}
+		staged, err := schema.CompactParts(dir, r.staged)
+		r.staged = nil
+		if err != nil {
+			schema.RemoveParts(staged)
+			return nil, err
+		}
+		files, err = schema.CommitParts(dir, staged)
+	} else {
+		files, err = schema.WriteDataset(dir, r.Events)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -21,6 +40,16 @@ func (r *Result) Write(dir string) ([]string, error) {
 		return files, err
 	}
 	return files, schema.AppendManifest(dir, r.Inputs)
+}
+
+// Discard removes the part files staged in DriverOptions.Dataset when the
+// result is not written (an input failed, --strict found rejects).
+func (r *Result) Discard() {
+	schema.RemoveParts(r.staged)
+	r.staged = nil
+	if r.dataset != "" {
+		schema.RemoveEmptyPartitions(r.dataset, !r.datasetExisted)
+	}
 }
 
 // WriteSummary prints one row per input: path, format, host, the record

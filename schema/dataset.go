@@ -78,63 +78,27 @@ func partitionValue(s string) string {
 // partition folder, synced, and renamed only once all files were written: a
 // failed call leaves no new or partial part file behind.
 func WriteDataset(dir string, events []Event) ([]string, error) {
-	groups, keys := partition(events)
-	var temps, finals []string
-	cleanup := func() {
-		for _, t := range temps {
-			os.Remove(t)
-		}
-	}
-	for _, key := range keys {
-		pdir := filepath.Join(dir, filepath.FromSlash(key))
-		if err := os.MkdirAll(pdir, 0o755); err != nil {
-			cleanup()
-			return nil, err
-		}
-		final, err := nextPart(pdir)
-		if err != nil {
-			cleanup()
-			return nil, err
-		}
-		tmp, err := writeTemp(pdir, groups[key])
-		if err != nil {
-			cleanup()
-			return nil, fmt.Errorf("write %s: %w", final, err)
-		}
-		temps, finals = append(temps, tmp), append(finals, final)
-	}
-	for i := range temps {
-		if err := os.Rename(temps[i], finals[i]); err != nil {
-			cleanup()
-			return finals[:i], err
-		}
-		syncDir(filepath.Dir(finals[i]))
-	}
-	return finals, nil
-}
-
-// partition groups events by PartitionOf, keeping their order, and returns
-// the partition keys sorted.
-func partition(events []Event) (map[string][]Event, []string) {
-	groups := map[string][]Event{}
+	pw := NewPartWriter(dir)
 	for i := range events {
-		key := PartitionOf(&events[i])
-		groups[key] = append(groups[key], events[i])
+		if _, err := pw.Write(&events[i]); err != nil {
+			pw.Abort()
+			return nil, err
+		}
 	}
-	keys := make([]string, 0, len(groups))
-	for k := range groups {
-		keys = append(keys, k)
+	parts, err := pw.Close()
+	if err != nil {
+		return nil, err
 	}
-	sort.Strings(keys)
-	return groups, keys
+	sort.SliceStable(parts, func(i, j int) bool { return parts[i].Partition < parts[j].Partition })
+	return CommitParts(dir, parts)
 }
 
-// nextPart returns the path of the next free part file of a partition
-// folder: one more than the highest part number present.
-func nextPart(pdir string) (string, error) {
+// nextPartNumber returns the number of the next free part file of a
+// partition folder: one more than the highest part number present.
+func nextPartNumber(pdir string) (int, error) {
 	entries, err := os.ReadDir(pdir)
 	if err != nil {
-		return "", err
+		return 0, err
 	}
 	next := 0
 	for _, e := range entries {
@@ -144,45 +108,18 @@ func nextPart(pdir string) (string, error) {
 			}
 		}
 	}
-	return filepath.Join(pdir, fmt.Sprintf("part-%05d.parquet", next)), nil
+	return next, nil
 }
 
-// writeTemp writes events to a new synced temporary file in pdir and returns
-// its path; on error the file is removed.
-func writeTemp(pdir string, events []Event) (string, error) {
-	f, err := os.CreateTemp(pdir, ".part-*.tmp")
-	if err != nil {
-		return "", err
-	}
-	err = writeParquet(f, events)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o644) // CreateTemp makes the file 0600
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return "", err
-	}
-	return f.Name(), nil
-}
-
-// writeParquet encodes events as one Parquet file with zstd compression,
-// RowsPerRowGroup rows per group and the schema version in its metadata.
-func writeParquet(w io.Writer, events []Event) error {
-	pw := parquet.NewGenericWriter[Event](w,
+// newParquetWriter returns the writer of every part file: zstd compression,
+// at most RowsPerRowGroup rows per group and the schema version in the
+// file's metadata.
+func newParquetWriter(w io.Writer) *parquet.GenericWriter[Event] {
+	return parquet.NewGenericWriter[Event](w,
 		parquet.Compression(&zstd.Codec{Level: zstd.DefaultLevel}),
 		parquet.MaxRowsPerRowGroup(RowsPerRowGroup),
 		parquet.KeyValueMetadata(MetadataVersionKey, strconv.Itoa(Version)),
 	)
-	if _, err := pw.Write(events); err != nil {
-		return err
-	}
-	return pw.Close()
 }
 
 // syncDir makes a rename in dir durable; errors are ignored because some

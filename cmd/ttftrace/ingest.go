@@ -29,6 +29,7 @@ func (c *cli) runIngest(args []string) int {
 	if f, ok := c.stderr.(*os.File); ok && !o.Quiet && isTerminal(f) {
 		dopts.Progress = f
 	}
+	dopts.Dataset = o.Output
 	res, err := ingest.Run(o.Inputs, dopts)
 	if err != nil {
 		return c.fail("ingest", err)
@@ -37,6 +38,7 @@ func (c *cli) runIngest(args []string) int {
 		ingest.WriteSummary(c.stderr, res.Inputs)
 	}
 	if status := c.checkIngest(res, o.Strict, o.Quiet); status != exitOK {
+		res.Discard()
 		return status
 	}
 	files, err := res.Write(o.Output)
@@ -44,7 +46,7 @@ func (c *cli) runIngest(args []string) int {
 		return c.fail("ingest", err)
 	}
 	if !o.Quiet {
-		fmt.Fprintf(c.stderr, "wrote %d events in %d files to %s\n", len(res.Events), len(files), o.Output)
+		fmt.Fprintf(c.stderr, "wrote %d events in %d files to %s\n", res.Records, len(files), o.Output)
 	}
 	return exitOK
 }

@@ -146,6 +146,7 @@ func (c *cli) pipeline(cmd string, inputs []string, dopts ingest.DriverOptions, 
 	if f, ok := c.stderr.(*os.File); ok && !o.Quiet && isTerminal(f) {
 		dopts.Progress = f
 	}
+	dopts.Dataset, dopts.KeepEvents = dataset, true
 	res, err := ingest.Run(inputs, dopts)
 	if err != nil {
 		return c.fail(cmd, err)
@@ -154,6 +155,7 @@ func (c *cli) pipeline(cmd string, inputs []string, dopts ingest.DriverOptions, 
 		ingest.WriteSummary(c.stderr, res.Inputs)
 	}
 	if status := c.checkIngest(res, o.Strict, o.Quiet); status != exitOK {
+		res.Discard()
 		return status
 	}
 	if _, err := res.Write(dataset); err != nil {

@@ -1,0 +1,70 @@
+package ingest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// TestRunStreamsToDataset streams three inputs to a dataset: a holds ids 1,
+// 2 and repeats its own "ok 1"; b holds 3, repeats a's "ok 1", and 4; c is a
+// copy of a, so all its events are duplicates and its part must vanish. The
+// dataset must hold 1, 2, 3, 4 once each, in one part file (the small parts
+// are merged), with no temporary file left.
+func TestRunStreamsToDataset(t *testing.T) {
+	dir := t.TempDir()
+	aData := []byte("#lines\nok 1\nok 2\nok 1\n")
+	a := writeFile(t, filepath.Join(dir, "in", "a.log"), aData)
+	b := writeFile(t, filepath.Join(dir, "in", "b.log"), []byte("#lines\nok 3\nok 1\nok 4\n"))
+	c := writeFile(t, filepath.Join(dir, "in", "c.log"), aData)
+	for _, keep := range []bool{false, true} {
+		ds := filepath.Join(t.TempDir(), "ds")
+		res, err := Run([]string{a, b, c}, DriverOptions{Formats: testFormats, Workers: 2, Dataset: ds, KeepEvents: keep})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAccounting(t, res)
+		if res.Records != 4 || res.Inputs[0].Duplicates != 1 || res.Inputs[1].Duplicates != 1 || res.Inputs[2].Duplicates != 3 {
+			t.Errorf("keep=%v: records %d, duplicates %d/%d/%d; want 4, 1/1/3", keep, res.Records,
+				res.Inputs[0].Duplicates, res.Inputs[1].Duplicates, res.Inputs[2].Duplicates)
+		}
+		if want := map[bool]string{false: "", true: "1,2,3,4"}[keep]; ids(res.Events) != want {
+			t.Errorf("keep=%v: kept events %q, want %q", keep, ids(res.Events), want)
+		}
+		files, err := res.Write(ds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		events, err := schema.ReadDataset(ds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(files) != 1 || ids(events) != "1,2,3,4" {
+			t.Errorf("keep=%v: %d files holding %q, want 1 file holding 1,2,3,4", keep, len(files), ids(events))
+		}
+		if tmps, _ := filepath.Glob(filepath.Join(ds, "*", "*", ".part-*")); len(tmps) > 0 {
+			t.Errorf("temporary files left: %v", tmps)
+		}
+	}
+}
+
+// TestRunStreamDiscard checks that a result not written leaves no trace of
+// its dataset: no part, no temporary file, no folder it created.
+func TestRunStreamDiscard(t *testing.T) {
+	dir := t.TempDir()
+	a := writeFile(t, filepath.Join(dir, "a.log"), []byte("#lines\nok 1\nok 2\n"))
+	ds := filepath.Join(dir, "ds")
+	res, err := Run([]string{a}, DriverOptions{Formats: testFormats, Dataset: ds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Discard()
+	if _, err := os.Stat(ds); !os.IsNotExist(err) {
+		t.Errorf("%s still there after Discard (%v)", ds, err)
+	}
+	if _, err := res.Write(filepath.Join(dir, "elsewhere")); err == nil {
+		t.Errorf("Write to a folder other than the staging one succeeded")
+	}
+}

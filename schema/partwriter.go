@@ -1,0 +1,346 @@
+package schema
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// RowGroupBytes bounds a row group by size as RowsPerRowGroup bounds it by
+// rows: a part file ends its row group once the events written into it since
+// the last one add up to about this many bytes of column values (see
+// eventBytes). A writer holds one row group in memory, so this keeps
+// streaming ingest's memory bounded however many chunks requests carry.
+const RowGroupBytes = 32 << 20
+
+// StagedPart is a part file written to a temporary name beside its final
+// place and not yet visible to readers (its name starts with ".").
+type StagedPart struct {
+	Partition string // partition folder, "source=…/date=…" (see PartitionOf)
+	Temp      string // path of the temporary file
+	Rows      int    // events written into it
+}
+
+// PartWriter streams events into temporary part files under a dataset
+// folder, one per partition, so that ingest never holds a whole input in
+// memory. Events keep their order within a partition. Close ends the files;
+// CommitParts then gives them their final names.
+type PartWriter struct {
+	dir   string
+	parts []*partFile // in the order their partitions were first seen
+	byKey map[string]int
+	last  partCache
+	one   [1]Event // the row handed to parquet-go, reused
+}
+
+// partFile is one open temporary part file.
+type partFile struct {
+	StagedPart
+	f       *os.File
+	w       *parquet.GenericWriter[Event]
+	pending int // estimated bytes written since the last row group ended
+}
+
+// partCache remembers the partition of the previous event: consecutive
+// events of a log nearly always share source, clock and UTC day.
+type partCache struct {
+	source, clock string
+	dayStart      int64 // [dayStart, dayEnd) in ns, the UTC day of the partition
+	dayEnd        int64
+	index         int
+	ok            bool
+}
+
+// NewPartWriter returns a writer of part files under dir; nothing is
+// created before the first event.
+func NewPartWriter(dir string) *PartWriter {
+	return &PartWriter{dir: dir, byKey: map[string]int{}}
+}
+
+// Write appends ev to the part file of its partition and returns that
+// part's index in the slice Close returns. The writer keeps no reference to
+// ev or its slices: the caller may reuse them.
+func (pw *PartWriter) Write(ev *Event) (int, error) {
+	i, err := pw.partIndex(ev)
+	if err != nil {
+		return 0, err
+	}
+	p := pw.parts[i]
+	pw.one[0] = *ev
+	_, err = p.w.Write(pw.one[:])
+	pw.one[0] = Event{}
+	if err != nil {
+		return 0, fmt.Errorf("write %s: %w", p.Temp, err)
+	}
+	p.Rows++
+	p.pending += eventBytes(ev)
+	if p.pending >= RowGroupBytes {
+		p.pending = 0
+		if err := p.w.Flush(); err != nil {
+			return 0, fmt.Errorf("write %s: %w", p.Temp, err)
+		}
+	}
+	return i, nil
+}
+
+// eventBytes estimates the bytes of column values an event adds to a row
+// group: a fixed share for its scalar columns plus its lists.
+func eventBytes(ev *Event) int {
+	return 256 + 8*len(ev.ChunkOffsetsNs) + 4*len(ev.ChunkTokens) + 32*len(ev.OtherIDs) + 64*len(ev.Attrs)
+}
+
+// partIndex returns the index of ev's part file, opening it on first use.
+func (pw *PartWriter) partIndex(ev *Event) (int, error) {
+	c := &pw.last
+	wall := ev.StartNs != nil && ev.Clock == ClockWall
+	if c.ok && ev.Source == c.source && ev.Clock == c.clock && wall == (c.dayEnd > c.dayStart) &&
+		(!wall || *ev.StartNs >= c.dayStart && *ev.StartNs < c.dayEnd) {
+		return c.index, nil
+	}
+	key := PartitionOf(ev)
+	i, ok := pw.byKey[key]
+	if !ok {
+		p, err := openPart(pw.dir, key)
+		if err != nil {
+			pw.Abort()
+			return 0, err
+		}
+		i = len(pw.parts)
+		pw.parts = append(pw.parts, p)
+		pw.byKey[key] = i
+	}
+	*c = partCache{source: ev.Source, clock: ev.Clock, index: i, ok: true}
+	if wall {
+		day := time.Unix(0, *ev.StartNs).UTC().Truncate(24 * time.Hour)
+		c.dayStart, c.dayEnd = day.UnixNano(), day.Add(24*time.Hour).UnixNano()
+	}
+	return i, nil
+}
+
+// openPart creates the partition folder and a temporary part file in it.
+func openPart(dir, key string) (*partFile, error) {
+	pdir := filepath.Join(dir, filepath.FromSlash(key))
+	if err := os.MkdirAll(pdir, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.CreateTemp(pdir, ".part-*.tmp")
+	if err != nil {
+		return nil, err
+	}
+	return &partFile{StagedPart: StagedPart{Partition: key, Temp: f.Name()}, f: f, w: newParquetWriter(f)}, nil
+}
+
+// Close ends every part file (footer, sync, close) and returns them in the
+// order their partitions were first seen. On error it removes them all.
+func (pw *PartWriter) Close() ([]StagedPart, error) {
+	staged := make([]StagedPart, len(pw.parts))
+	for i, p := range pw.parts {
+		if err := finishFile(p.f, p.w); err != nil {
+			pw.Abort()
+			return nil, fmt.Errorf("write %s: %w", p.Temp, err)
+		}
+		staged[i] = p.StagedPart
+	}
+	pw.parts = nil
+	return staged, nil
+}
+
+// Abort closes and removes every part file of the writer.
+func (pw *PartWriter) Abort() {
+	for _, p := range pw.parts {
+		p.f.Close()
+		os.Remove(p.Temp)
+	}
+	pw.parts = nil
+}
+
+// RemoveParts deletes staged parts that will not be committed.
+func RemoveParts(parts []StagedPart) {
+	for _, p := range parts {
+		os.Remove(p.Temp)
+	}
+}
+
+// CommitParts renames staged parts under dir to their final names, in the
+// order given: each takes the next free part number of its partition, so the
+// same parts in the same order always get the same names. It returns the
+// paths written. When a rename fails, the parts not yet renamed are removed.
+func CommitParts(dir string, parts []StagedPart) ([]string, error) {
+	next := map[string]int{}
+	var finals []string
+	for i, p := range parts {
+		pdir := filepath.Join(dir, filepath.FromSlash(p.Partition))
+		n, ok := next[p.Partition]
+		if !ok {
+			var err error
+			if n, err = nextPartNumber(pdir); err != nil {
+				RemoveParts(parts[i:])
+				return finals, err
+			}
+		}
+		next[p.Partition] = n + 1
+		final := filepath.Join(pdir, fmt.Sprintf("part-%05d.parquet", n))
+		if _, err := os.Stat(final); !errors.Is(err, os.ErrNotExist) {
+			RemoveParts(parts[i:])
+			return finals, fmt.Errorf("%s appeared while ingesting: another ingest is writing this dataset", final)
+		}
+		if err := os.Rename(p.Temp, final); err != nil {
+			RemoveParts(parts[i:])
+			return finals, err
+		}
+		finals = append(finals, final)
+	}
+	for _, f := range finals {
+		syncDir(filepath.Dir(f))
+	}
+	return finals, nil
+}
+
+// DropRows rewrites a staged part without the rows whose 0-based indexes
+// are listed (ascending). Ingest uses it for the rare event found, once all
+// inputs are read, to repeat one of an earlier input.
+func DropRows(p *StagedPart, drop []int) error {
+	events, err := readFile(p.Temp, nil)
+	if err != nil {
+		return err
+	}
+	kept := events[:0]
+	for i := range events {
+		if len(drop) > 0 && drop[0] == i {
+			drop = drop[1:]
+			continue
+		}
+		kept = append(kept, events[i])
+	}
+	f, err := os.CreateTemp(filepath.Dir(p.Temp), ".part-*.tmp")
+	if err != nil {
+		return err
+	}
+	w := newParquetWriter(f)
+	_, err = w.Write(kept)
+	if ferr := finishFile(f, w); err == nil {
+		err = ferr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), p.Temp)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("rewrite %s: %w", p.Temp, err)
+	}
+	p.Rows = len(kept)
+	return nil
+}
+
+// finishFile writes the footer of a part file, syncs and closes it, and
+// makes it readable by all (CreateTemp makes files 0600).
+func finishFile(f *os.File, w *parquet.GenericWriter[Event]) error {
+	err := w.Close()
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	return err
+}
+
+// SmallPartBytes is the size under which a staged part is merged with the
+// other small parts of its partition by CompactParts, so that ingesting many
+// small logs does not leave as many tiny files.
+const SmallPartBytes = 4 << 20
+
+// CompactParts merges, in each partition, the staged parts smaller than
+// SmallPartBytes into one part that takes the place of the first of them;
+// larger parts stay as they are. The events keep their order. The result
+// depends only on the parts given, so ingest stays deterministic.
+func CompactParts(dir string, parts []StagedPart) ([]StagedPart, error) {
+	small := map[string]int{}
+	isSmall := make([]bool, len(parts))
+	for i, p := range parts {
+		if info, err := os.Stat(p.Temp); err == nil && info.Size() < SmallPartBytes {
+			isSmall[i] = true
+			small[p.Partition]++
+		}
+	}
+	pw := NewPartWriter(dir)
+	var merged []int // indexes into parts of the small parts merged
+	for i, p := range parts {
+		if !isSmall[i] || small[p.Partition] < 2 {
+			continue
+		}
+		if err := copyPart(pw, p.Temp); err != nil {
+			pw.Abort()
+			return parts, err
+		}
+		merged = append(merged, i)
+	}
+	out, err := pw.Close()
+	if err != nil || len(merged) == 0 {
+		return parts, err
+	}
+	return replaceMerged(parts, merged, out), nil
+}
+
+// copyPart writes every event of the part file at path through pw.
+func copyPart(pw *PartWriter, path string) error {
+	events, err := readFile(path, nil)
+	if err != nil {
+		return err
+	}
+	for i := range events {
+		if _, err := pw.Write(&events[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// replaceMerged removes the merged parts from parts, puts each partition's
+// merged part where that partition's first merged part was, and deletes the
+// merged parts' files.
+func replaceMerged(parts []StagedPart, merged []int, out []StagedPart) []StagedPart {
+	byPartition := map[string]StagedPart{}
+	for _, m := range out {
+		byPartition[m.Partition] = m
+	}
+	isMerged := map[int]bool{}
+	for _, i := range merged {
+		isMerged[i] = true
+		os.Remove(parts[i].Temp)
+	}
+	var result []StagedPart
+	for i, p := range parts {
+		if !isMerged[i] {
+			result = append(result, p)
+		} else if m, ok := byPartition[p.Partition]; ok {
+			result = append(result, m)
+			delete(byPartition, p.Partition)
+		}
+	}
+	return result
+}
+
+// RemoveEmptyPartitions removes the partition folders under dir that hold
+// nothing (ingest creates them as it streams, and removes them again when it
+// writes nothing), then dir itself when it is empty and removeDir is set.
+func RemoveEmptyPartitions(dir string, removeDir bool) {
+	dates, _ := filepath.Glob(filepath.Join(dir, "source=*", "date=*"))
+	for _, d := range dates {
+		os.Remove(d) // fails, as it should, when not empty
+	}
+	sources, _ := filepath.Glob(filepath.Join(dir, "source=*"))
+	for _, s := range sources {
+		os.Remove(s)
+	}
+	if removeDir {
+		os.Remove(dir)
+	}
+}

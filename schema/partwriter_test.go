@@ -1,0 +1,212 @@
+package schema
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// TestPartWriterPartitions streams events whose days alternate across the
+// midnight of 2026-11-24 (the cache of the last partition must not keep an
+// event on the wrong day) and checks each partition holds its events in order.
+func TestPartWriterPartitions(t *testing.T) {
+	dir := t.TempDir()
+	starts := []int64{nov24 - 1, nov24, nov23, nov24 + 5, nov24 - 2}
+	pw := NewPartWriter(dir)
+	for i, s := range starts {
+		ev := Event{Source: SourceProxy, Clock: ClockWall, StartNs: i64(s), InputLine: int64(i + 1)}
+		if _, err := pw.Write(&ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	steady := Event{Source: SourceProxy, Clock: ClockSteady, StartNs: i64(nov23), InputLine: 6}
+	if _, err := pw.Write(&steady); err != nil {
+		t.Fatal(err)
+	}
+	parts, err := pw.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Lines 1, 3, 5 start on 2026-11-23 (nov24-1, nov23, nov24-2), lines 2
+	// and 4 on 2026-11-24, line 6 has a steady clock: date unknown.
+	want := map[string][]int64{
+		"source=proxy/date=2026-11-23": {1, 3, 5},
+		"source=proxy/date=2026-11-24": {2, 4},
+		"source=proxy/date=unknown":    {6},
+	}
+	if len(parts) != len(want) {
+		t.Fatalf("%d parts, want %d: %+v", len(parts), len(want), parts)
+	}
+	for _, p := range parts {
+		events, err := readFile(p.Temp, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lines []int64
+		for _, e := range events {
+			lines = append(lines, e.InputLine)
+		}
+		if !equalInts(lines, want[p.Partition]) || p.Rows != len(lines) {
+			t.Errorf("%s: lines %v (rows %d), want %v", p.Partition, lines, p.Rows, want[p.Partition])
+		}
+	}
+}
+
+func equalInts(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestPartWriterRowGroupsByBytes writes 100 events of 100,000 chunks each:
+// about 800 kB of offsets per event (eventBytes: 256 + 8×100,000 = 800,256),
+// so a row group ends every ceil(32 MiB / 800,256 B) = 42 events and the
+// file holds ceil(100/42) = 3 row groups, though 100 rows are far below
+// RowsPerRowGroup.
+func TestPartWriterRowGroupsByBytes(t *testing.T) {
+	dir := t.TempDir()
+	pw := NewPartWriter(dir)
+	chunks := make([]int64, 100_000)
+	for i := 0; i < 100; i++ {
+		for j := range chunks {
+			chunks[j] = int64(i + j)
+		}
+		ev := Event{Source: SourceClient, Clock: ClockWall, StartNs: i64(nov23), ChunkOffsetsNs: chunks}
+		if _, err := pw.Write(&ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	parts, err := pw.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(parts[0].Temp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	info, _ := f.Stat()
+	pf, err := parquet.OpenFile(f, info.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(pf.RowGroups()); n != 3 {
+		t.Errorf("%d row groups, want 3", n)
+	}
+	events, err := readFile(parts[0].Temp, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(events) != 100 || events[99].ChunkOffsetsNs[5] != 99+5 {
+		t.Errorf("read back %d events, last chunk[5] wrong", len(events))
+	}
+}
+
+// TestCompactParts stages, in one partition, a part larger than
+// SmallPartBytes (incompressible chunk offsets) between two small ones, and
+// one small part alone in another partition. Only the two small parts of the
+// first partition merge, into the place of the first of them.
+func TestCompactParts(t *testing.T) {
+	dir := t.TempDir()
+	stage := func(events ...Event) StagedPart {
+		pw := NewPartWriter(dir)
+		for i := range events {
+			if _, err := pw.Write(&events[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		parts, err := pw.Close()
+		if err != nil || len(parts) != 1 {
+			t.Fatalf("%v, %d parts", err, len(parts))
+		}
+		return parts[0]
+	}
+	client := func(line int64) Event {
+		return Event{Source: SourceClient, Clock: ClockWall, StartNs: i64(nov23), InputLine: line}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	big := client(2)
+	for range SmallPartBytes / 8 * 3 / 2 { // 1.5 × SmallPartBytes of random int64s
+		big.ChunkOffsetsNs = append(big.ChunkOffsetsNs, rng.Int64())
+	}
+	parts := []StagedPart{
+		stage(client(1)),
+		stage(big),
+		stage(client(3), client(4)),
+		stage(Event{Source: SourceServer, Clock: ClockSteady, InputLine: 5}),
+	}
+	got, err := CompactParts(dir, parts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantLines := [][]int64{{1, 3, 4}, {2}, {5}}
+	if len(got) != len(wantLines) {
+		t.Fatalf("%d parts after compaction, want %d: %+v", len(got), len(wantLines), got)
+	}
+	for i, p := range got {
+		events, err := readFile(p.Temp, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lines []int64
+		for _, e := range events {
+			lines = append(lines, e.InputLine)
+		}
+		if !equalInts(lines, wantLines[i]) {
+			t.Errorf("part %d (%s): lines %v, want %v", i, p.Partition, lines, wantLines[i])
+		}
+	}
+	for _, old := range []StagedPart{parts[0], parts[2]} {
+		if _, err := os.Stat(old.Temp); !os.IsNotExist(err) {
+			t.Errorf("merged part %s still there", old.Temp)
+		}
+	}
+	paths, err := CommitParts(dir, got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"source=client/date=2026-11-23/part-00000.parquet", "source=client/date=2026-11-23/part-00001.parquet", "source=server/date=unknown/part-00000.parquet"}
+	for i, p := range paths {
+		if rel, _ := filepath.Rel(dir, p); rel != filepath.FromSlash(want[i]) {
+			t.Errorf("committed %s, want %s", rel, want[i])
+		}
+	}
+	if tmps, _ := filepath.Glob(filepath.Join(dir, "*", "*", ".part-*")); len(tmps) > 0 {
+		t.Errorf("temporary files left: %v", tmps)
+	}
+}
+
+// TestDropRows removes the first and third of four staged rows.
+func TestDropRows(t *testing.T) {
+	dir := t.TempDir()
+	pw := NewPartWriter(dir)
+	for line := int64(1); line <= 4; line++ {
+		ev := Event{Source: SourceProxy, Clock: ClockSteady, InputLine: line}
+		if _, err := pw.Write(&ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	parts, err := pw.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := DropRows(&parts[0], []int{0, 2}); err != nil {
+		t.Fatal(err)
+	}
+	events, err := readFile(parts[0].Temp, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parts[0].Rows != 2 || len(events) != 2 || events[0].InputLine != 2 || events[1].InputLine != 4 {
+		t.Errorf("rows %d, events %+v, want lines 2 and 4", parts[0].Rows, events)
+	}
+}
