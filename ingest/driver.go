@@ -275,7 +275,7 @@ func merge(sinks []*inputSink, dataset string) *Result {
 	seen := map[key]bool{}
 	total := 0
 	for _, s := range sinks {
-		total += len(s.events)
+		total += s.events.n
 	}
 	res := &Result{Inputs: make([]schema.InputStats, len(sinks)), Events: make([]schema.Event, 0, total), dataset: dataset}
 	for i, s := range sinks {
@@ -295,7 +295,7 @@ func merge(sinks []*inputSink, dataset string) *Result {
 				seen[key{s.stats.Format, k.sum}] = true
 			}
 			if s.keepEvents {
-				res.Events = append(res.Events, s.events[j])
+				res.Events = append(res.Events, *s.events.at(j))
 			}
 		}
 		dropRows(s, drops)

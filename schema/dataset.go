@@ -25,8 +25,10 @@ import (
 //	DATASET/_rejects.jsonl    one Reject per rejected record
 //
 // The date is the UTC day of the event's start_ns when its clock is wall
-// time, else "unknown". Each WriteDataset call adds new part files (the next
-// free number in each partition) and never rewrites old ones. Files whose
+// time, else "unknown". Every write adds new part files (the next free number
+// in each partition) and never rewrites old ones: WriteDataset one per
+// partition, streaming ingest (PartWriter) one per input and partition, with
+// the parts smaller than SmallPartBytes merged into one. Files whose
 // names start with "_" or "." are not data: Spark, DuckDB and Trino globs of
 // **/*.parquet skip them, and so does ReadDataset.
 

@@ -3,6 +3,7 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"time"
@@ -34,7 +35,6 @@ type PartWriter struct {
 	parts []*partFile // in the order their partitions were first seen
 	byKey map[string]int
 	last  partCache
-	one   [1]Event // the row handed to parquet-go, reused
 }
 
 // partFile is one open temporary part file.
@@ -43,6 +43,79 @@ type partFile struct {
 	f       *os.File
 	w       *parquet.GenericWriter[Event]
 	pending int // estimated bytes written since the last row group ended
+	batch   rowBatch
+}
+
+// writeBatch is the number of events a part file gathers before handing
+// them to parquet-go in one call: a call per event costs parquet-go ~2 µs of
+// setup (pooled bitmaps, map key sorting per call), more than the row.
+const writeBatch = 256
+
+// rowBatch holds copies of the events waiting to be written. Their slices
+// and maps point into storage the batch owns and reuses once written, so the
+// caller's may be reused at once and copying allocates nothing in the steady
+// state. parquet-go copies every value into its column buffers.
+type rowBatch struct {
+	rows    []Event
+	offsets []int64
+	tokens  []int32
+	ids     []string
+	attrs   []map[string]string // one per row slot, cleared and refilled
+}
+
+// add appends a copy of ev to the batch.
+func (b *rowBatch) add(ev *Event) {
+	e := *ev
+	e.ChunkOffsetsNs = appendOwned(&b.offsets, ev.ChunkOffsetsNs)
+	e.ChunkTokens = appendOwned(&b.tokens, ev.ChunkTokens)
+	e.OtherIDs = appendOwned(&b.ids, ev.OtherIDs)
+	e.Attrs = nil
+	if len(ev.Attrs) > 0 {
+		slot := len(b.rows)
+		if slot == len(b.attrs) {
+			b.attrs = append(b.attrs, make(map[string]string, len(ev.Attrs)))
+		}
+		clear(b.attrs[slot])
+		maps.Copy(b.attrs[slot], ev.Attrs)
+		e.Attrs = b.attrs[slot]
+	}
+	b.rows = append(b.rows, e)
+}
+
+// appendOwned copies src to the end of *store and returns the copy (nil for
+// an empty src). A store that grows moves, but the copies made before keep
+// the old array alive, so they stay valid.
+func appendOwned[T any](store *[]T, src []T) []T {
+	if len(src) == 0 {
+		return nil
+	}
+	n := len(*store)
+	*store = append(*store, src...)
+	return (*store)[n : n+len(src) : n+len(src)]
+}
+
+// reset empties the batch once it was written.
+func (b *rowBatch) reset() {
+	clear(b.rows) // drop references to strings of written events
+	b.rows, b.offsets, b.tokens, b.ids = b.rows[:0], b.offsets[:0], b.tokens[:0], b.ids[:0]
+}
+
+// flushBatch writes the batched events, and ends the row group when the
+// events since the last one add up to RowGroupBytes.
+func (p *partFile) flushBatch() error {
+	if len(p.batch.rows) == 0 {
+		return nil
+	}
+	_, err := p.w.Write(p.batch.rows)
+	p.batch.reset()
+	if err == nil && p.pending >= RowGroupBytes {
+		p.pending = 0
+		err = p.w.Flush()
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", p.Temp, err)
+	}
+	return nil
 }
 
 // partCache remembers the partition of the previous event: consecutive
@@ -70,18 +143,12 @@ func (pw *PartWriter) Write(ev *Event) (int, error) {
 		return 0, err
 	}
 	p := pw.parts[i]
-	pw.one[0] = *ev
-	_, err = p.w.Write(pw.one[:])
-	pw.one[0] = Event{}
-	if err != nil {
-		return 0, fmt.Errorf("write %s: %w", p.Temp, err)
-	}
+	p.batch.add(ev)
 	p.Rows++
 	p.pending += eventBytes(ev)
-	if p.pending >= RowGroupBytes {
-		p.pending = 0
-		if err := p.w.Flush(); err != nil {
-			return 0, fmt.Errorf("write %s: %w", p.Temp, err)
+	if len(p.batch.rows) == writeBatch || p.pending >= RowGroupBytes {
+		if err := p.flushBatch(); err != nil {
+			return 0, err
 		}
 	}
 	return i, nil
@@ -139,7 +206,11 @@ func openPart(dir, key string) (*partFile, error) {
 func (pw *PartWriter) Close() ([]StagedPart, error) {
 	staged := make([]StagedPart, len(pw.parts))
 	for i, p := range pw.parts {
-		if err := finishFile(p.f, p.w); err != nil {
+		err := p.flushBatch()
+		if err == nil {
+			err = finishFile(p.f, p.w)
+		}
+		if err != nil {
 			pw.Abort()
 			return nil, fmt.Errorf("write %s: %w", p.Temp, err)
 		}
