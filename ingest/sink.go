@@ -47,7 +47,7 @@ type inputSink struct {
 	writer     *schema.PartWriter // nil: no dataset is written
 	keepEvents bool
 	events     eventBlocks // kept events, when keepEvents
-	kept       []kept         // one per event, in order
+	kept       []kept      // one per event, in order
 	staged     []schema.StagedPart
 	rejects    []schema.Reject
 	clocks     map[string]bool
