@@ -36,7 +36,7 @@ NGINX_FMT="nginx=@$DATA/nginx.log_format"
 ENVOY_FMT="envoy=@$DATA/envoy.format.json"
 cat "${LOGS[@]}" >/dev/null; cat "${LOGS[@]}" >/dev/null # warm the cache
 
-printf '%-10s %9s %9s %9s %10s %9s\n' stage wall_s cpu_s rss_MB MB/s vs_duckdb
+printf '%-10s %9s %9s %9s %10s %10s %10s\n' stage wall_s cpu_s rss_MB MB/s duck/stage rss/duck
 ROWS=()
 measure() { # name cmd...
   local name=$1; shift
@@ -56,12 +56,13 @@ measure whole bench/bin/ttftrace run -q --log-format "$NGINX_FMT" --log-format "
 measure duckdb node bench/duckdb.mjs "$DATA"
 
 DUCK_WALL=$(echo "${ROWS[-1]}" | awk '{print $2}')
+DUCK_RSS=$(echo "${ROWS[-1]}" | awk '{print $4}')
 for r in "${ROWS[@]}"; do
-  echo "$r" | awk -v bytes="$BYTES" -v duck="$DUCK_WALL" '{
+  echo "$r" | awk -v bytes="$BYTES" -v duck="$DUCK_WALL" -v drss="$DUCK_RSS" '{
     mbs = ($2 > 0) ? bytes/1e6/$2 : 0
-    printf "%-10s %9.2f %9.2f %9.0f %10.0f %9.2fx\n", $1, $2, $3, $4, mbs, ($2 > 0 ? duck/$2 : 0) }'
+    printf "%-10s %9.2f %9.2f %9.0f %10.0f %9.2fx %9.2fx\n", $1, $2, $3, $4, mbs, ($2 > 0 ? duck/$2 : 0), $4/drss }'
 done
 echo
 echo "input: $N requests, $(( BYTES / 1000000 )) MB in ${#LOGS[@]} logs; $(nproc) cores; $(go version | awk '{print $3}')"
-echo "vs_duckdb = DuckDB wall time / stage wall time (higher is faster than DuckDB)"
+echo "duck/stage = DuckDB wall time / stage wall time (target for whole: >= 4); rss/duck = peak memory / DuckDB's (target for whole: <= 0.33)"
 echo "DuckDB figures:"; cat "$WORK/duckdb.out"
