@@ -7,56 +7,55 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// groupAcc collects one group's samples (one slice per metric definition,
-// in definition order) and failures by class.
+// groupAcc holds one group's successful requests (indices into
+// sourceAcc.reqs, in input order) and its failures by class. Samples are not
+// kept per group: metrics regenerates each group's samples into one reused
+// buffer, so memory grows with the largest group's samples, not with the
+// number of groups.
 type groupAcc struct {
-	key     groupKey
-	samples [][]float64
-	errors  map[string]int64
+	key    groupKey
+	reqs   []int32
+	errors map[string]int64
 }
 
 // sourceAcc collects the groups of one source.
 type sourceAcc struct {
 	groups map[string]*groupAcc
 	all    *groupAcc // group {}
+	// reqs are the source's successful requests, in input order.
+	reqs []request
+	// dists are group {}'s distributions by metric name, filled by metrics.
+	dists map[string]Distribution
 }
 
-// accumulate collects, for every group of every event, the samples of each
-// metric over successful requests and the failure classes of the others.
-func accumulate(evs []*schema.Event, by [][]string, defs []metricDef) *sourceAcc {
-	acc := &sourceAcc{groups: map[string]*groupAcc{}}
-	var buf []float64
-	bufs := make([][]float64, len(defs))
+// accumulate sorts the events of one source into groups: successful
+// requests by index, failures by class.
+func accumulate(evs []*schema.Event, by [][]string) *sourceAcc {
+	acc := &sourceAcc{groups: map[string]*groupAcc{}, dists: map[string]Distribution{}}
 	for _, e := range evs {
 		ok := succeeded(e)
 		if ok {
-			r := newRequest(e)
-			for i, d := range defs {
-				buf = d.samples(&r, buf[:0])
-				bufs[i] = append(bufs[i][:0], buf...)
-			}
+			acc.reqs = append(acc.reqs, newRequest(e))
 		}
 		for _, g := range groupsOf(e, by) {
-			ga := acc.group(g, len(defs))
-			if !ok {
+			ga := acc.group(g)
+			if ok {
+				ga.reqs = append(ga.reqs, int32(len(acc.reqs)-1))
+			} else {
 				ga.errors[failureClass(e)]++
-				continue
-			}
-			for i := range defs {
-				ga.samples[i] = append(ga.samples[i], bufs[i]...)
 			}
 		}
 	}
-	acc.all = acc.group(groupKey{by: -1}, len(defs))
+	acc.all = acc.group(groupKey{by: -1})
 	return acc
 }
 
 // group returns the accumulator of g, creating it.
-func (acc *sourceAcc) group(g groupKey, metrics int) *groupAcc {
+func (acc *sourceAcc) group(g groupKey) *groupAcc {
 	id := g.id()
 	ga := acc.groups[id]
 	if ga == nil {
-		ga = &groupAcc{key: g, samples: make([][]float64, metrics), errors: map[string]int64{}}
+		ga = &groupAcc{key: g, errors: map[string]int64{}}
 		acc.groups[id] = ga
 	}
 	return ga
@@ -70,19 +69,34 @@ func (acc *sourceAcc) sorted() []*groupAcc {
 }
 
 // metrics returns the statistics of every metric with samples, group by
-// group, metrics in definition order. It sorts the samples in place.
+// group, metrics in definition order. On the way it keeps group {}'s
+// distributions (which need its sorted samples) for distributions.
 func (acc *sourceAcc) metrics(src string, defs []metricDef) []Metric {
 	var out []Metric
+	var buf []float64
+	var sorter floatSorter
 	for _, ga := range acc.sorted() {
-		for i, d := range defs {
-			s, ok := summarize(ga.samples[i])
-			if !ok {
+		for _, d := range defs {
+			buf = acc.samples(ga, d, buf[:0])
+			if len(buf) == 0 {
 				continue
 			}
-			out = append(out, newMetric(src, d, ga.key.labels(), s))
+			sorter.sort(buf)
+			out = append(out, newMetric(src, d, ga.key.labels(), summarizeSorted(buf)))
+			if ga == acc.all && slices.Contains(distributionMetrics, d.name) {
+				acc.dists[d.name] = newDistribution(src, d.name, buf)
+			}
 		}
 	}
 	return out
+}
+
+// samples appends the samples of metric d over group ga's requests to dst.
+func (acc *sourceAcc) samples(ga *groupAcc, d metricDef, dst []float64) []float64 {
+	for _, i := range ga.reqs {
+		dst = d.samples(&acc.reqs[i], dst)
+	}
+	return dst
 }
 
 // newMetric fills a Metric from its definition and statistics.
@@ -111,15 +125,4 @@ func (acc *sourceAcc) errorCounts(src string) []ErrorCount {
 		}
 	}
 	return out
-}
-
-// samplesOf returns group {}'s samples of the named metric (sorted once
-// metrics has run), or nil.
-func (acc *sourceAcc) samplesOf(name string, defs []metricDef) []float64 {
-	for i, d := range defs {
-		if d.name == name {
-			return acc.all.samples[i]
-		}
-	}
-	return nil
 }

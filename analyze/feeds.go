@@ -22,19 +22,23 @@ const (
 var distributionMetrics = []string{"ttft", "itl", "tpot", "e2e"}
 
 // distributions returns the histogram and CDF of ttft, itl, tpot and e2e of
-// group {}; it needs the samples sorted, so it runs after metrics.
-func (acc *sourceAcc) distributions(src string, defs []metricDef) []Distribution {
+// group {}, in that order; metrics computes them, so it runs after metrics.
+func (acc *sourceAcc) distributions() []Distribution {
 	var out []Distribution
 	for _, name := range distributionMetrics {
-		sorted := acc.samplesOf(name, defs)
-		if len(sorted) == 0 {
-			continue
+		if d, ok := acc.dists[name]; ok {
+			out = append(out, d)
 		}
-		edges, counts := histogram(sorted, histogramBins)
-		out = append(out, Distribution{Source: src, Metric: name, Unit: "ms",
-			Edges: edges, Counts: counts, CDF: cdf(sorted, cdfPoints)})
 	}
 	return out
+}
+
+// newDistribution returns the histogram and CDF of sorted, an ascending
+// non-empty slice of one metric's samples in ms.
+func newDistribution(src, name string, sorted []float64) Distribution {
+	edges, counts := histogram(sorted, histogramBins)
+	return Distribution{Source: src, Metric: name, Unit: "ms",
+		Edges: edges, Counts: counts, CDF: cdf(sorted, cdfPoints)}
 }
 
 // histogram bins sorted samples into at most bins bins between the minimum

@@ -135,6 +135,13 @@ func summarize(samples []float64) (stats, bool) {
 		return stats{}, false
 	}
 	sortFloats(samples)
+	return summarizeSorted(samples), true
+}
+
+// summarizeSorted returns the statistics of sorted, an ascending non-empty
+// slice.
+func summarizeSorted(samples []float64) stats {
+	n := len(samples)
 	s := stats{count: int64(n), min: samples[0], max: samples[n-1]}
 	sum := 0.0
 	for _, v := range samples {
@@ -154,7 +161,7 @@ func summarize(samples []float64) (stats, bool) {
 		s.ciLow = append(s.ciLow, valueAt(samples, l, lok))
 		s.ciHigh = append(s.ciHigh, valueAt(samples, h, hok))
 	}
-	return s, true
+	return s
 }
 
 // valueAt returns a pointer to sorted[i], or nil when ok is false.

@@ -46,11 +46,11 @@ func Run(events []schema.Event, inputs []schema.InputStats, opts Options) *Analy
 	grid, gridNotes := chooseGrid(events, opts.Window)
 	for _, src := range orderedSources(bySource) {
 		evs := bySource[src]
-		acc := accumulate(evs, opts.By, defs)
+		acc := accumulate(evs, opts.By)
 		a.Metrics = append(a.Metrics, acc.metrics(src, defs)...)
 		a.Errors = append(a.Errors, acc.errorCounts(src)...)
 		a.Sources = append(a.Sources, summarizeSource(src, evs))
-		a.Distributions = append(a.Distributions, acc.distributions(src, defs)...)
+		a.Distributions = append(a.Distributions, acc.distributions()...)
 		if ps, ok := itlByPosition(src, evs); ok {
 			a.ITLByPosition = append(a.ITLByPosition, ps)
 		}

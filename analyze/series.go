@@ -3,8 +3,11 @@ package analyze
 // buildSeries turns the windows of one source into Series; points carry the
 // window start, RFC 3339 UTC. Windows without samples have nil percentiles;
 // rates are 0 in an empty window, error rates nil (no requests to divide by).
-func buildSeries(src string, ws []windowAcc, g grid, withGoodput bool) []Series {
+// reqs are the successful requests the windows' ok lists index.
+func buildSeries(src string, ws []windowAcc, reqs []request, g grid, withGoodput bool) []Series {
 	sec := g.width.Seconds()
+	var pp percentilePoints
+	ttft := one(func(r *request) (float64, bool) { return msBetween(r.start, r.first) })
 	mk := func(metric, unit string, point func(w *windowAcc) Point) Series {
 		s := Series{Source: src, Metric: metric, Unit: unit, Window: formatWindow(g.width), Points: make([]Point, len(ws))}
 		for i := range ws {
@@ -14,8 +17,8 @@ func buildSeries(src string, ws []windowAcc, g grid, withGoodput bool) []Series 
 		return s
 	}
 	out := []Series{
-		mk("ttft", "ms", func(w *windowAcc) Point { return percentilePoint(w.ttft) }),
-		mk("itl", "ms", func(w *windowAcc) Point { return percentilePoint(w.itl) }),
+		mk("ttft", "ms", func(w *windowAcc) Point { return pp.point(reqs, w.ok, ttft) }),
+		mk("itl", "ms", func(w *windowAcc) Point { return pp.point(reqs, w.ok, itlSamples) }),
 		mk("request_rate", "requests/s", func(w *windowAcc) Point {
 			return Point{Count: w.started, Value: ptr(float64(w.started) / sec)}
 		}),
@@ -38,16 +41,27 @@ func buildSeries(src string, ws []windowAcc, g grid, withGoodput bool) []Series 
 	return out
 }
 
-// percentilePoint returns the count, median and p99 of a window's samples,
-// sorting them in place.
-func percentilePoint(samples []float64) Point {
-	p := Point{Count: int64(len(samples))}
-	if len(samples) == 0 {
+// percentilePoints computes windows' percentile points in one reused
+// sample buffer and sort scratch.
+type percentilePoints struct {
+	buf    []float64
+	sorter floatSorter
+}
+
+// point returns the count, median and p99 of the samples that samples gives
+// for the requests reqs[i], i in ok.
+func (pp *percentilePoints) point(reqs []request, ok []int32, samples func(*request, []float64) []float64) Point {
+	pp.buf = pp.buf[:0]
+	for _, i := range ok {
+		pp.buf = samples(&reqs[i], pp.buf)
+	}
+	p := Point{Count: int64(len(pp.buf))}
+	if len(pp.buf) == 0 {
 		return p
 	}
-	sortFloats(samples)
-	p50, _ := Quantile(samples, 0.5)
-	p99, _ := Quantile(samples, 0.99)
+	pp.sorter.sort(pp.buf)
+	p50, _ := Quantile(pp.buf, 0.5)
+	p99, _ := Quantile(pp.buf, 0.99)
 	p.P50, p.P99 = &p50, &p99
 	return p
 }

@@ -16,6 +16,17 @@ const radixMin = 512
 // slice holding NaN or −0 goes to slices.Sort, whose order for those values
 // (NaN first, ±0 as equals) a bit-order sort would not reproduce.
 func sortFloats(samples []float64) {
+	var s floatSorter
+	s.sort(samples)
+}
+
+// floatSorter sorts float64 slices as sortFloats does, reusing one radix
+// scratch buffer across calls (so sorting many groups' samples allocates
+// once, at the largest size).
+type floatSorter struct{ tmp []uint64 }
+
+// sort sorts samples ascending, exactly as slices.Sort would.
+func (s *floatSorter) sort(samples []float64) {
 	if len(samples) < radixMin {
 		slices.Sort(samples)
 		return
@@ -34,21 +45,24 @@ func sortFloats(samples []float64) {
 		// unsigned order of the keys is then the numeric order.
 		keys[i] = k ^ (uint64(int64(k)>>63) | 1<<63)
 	}
-	radixSort(keys)
+	if cap(s.tmp) < len(keys) {
+		s.tmp = make([]uint64, len(keys))
+	}
+	radixSort(keys, s.tmp[:len(keys)])
 	for i, k := range keys {
 		keys[i] = k ^ (uint64(int64(^k)>>63) | 1<<63)
 	}
 }
 
-// radixSort sorts keys ascending by their bytes, least significant first.
-func radixSort(keys []uint64) {
+// radixSort sorts keys ascending by their bytes, least significant first,
+// using tmp (as long as keys) as scratch.
+func radixSort(keys, tmp []uint64) {
 	var counts [8][256]int
 	for _, k := range keys {
 		for p := range 8 {
 			counts[p][byte(k>>(8*p))]++
 		}
 	}
-	tmp := make([]uint64, len(keys))
 	src, dst := keys, tmp
 	for p := range 8 {
 		c := &counts[p]

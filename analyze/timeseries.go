@@ -107,9 +107,9 @@ func floorDiv(a, b int64) int64 {
 
 // windowAcc collects one window of one source.
 type windowAcc struct {
-	ttft, itl   []float64 // samples of successful requests started in the window
-	started     int64     // requests started in the window
-	good        int64     // successful requests started in the window meeting every SLO
+	ok          []int32 // successful requests started in the window, as indices into windows.reqs
+	started     int64   // requests started in the window
+	good        int64   // successful requests started in the window meeting every SLO
 	failed      map[string]int64
 	tokens      float64 // output tokens observed in the window
 	busyNs      float64 // sum over requests of their overlap with the window
@@ -125,6 +125,7 @@ func timeseries(src string, evs []*schema.Event, g grid, slo map[string]float64,
 		return nil
 	}
 	ws := make([]windowAcc, g.n)
+	var reqs []request // the successful requests the windows' ok lists index
 	seen := false
 	for _, e := range evs {
 		if e.Clock != schema.ClockWall || e.StartNs == nil {
@@ -136,33 +137,34 @@ func timeseries(src string, evs []*schema.Event, g grid, slo map[string]float64,
 		}
 		seen = true
 		r := newRequest(e)
-		addToWindow(&ws[i], &r, slo, defs)
+		if addToWindow(&ws[i], &r, slo, defs) {
+			ws[i].ok = append(ws[i].ok, int32(len(reqs)))
+			reqs = append(reqs, r)
+		}
 		placeTokens(ws, g, &r)
 		addOverlap(ws, g, &r)
 	}
 	if !seen {
 		return nil
 	}
-	return buildSeries(src, ws, g, len(slo) > 0)
+	return buildSeries(src, ws, reqs, g, len(slo) > 0)
 }
 
-// addToWindow counts r in the window it started in.
-func addToWindow(w *windowAcc, r *request, slo map[string]float64, defs []metricDef) {
+// addToWindow counts r in the window it started in, and reports whether it
+// succeeded (its latency samples then belong to the window).
+func addToWindow(w *windowAcc, r *request, slo map[string]float64, defs []metricDef) bool {
 	w.started++
 	if !succeeded(r.e) {
 		if w.failed == nil {
 			w.failed = map[string]int64{}
 		}
 		w.failed[failureClass(r.e)]++
-		return
+		return false
 	}
-	if t, ok := msBetween(r.start, r.first); ok {
-		w.ttft = append(w.ttft, t)
-	}
-	w.itl = itlSamples(r, w.itl)
 	if len(slo) > 0 && meetsSLO(r, slo, defs) {
 		w.good++
 	}
+	return true
 }
 
 // meetsSLO reports whether a successful request meets every SLO on a known
