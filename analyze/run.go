@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ttftrace/ttftrace/schema"
@@ -44,22 +45,18 @@ func Run(events []schema.Event, inputs []schema.InputStats, opts Options) *Analy
 	defs := metricsFor(opts.Compat)
 	bySource := splitBySource(events)
 	grid, gridNotes := chooseGrid(events, opts.Window)
-	for _, src := range orderedSources(bySource) {
-		evs := bySource[src]
-		acc := accumulate(evs, opts.By)
-		a.Metrics = append(a.Metrics, acc.metrics(src, defs)...)
-		a.Errors = append(a.Errors, acc.errorCounts(src)...)
-		a.Sources = append(a.Sources, summarizeSource(src, evs))
-		a.Distributions = append(a.Distributions, acc.distributions()...)
-		if ps, ok := itlByPosition(src, evs); ok {
-			a.ITLByPosition = append(a.ITLByPosition, ps)
-		}
-		if sc, ok := ttftByPrompt(src, evs); ok {
-			a.TTFTByPrompt = append(a.TTFTByPrompt, sc)
-		}
-		a.Timeseries = append(a.Timeseries, timeseries(src, evs, grid, opts.SLO, defs)...)
+	sources := orderedSources(bySource)
+	figs := make([]sourceFigures, len(sources))
+	var rec *Reconciliation
+	var wg sync.WaitGroup
+	wg.Go(func() { rec = Reconcile(events) })
+	for i, src := range sources {
+		figs[i].compute(&wg, src, bySource[src], grid, opts, defs)
 	}
-	rec := Reconcile(events)
+	wg.Wait()
+	for _, f := range figs {
+		f.appendTo(a)
+	}
 	a.Matching = append(a.Matching, rec.Matching...)
 	a.ClockOffsets = append(a.ClockOffsets, rec.ClockOffsets...)
 	a.TTFTBreakdown = append(a.TTFTBreakdown, rec.TTFTBreakdown...)
@@ -74,6 +71,51 @@ func Run(events []schema.Event, inputs []schema.InputStats, opts Options) *Analy
 	a.Notes = append(a.Notes, optionNotes(opts, defs)...)
 	a.Notes = append(a.Notes, rec.Notes...)
 	return a
+}
+
+// sourceFigures are the figures of one source, computed by independent
+// tasks that run concurrently (each writes only its own fields).
+type sourceFigures struct {
+	metrics []Metric
+	errors  []ErrorCount
+	summary SourceSummary
+	dists   []Distribution
+	itl     []PositionSeries
+	scatter []Scatter
+	series  []Series
+}
+
+// compute starts the tasks computing the figures of source src on wg.
+func (f *sourceFigures) compute(wg *sync.WaitGroup, src string, evs []*schema.Event, g grid, opts Options, defs []metricDef) {
+	wg.Go(func() {
+		acc := accumulate(evs, opts.By)
+		f.metrics = acc.metrics(src, defs)
+		f.errors = acc.errorCounts(src)
+		f.dists = acc.distributions()
+	})
+	wg.Go(func() {
+		if ps, ok := itlByPosition(src, evs); ok {
+			f.itl = append(f.itl, ps)
+		}
+	})
+	wg.Go(func() {
+		f.summary = summarizeSource(src, evs)
+		if sc, ok := ttftByPrompt(src, evs); ok {
+			f.scatter = append(f.scatter, sc)
+		}
+		f.series = timeseries(src, evs, g, opts.SLO, defs)
+	})
+}
+
+// appendTo appends the figures to a, in the order Run reports them.
+func (f *sourceFigures) appendTo(a *Analysis) {
+	a.Metrics = append(a.Metrics, f.metrics...)
+	a.Errors = append(a.Errors, f.errors...)
+	a.Sources = append(a.Sources, f.summary)
+	a.Distributions = append(a.Distributions, f.dists...)
+	a.ITLByPosition = append(a.ITLByPosition, f.itl...)
+	a.TTFTByPrompt = append(a.TTFTByPrompt, f.scatter...)
+	a.Timeseries = append(a.Timeseries, f.series...)
 }
 
 // rejectsByReason sums the inputs' rejects by reason.
