@@ -8,9 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/parquet-go/parquet-go"
@@ -139,19 +142,51 @@ func syncDir(dir string) {
 // argument is a dataset folder or a single .parquet file. A file whose
 // schema version is missing or unknown is refused with an error naming it.
 func ReadDataset(paths ...string) ([]Event, error) {
-	var events []Event
+	var files []string
 	for _, root := range paths {
-		files, err := DataFiles(root)
+		found, err := DataFiles(root)
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range files {
-			if events, err = readFile(f, events); err != nil {
-				return nil, err
+		files = append(files, found...)
+	}
+	// Files are decoded in parallel (row reconstruction is CPU-bound) and
+	// joined in path order, so the result does not depend on scheduling.
+	parts := make([][]Event, len(files))
+	errs := make([]error, len(files))
+	next := atomic.Int64{}
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
+				parts[i], errs[i] = readFile(files[i], nil)
 			}
-		}
+		})
+	}
+	wg.Wait()
+	if err := firstError(errs); err != nil {
+		return nil, err
+	}
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	events := make([]Event, 0, n)
+	for i := range parts {
+		events = append(events, parts[i]...)
+		parts[i] = nil
 	}
 	return events, nil
+}
+
+// firstError returns the first non-nil error of errs.
+func firstError(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // DataFiles lists the Parquet files of a dataset folder, sorted by path,
