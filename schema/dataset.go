@@ -247,6 +247,18 @@ func readFile(path string, events []Event) (_ []Event, err error) {
 		}
 		return events, fmt.Errorf("%s: schema version %s is not supported (this ttftrace reads version %d)", path, v, Version)
 	}
+	if evs, err := readColumns(pf, events); !errors.Is(err, errLayout) {
+		if err != nil {
+			err = fmt.Errorf("%s: %w", path, err)
+		}
+		return evs, err
+	}
+	return readRows(pf, path, events)
+}
+
+// readRows appends the events of pf to events through parquet-go's row
+// reader: the route for files whose layout readColumns does not take.
+func readRows(pf *parquet.File, path string, events []Event) ([]Event, error) {
 	r := parquet.NewGenericReader[Event](pf)
 	defer r.Close()
 	batch := make([]Event, readBatch)
