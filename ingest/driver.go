@@ -114,7 +114,9 @@ func Run(paths []string, opts DriverOptions) (*Result, error) {
 	existed := opts.Dataset != "" && statErr == nil
 	prog := newProgress(opts.Progress, files)
 	sinks := make([]*inputSink, len(files))
-	parallel(len(files), opts.Workers, func(i int) {
+	order := largestFirst(files)
+	parallel(len(files), opts.Workers, func(j int) {
+		i := order[j]
 		sinks[i] = decodeInput(files[i], opts, prog)
 	})
 	prog.wait()
@@ -130,6 +132,26 @@ func containsStdin(files []string) bool {
 		}
 	}
 	return false
+}
+
+// largestFirst returns the indices of files, largest file first (standard
+// input and files that cannot be stat'ed count as empty; ties keep input
+// order). Starting the big inputs first keeps one large file from being
+// decoded alone at the end while the other workers idle. The results are
+// stored by input index, so the order decoded in changes nothing else.
+func largestFirst(files []string) []int {
+	size := make([]int64, len(files))
+	for i, f := range files {
+		if info, err := os.Stat(f); err == nil && f != StdinName {
+			size[i] = info.Size()
+		}
+	}
+	order := make([]int, len(files))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(size[b], size[a]) })
+	return order
 }
 
 // parallel calls fn(0..n-1) on up to workers goroutines (0 = GOMAXPROCS).
