@@ -50,28 +50,6 @@ type clientAttr struct {
 var clientFields = []string{"request_id", "trace_id", "start", "model", "endpoint", "stream", "status",
 	"error", "prompt_tokens", "output_tokens", "headers_ms", "end_ms", "chunks", "attrs"}
 
-// clientFastKey returns the index of key (raw, between the quotes) in names,
-// -1 for a key the record decoding ignores, and ok false for a key that
-// struct decoding might match case-insensitively or after unescaping.
-func clientFastKey(key []byte, names []string) (int, bool) {
-	for i, n := range names {
-		if string(key) == n {
-			return i, true
-		}
-	}
-	for _, c := range key {
-		if c == '\\' || c >= 0x80 {
-			return -1, false
-		}
-	}
-	for _, n := range names {
-		if bytes.EqualFold(key, []byte(n)) {
-			return -1, false
-		}
-	}
-	return -1, true
-}
-
 // read fills rec from line, a JSON object, and reports false when the line
 // needs the general route. It validates the line as it reads it.
 func (c *clientFast) read(line []byte, rec *clientRecord) bool {
@@ -79,7 +57,7 @@ func (c *clientFast) read(line []byte, rec *clientRecord) bool {
 	c.out = clientFastRecord{}
 	seen := 0
 	end := jsonWalkObject(line, 0, func(key []byte, j int) int {
-		k, ok := clientFastKey(key, clientFields)
+		k, ok := jsonStructKey(key, clientFields)
 		switch {
 		case !ok || (k >= 0 && seen&(1<<k) != 0):
 			return -1
@@ -268,7 +246,7 @@ func clientChunkKey(key []byte) int {
 	case "kind":
 		return clientKind
 	}
-	if _, ok := clientFastKey(key, clientChunkFields); !ok {
+	if _, ok := jsonStructKey(key, clientChunkFields); !ok {
 		return -1
 	}
 	return 0

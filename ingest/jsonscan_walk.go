@@ -138,3 +138,27 @@ func jsonWalkLiteral(b []byte, j int, lit string) int {
 	}
 	return j + len(lit)
 }
+
+// jsonStructKey returns the index of key (raw, between the quotes) in
+// names, the JSON names of a struct's fields; -1 for a key that struct
+// decoding ignores; and ok false for a key it might match after unescaping
+// or case-insensitively (encoding/json and goccy/go-json fold case, the
+// Kelvin sign included), which callers leave to the full decoder.
+func jsonStructKey(key []byte, names []string) (int, bool) {
+	for i, n := range names {
+		if string(key) == n {
+			return i, true
+		}
+	}
+	for _, c := range key {
+		if c == '\\' || c >= 0x80 {
+			return -1, false
+		}
+	}
+	for _, n := range names {
+		if bytes.EqualFold(key, []byte(n)) {
+			return -1, false
+		}
+	}
+	return -1, true
+}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 )
 
 // otlpKey names a span or resource attribute that the mapping to events
@@ -90,15 +89,15 @@ const (
 )
 
 // otlpPrefixes returns the prefix bits of an attribute key.
-func otlpPrefixes(key string) uint8 {
+func otlpPrefixes[T string | []byte](key T) uint8 {
 	var p uint8
-	if strings.HasPrefix(key, "gen_ai.") {
+	if len(key) >= 7 && string(key[:7]) == "gen_ai." {
 		p |= otlpGenAI
-		if strings.HasPrefix(key, "gen_ai.latency.") {
+		if len(key) >= 15 && string(key[:15]) == "gen_ai.latency." {
 			p |= otlpLatency
 		}
 	}
-	if strings.HasPrefix(key, "llm.") {
+	if len(key) >= 4 && string(key[:4]) == "llm." {
 		p |= otlpLLM
 	}
 	return p

@@ -156,11 +156,11 @@ func otlpClientEvent(ev *schema.Event, sp *otlpSpan) (string, string) {
 	from := ""
 	for _, e := range sp.events {
 		switch {
-		case e.at == nil:
+		case !e.timed:
 		case e.name == otlpFirstTokenEvent && from == "":
-			ev.FirstTokenNs, from = ptr(*e.at), "first_token_event"
+			ev.FirstTokenNs, from = ptr(e.at), "first_token_event"
 		case e.name == otlpChunkEvent && e.content:
-			ev.ChunkOffsetsNs = append(ev.ChunkOffsetsNs, *e.at-start)
+			ev.ChunkOffsetsNs = append(ev.ChunkOffsetsNs, e.at-start)
 		}
 	}
 	slices.Sort(ev.ChunkOffsetsNs)

@@ -23,12 +23,22 @@ type otlpSpan struct {
 	events                []otlpSpanEvent
 }
 
-// otlpSpanEvent is one span event: its name, time (nil when not recorded)
-// and whether it may carry content (otlpContentChunk of its attributes).
+// otlpSpanEvent is one span event: its name, time (when timed) and whether
+// it may carry content (otlpContentChunk of its attributes).
 type otlpSpanEvent struct {
 	name    string
-	at      *int64
+	at      int64
+	timed   bool
 	content bool
+}
+
+// otlpTimedEvent makes a span event from its time, nil when not recorded.
+func otlpTimedEvent(name string, at *int64, content bool) otlpSpanEvent {
+	e := otlpSpanEvent{name: name, content: content, timed: at != nil}
+	if at != nil {
+		e.at = *at
+	}
+	return e
 }
 
 // otlpBad is a span field that decodes as JSON but not as its type: a
@@ -149,7 +159,7 @@ func otlpBareSpanOf(raw []byte, resource *otlpAttrSet) (otlpSpan, error) {
 			return sp, err
 		}
 		content := otlpContentChunk(otlpAttrSetOf(otlpAttrs(e.Attrs)))
-		sp.events = append(sp.events, otlpSpanEvent{name: e.Name, at: at, content: content})
+		sp.events = append(sp.events, otlpTimedEvent(e.Name, at, content))
 	}
 	return sp, nil
 }
@@ -183,15 +193,25 @@ func otlpEnum(raw json.RawMessage, prefix string, names []string) (string, error
 // otlpNanos decodes a fixed64 nanosecond time given as a string or a JSON
 // number; absent or 0 (OTLP's "not set") gives nil.
 func otlpNanos(raw json.RawMessage) (*int64, error) {
-	s := strings.Trim(string(bytes.TrimSpace(raw)), `"`)
-	if s == "" || s == "null" || s == "0" {
-		return nil, nil
-	}
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || v < 0 {
-		return nil, otlpBad{"bad timestamp", string(raw)}
+	v, set, err := otlpNanosOf(raw)
+	if !set {
+		return nil, err
 	}
 	return &v, nil
+}
+
+// otlpNanosOf is otlpNanos without allocating: set is false for a time not
+// set.
+func otlpNanosOf(raw []byte) (v int64, set bool, err error) {
+	s := bytes.Trim(bytes.TrimSpace(raw), `"`)
+	if len(s) == 0 || string(s) == "null" || string(s) == "0" {
+		return 0, false, nil
+	}
+	v, err = strconv.ParseInt(string(s), 10, 64)
+	if err != nil || v < 0 {
+		return 0, false, otlpBad{"bad timestamp", string(raw)}
+	}
+	return v, true, nil
 }
 
 // otlpID returns a trace or span id of size bytes as lowercase hex: OTLP/JSON
@@ -308,7 +328,7 @@ func (c otlpConsoleSpan) span() (otlpSpan, error) {
 			return sp, err
 		}
 		content := otlpContentChunk(otlpAttrSetOf(e.Attrs))
-		sp.events = append(sp.events, otlpSpanEvent{name: e.Name, at: at, content: content})
+		sp.events = append(sp.events, otlpTimedEvent(e.Name, at, content))
 	}
 	return sp, nil
 }
