@@ -73,6 +73,10 @@ type clientRecord struct {
 	EndMs        *float64                     `json:"end_ms"`
 	Chunks       []clientChunk                `json:"chunks"`
 	Attrs        map[string]gojson.RawMessage `json:"attrs"`
+
+	// fast holds the chunks and attributes when the fast path read the
+	// line (clientFast); Chunks and Attrs are then unused.
+	fast *clientFastRecord
 }
 
 // clientChunk is one received chunk: its arrival in ms after start, its kind
@@ -133,6 +137,12 @@ func clientHasKey(b []byte, key string) bool {
 
 // Decode reads one request per line; see clientJSONL for the field meanings.
 func (f clientJSONL) Decode(in *Input, sink Sink) error {
+	return f.decode(in, sink, &clientFast{})
+}
+
+// decode reads the input, trying fast (nil: none) on every line before the
+// general route.
+func (f clientJSONL) decode(in *Input, sink Sink, fast *clientFast) error {
 	lines := newClientLines(in.R)
 	for {
 		line, n, err := lines.next()
@@ -146,12 +156,12 @@ func (f clientJSONL) Decode(in *Input, sink Sink) error {
 		if err != nil {
 			return err
 		}
-		f.decodeLine(in, n, line, sink)
+		f.decodeLine(in, n, line, sink, fast)
 	}
 }
 
-// decodeLine reports one line to sink.
-func (clientJSONL) decodeLine(in *Input, n int64, line []byte, sink Sink) {
+// decodeLine reports one line to sink, read by fast when it can.
+func (clientJSONL) decodeLine(in *Input, n int64, line []byte, sink Sink, fast *clientFast) {
 	trimmed := bytes.TrimSpace(line)
 	if len(trimmed) == 0 {
 		sink.Skip(n, "blank line")
@@ -166,10 +176,13 @@ func (clientJSONL) decodeLine(in *Input, n int64, line []byte, sink Sink) {
 		return
 	}
 	var rec clientRecord
-	if err := gojson.Unmarshal(trimmed, &rec); err != nil {
-		reason, detail := clientDecodeError(err, trimmed)
-		sink.Reject(n, reason, detail)
-		return
+	if fast == nil || !fast.read(trimmed, &rec) {
+		rec = clientRecord{}
+		if err := gojson.Unmarshal(trimmed, &rec); err != nil {
+			reason, detail := clientDecodeError(err, trimmed)
+			sink.Reject(n, reason, detail)
+			return
+		}
 	}
 	if rec.Start == nil && rec.RequestID == "" {
 		sink.Skip(n, "not a request record")

@@ -31,7 +31,12 @@ func (r *clientRecord) event() (*schema.Event, error) {
 		Source: schema.SourceClient, Format: "ttftrace-client", Clock: schema.ClockWall,
 		RequestID: r.RequestID, TraceID: clientTraceID(r.TraceID),
 		Model: r.Model, Endpoint: EndpointPath(r.Endpoint), Stream: r.Stream,
-		StartNs: &start, Attrs: clientAttrs(r.Attrs),
+		StartNs: &start,
+	}
+	if r.fast != nil {
+		ev.Attrs = r.fast.attrs
+	} else {
+		ev.Attrs = clientAttrs(r.Attrs)
 	}
 	if err := r.instants(ev, start); err != nil {
 		return nil, err
@@ -81,6 +86,11 @@ func (r *clientRecord) instants(ev *schema.Event, start int64) error {
 
 // chunks lists the token-carrying chunks in arrival order.
 func (r *clientRecord) chunks(ev *schema.Event) error {
+	if r.fast != nil {
+		ev.ChunkOffsetsNs, ev.ChunkTokens = r.fast.offsets, r.fast.tokens
+		clientSortChunks(ev)
+		return nil
+	}
 	counted := false
 	for i, c := range r.Chunks {
 		where := "chunk " + strconv.Itoa(i) + ": "
@@ -160,7 +170,7 @@ func (r *clientRecord) tokens(ev *schema.Event) error {
 			sum += int64(k)
 		}
 		ev.OutputTokens, ev.OutputTokensSource = &sum, schema.TokensCounted
-	case len(r.Chunks) > 0:
+	case len(r.Chunks) > 0 || (r.fast != nil && r.fast.chunks > 0):
 		ev.OutputTokens = ptr(int64(len(ev.ChunkOffsetsNs)))
 		ev.OutputTokensSource = schema.TokensCounted
 	}

@@ -41,7 +41,7 @@ func TestScaledDecimalToNs(t *testing.T) {
 
 func TestReadRecordsByLine(t *testing.T) {
 	var got []string
-	err := readRecordsByLine(strings.NewReader("a\r\n\nb\n"+strings.Repeat("x", 200_000)), func(n int64, b []byte) {
+	err := readRecordsByLine(strings.NewReader("a\r\n\nb\n"+strings.Repeat("x", 200_000)), &recorder{}, func(n int64, b []byte) {
 		got = append(got, string(b[:min(len(b), 3)]))
 	})
 	if err != nil || strings.Join(got, ",") != "a,,b,xxx" {

@@ -152,7 +152,7 @@ func (e envoy) Decode(in *Input, sink Sink) error {
 }
 
 func (envoy) decodeText(r io.Reader, in *Input, sink Sink, formats []envoyFormat) error {
-	return readRecordsByLine(r, func(line int64, text []byte) {
+	return readRecordsByLine(r, sink, func(line int64, text []byte) {
 		if len(bytes.TrimSpace(text)) == 0 {
 			sink.Skip(line, "blank line")
 			return

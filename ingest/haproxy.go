@@ -88,7 +88,7 @@ func (haproxy) Decode(in *Input, sink Sink) error {
 	if loc == nil {
 		loc = time.UTC
 	}
-	return readRecordsByLine(in.R, func(line int64, text []byte) {
+	return readRecordsByLine(in.R, sink, func(line int64, text []byte) {
 		s := strings.TrimSpace(string(text))
 		if s == "" {
 			sink.Skip(line, "blank line")

@@ -72,7 +72,7 @@ func (g genericJSONL) Decode(in *Input, sink Sink) error {
 	if err != nil {
 		return err
 	}
-	return readRecordsByLine(in.R, func(line int64, b []byte) {
+	return readRecordsByLine(in.R, sink, func(line int64, b []byte) {
 		if len(bytes.TrimSpace(b)) == 0 {
 			sink.Skip(line, "blank line")
 			return

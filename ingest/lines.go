@@ -4,22 +4,44 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"strconv"
 )
 
 // readRecordsByLine calls fn for every line of r with its 1-based number and
-// its bytes without the line ending ("\n" or "\r\n"). A last line without a
-// newline counts; lines have no length limit. It returns the first read error
-// other than io.EOF.
-func readRecordsByLine(r io.Reader, fn func(line int64, b []byte)) error {
+// its bytes without the line ending ("\n" or "\r\n"); the bytes are valid
+// only during the call (they point into a reused buffer). A last line
+// without a newline counts. A line longer than maxLineBytes is not handed to
+// fn but rejected on sink ("line too long"), and reading goes on after it.
+// It returns the first read error other than io.EOF.
+func readRecordsByLine(r io.Reader, sink Sink, fn func(line int64, b []byte)) error {
 	br := bufio.NewReaderSize(r, 64<<10)
+	var buf []byte
 	var n int64
+	long := false
 	for {
-		b, err := br.ReadBytes('\n')
-		if len(b) > 0 {
-			n++
-			b = bytes.TrimSuffix(bytes.TrimSuffix(b, []byte("\n")), []byte("\r"))
-			fn(n, b)
+		frag, err := br.ReadSlice('\n')
+		line := frag // a whole line in the reader's buffer: no copy
+		if err == bufio.ErrBufferFull || len(buf) > 0 || long {
+			if len(buf)+len(frag) > maxLineBytes+len("\r\n") {
+				long, buf = true, buf[:0]
+			} else if !long {
+				buf = append(buf, frag...)
+			}
+			if err == bufio.ErrBufferFull {
+				continue
+			}
+			line = buf
 		}
+		if len(line) > 0 || long {
+			n++
+			line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
+			if long || len(line) > maxLineBytes {
+				sink.Reject(n, "line too long", "longer than "+strconv.Itoa(maxLineBytes)+" bytes")
+			} else {
+				fn(n, line)
+			}
+		}
+		buf, long = buf[:0], false
 		if err == io.EOF {
 			return nil
 		}
@@ -29,8 +51,9 @@ func readRecordsByLine(r io.Reader, fn func(line int64, b []byte)) error {
 	}
 }
 
-// maxLineBytes is the longest line eachTextLine hands on; a longer line is
-// reported once through its tooLong callback.
+// maxLineBytes is the longest line (without its ending) readRecordsByLine
+// and eachTextLine hand on; a longer line is rejected or reported once
+// through eachTextLine's tooLong callback.
 const maxLineBytes = 16 << 20
 
 // utf8BOM is the byte-order mark some Windows tools write at a file's start.

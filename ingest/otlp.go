@@ -60,8 +60,14 @@ func (otlp) Sniff(head []byte) bool {
 
 // Decode splits the input into JSON documents (one per line, or spanning
 // lines) and reports every span in them.
-func (otlp) Decode(in *Input, sink Sink) error {
-	d := &otlpDocs{in: in, sink: sink, limit: otlpMaxDocBytes}
+func (o otlp) Decode(in *Input, sink Sink) error {
+	return o.decode(in, sink, &otlpFast{})
+}
+
+// decode is Decode trying fast (nil: none) on every document before the
+// general route.
+func (otlp) decode(in *Input, sink Sink, fast *otlpFast) error {
+	d := &otlpDocs{in: in, sink: sink, limit: otlpMaxDocBytes, fast: fast}
 	err := eachTextLine(in.R, d.line, func(n int64) {
 		d.flushBroken("invalid json")
 		sink.Reject(n, "line too long", fmt.Sprintf("longer than %d bytes", maxLineBytes))
@@ -85,6 +91,7 @@ type otlpDocs struct {
 	escaped bool
 	discard bool // the open document was too large: skip to its end unbuffered
 	limit   int  // largest document kept, bytes
+	fast    *otlpFast
 }
 
 // line takes the next input line. A line that is a whole JSON object by
@@ -105,6 +112,9 @@ func (d *otlpDocs) line(n int64, line []byte) {
 			d.sink.Reject(n, "invalid json", truncateDetail(string(t)))
 			return
 		}
+		if t[0] == '{' && d.fast != nil && d.fast.document(d.in, n, t, d.sink) {
+			return // a whole document on one line, read by the fast path
+		}
 		d.start, d.depth, d.inStr, d.escaped, d.discard = n, 0, false, false, false
 	}
 	if !d.discard && len(d.buf)+len(line) > d.limit {
@@ -118,7 +128,7 @@ func (d *otlpDocs) line(n int64, line []byte) {
 		doc, start, discard := d.buf, d.start, d.discard
 		d.buf, d.start, d.discard = d.buf[:0], 0, false
 		if !discard {
-			otlpDocument(d.in, start, doc, d.sink)
+			otlpDocument(d.in, start, doc, d.sink, d.fast)
 		}
 	}
 }
@@ -155,10 +165,15 @@ func (d *otlpDocs) flushBroken(reason string) {
 	d.buf, d.start, d.discard = d.buf[:0], 0, false
 }
 
-// otlpDocument reports every span of one JSON document starting on line n.
-// A top-level array is read as a list of documents.
-func otlpDocument(in *Input, n int64, doc []byte, sink Sink) {
-	if t := bytes.TrimSpace(doc); len(t) > 0 && t[0] == '[' {
+// otlpDocument reports every span of one JSON document starting on line n,
+// by fast when it can (nil: never). A top-level array is read as a list of
+// documents.
+func otlpDocument(in *Input, n int64, doc []byte, sink Sink, fast *otlpFast) {
+	t := bytes.TrimSpace(doc)
+	if len(t) > 0 && t[0] == '{' && fast != nil && fast.document(in, n, t, sink) {
+		return
+	}
+	if len(t) > 0 && t[0] == '[' {
 		var items []json.RawMessage
 		if err := json.Unmarshal(doc, &items); err != nil {
 			sink.Reject(n, "invalid json", otlpJSONDetail(err, doc))

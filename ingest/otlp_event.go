@@ -1,8 +1,6 @@
 package ingest
 
 import (
-	"fmt"
-	"math"
 	"net/url"
 	"slices"
 	"strconv"
@@ -60,42 +58,33 @@ func otlpSource(sp *otlpSpan) (string, string) {
 		return schema.SourceServer, ""
 	case sp.kind == "client":
 		return schema.SourceClient, ""
-	case otlpHasPrefix(sp.attrs, "gen_ai.latency."):
+	case sp.attrs.prefixes&otlpLatency != 0:
 		return schema.SourceServer, ""
 	}
 	return schema.SourceClient, ""
 }
 
 // otlpIsLLM reports whether span attributes describe an LLM request.
-func otlpIsLLM(a map[string]any) bool {
-	if k, ok := a["openinference.span.kind"].(string); ok {
+func otlpIsLLM(a *otlpAttrSet) bool {
+	if k, ok := a.str(akOIKind); ok {
 		return strings.EqualFold(k, "LLM")
 	}
-	if op, ok := a["gen_ai.operation.name"].(string); ok {
+	if op, ok := a.str(akOperation); ok {
 		switch op {
 		case "chat", "text_completion", "generate_content", "completion":
 		default:
 			return false
 		}
 	}
-	if t, ok := a["llm.request.type"].(string); ok && t != "chat" && t != "completion" {
+	if t, ok := a.str(akRequestType); ok && t != "chat" && t != "completion" {
 		return false
 	}
-	return otlpHasPrefix(a, "gen_ai.") || otlpHasPrefix(a, "llm.")
-}
-
-func otlpHasPrefix(a map[string]any, prefix string) bool {
-	for k := range a {
-		if strings.HasPrefix(k, prefix) {
-			return true
-		}
-	}
-	return false
+	return a.prefixes&(otlpGenAI|otlpLLM) != 0
 }
 
 // otlpHost returns the resource's host.name, else service.instance.id, else fallback.
-func otlpHost(resource map[string]any, fallback string) string {
-	if h := otlpString(resource, "host.name", "service.instance.id"); h != "" {
+func otlpHost(resource *otlpAttrSet, fallback string) string {
+	if h := resource.firstString(akHostName, akInstanceID); h != "" {
 		return h
 	}
 	return fallback
@@ -118,13 +107,12 @@ func otlpHost(resource map[string]any, fallback string) string {
 //     last_token = first_token + decode
 //   - inference = gen_ai.latency.time_in_model_inference
 func otlpServerEvent(ev *schema.Event, sp *otlpSpan) (string, string) {
-	keys := []string{"time_to_first_token", "e2e", "time_in_queue", "time_in_model_prefill",
-		"time_in_model_decode", "time_in_model_inference"}
-	d := make([]*int64, len(keys))
-	for i, k := range keys {
-		v, bad := otlpSeconds(sp.attrs, "gen_ai.latency."+k)
+	var d [6]*int64
+	for i := range d {
+		k := akTTFT + otlpKey(i)
+		v, bad := sp.attrs.seconds(k)
 		if bad {
-			return "bad duration", fmt.Sprintf("gen_ai.latency.%s=%v", k, sp.attrs["gen_ai.latency."+k])
+			return "bad duration", sp.attrs.detail(k)
 		}
 		d[i] = v
 	}
@@ -168,19 +156,18 @@ func otlpClientEvent(ev *schema.Event, sp *otlpSpan) (string, string) {
 	from := ""
 	for _, e := range sp.events {
 		switch {
-		case e.at == nil:
+		case !e.timed:
 		case e.name == otlpFirstTokenEvent && from == "":
-			ev.FirstTokenNs, from = ptr(*e.at), "first_token_event"
-		case e.name == otlpChunkEvent && otlpContentChunk(e.attrs):
-			ev.ChunkOffsetsNs = append(ev.ChunkOffsetsNs, *e.at-start)
+			ev.FirstTokenNs, from = ptr(e.at), "first_token_event"
+		case e.name == otlpChunkEvent && e.content:
+			ev.ChunkOffsetsNs = append(ev.ChunkOffsetsNs, e.at-start)
 		}
 	}
 	slices.Sort(ev.ChunkOffsetsNs)
-	const ttfc = "gen_ai.response.time_to_first_chunk"
-	v, bad := otlpSeconds(sp.attrs, ttfc)
+	v, bad := sp.attrs.seconds(akTTFC)
 	switch {
 	case bad:
-		return "bad duration", fmt.Sprintf("%s=%v", ttfc, sp.attrs[ttfc])
+		return "bad duration", sp.attrs.detail(akTTFC)
 	case from == "" && v != nil:
 		ev.FirstTokenNs, from = ptr(start+*v), "time_to_first_chunk"
 	case from == "" && len(ev.ChunkOffsetsNs) > 0:
@@ -197,8 +184,8 @@ func otlpClientEvent(ev *schema.Event, sp *otlpSpan) (string, string) {
 
 // otlpContentChunk reports whether a chunk event may carry content: true
 // unless its chunk.type names a non-content Anthropic stream event.
-func otlpContentChunk(a map[string]any) bool {
-	t, ok := a["chunk.type"].(string)
+func otlpContentChunk(a *otlpAttrSet) bool {
+	t, ok := a.str(akChunkType)
 	return !ok || t == "content_block_delta"
 }
 
@@ -206,17 +193,17 @@ func otlpContentChunk(a map[string]any) bool {
 // counts and attributes shared by server and client spans.
 func otlpCommon(ev *schema.Event, sp *otlpSpan) (string, string) {
 	a := sp.attrs
-	ev.RequestID = otlpString(a, "gen_ai.request.id")
-	ev.ResponseID = otlpString(a, "gen_ai.response.id")
+	ev.RequestID = a.firstString(akRequestID)
+	ev.ResponseID = a.firstString(akResponseID)
 	if ev.Source == schema.SourceServer {
-		ev.Model = otlpString(a, "gen_ai.response.model", "gen_ai.request.model")
+		ev.Model = a.firstString(akResponseModel, akRequestModel)
 	} else {
-		ev.Model = otlpString(a, "gen_ai.request.model", "llm.model_name", "gen_ai.response.model")
+		ev.Model = a.firstString(akRequestModel, akModelName, akResponseModel)
 	}
 	ev.Endpoint = otlpEndpoint(a)
-	status, key, bad := otlpInt(a, "http.response.status_code", "http.status_code")
+	status, key, bad := a.firstInt(akStatus, akStatusOld)
 	if bad {
-		return "bad status", fmt.Sprintf("%s=%v", key, a[key])
+		return "bad status", a.detail(key)
 	}
 	if reason, detail := otlpTokens(ev, a); reason != "" {
 		return reason, detail
@@ -224,9 +211,9 @@ func otlpCommon(ev *schema.Event, sp *otlpSpan) (string, string) {
 	if reason, detail := otlpOutcome(ev, sp, status); reason != "" {
 		return reason, detail
 	}
-	if b, ok := a["gen_ai.request.stream"].(bool); ok {
+	if b, ok := a.bool(akStream); ok {
 		ev.Stream = ptr(b)
-	} else if b, ok := a["llm.is_streaming"].(bool); ok {
+	} else if b, ok := a.bool(akStreaming); ok {
 		ev.Stream = ptr(b)
 	}
 	ev.Attrs = otlpEventAttrs(sp)
@@ -236,19 +223,19 @@ func otlpCommon(ev *schema.Event, sp *otlpSpan) (string, string) {
 // otlpTokens sets the token counts the span reports (provenance usage):
 // gen_ai.usage.input_tokens / prompt_tokens or OpenInference's
 // llm.token_count.prompt, and the output counterparts.
-func otlpTokens(ev *schema.Event, a map[string]any) (string, string) {
-	counts := []struct {
-		dst  **int64
-		src  *string
-		keys []string
+func otlpTokens(ev *schema.Event, a *otlpAttrSet) (string, string) {
+	counts := [2]struct {
+		dst   **int64
+		src   *string
+		first otlpKey // and the two keys after it
 	}{
-		{&ev.PromptTokens, &ev.PromptTokensSource, []string{"gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens", "llm.token_count.prompt"}},
-		{&ev.OutputTokens, &ev.OutputTokensSource, []string{"gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens", "llm.token_count.completion"}},
+		{&ev.PromptTokens, &ev.PromptTokensSource, akInputTokens},
+		{&ev.OutputTokens, &ev.OutputTokensSource, akOutputTokens},
 	}
 	for _, c := range counts {
-		v, key, bad := otlpInt(a, c.keys...)
+		v, key, bad := a.firstInt(c.first, c.first+1, c.first+2)
 		if bad {
-			return "bad token count", fmt.Sprintf("%s=%v", key, a[key])
+			return "bad token count", a.detail(key)
 		}
 		if *c.dst = v; v != nil {
 			*c.src = schema.TokensUsage
@@ -259,11 +246,11 @@ func otlpTokens(ev *schema.Event, a map[string]any) (string, string) {
 
 // otlpEndpoint returns the URL path of url.path, http.route or http.target,
 // else the path of url.full or http.url, else "".
-func otlpEndpoint(a map[string]any) string {
-	if p := otlpString(a, "url.path", "http.route", "http.target"); p != "" {
+func otlpEndpoint(a *otlpAttrSet) string {
+	if p := a.firstString(akURLPath, akRoute, akTarget); p != "" {
 		return EndpointPath(p)
 	}
-	if u, err := url.Parse(otlpString(a, "url.full", "http.url")); err == nil {
+	if u, err := url.Parse(a.firstString(akURLFull, akURL)); err == nil {
 		return u.Path
 	}
 	return ""
@@ -287,7 +274,7 @@ func otlpOutcome(ev *schema.Event, sp *otlpSpan, status *int64) (string, string)
 	case !failed:
 	case code >= 400:
 		ev.Error = ErrorClass(code)
-	case strings.Contains(strings.ToLower(otlpString(sp.attrs, "error.type")), "timeout"):
+	case strings.Contains(strings.ToLower(sp.attrs.firstString(akErrorType)), "timeout"):
 		ev.Error = schema.ErrorTimeout
 	default:
 		ev.Error = schema.ErrorServer
@@ -302,13 +289,13 @@ func otlpEventAttrs(sp *otlpSpan) map[string]string {
 	if sp.name != "" {
 		out["span_name"] = sp.name
 	}
-	if s := otlpString(sp.resource, "service.name"); s != "" {
+	if s := sp.resource.firstString(akServiceName); s != "" {
 		out["service"] = s
 	}
-	if s := otlpString(sp.attrs, "gen_ai.system", "gen_ai.provider.name", "llm.system", "llm.provider"); s != "" {
+	if s := sp.attrs.firstString(akSystem, akProvider, akLLMSystem, akLLMProvider); s != "" {
 		out["system"] = s
 	}
-	switch fr := sp.attrs["gen_ai.response.finish_reasons"].(type) {
+	switch fr := sp.attrs.vals[akFinishReasons].any().(type) {
 	case string:
 		out["finish_reasons"] = truncateDetail(fr)
 	case []any:
@@ -321,72 +308,4 @@ func otlpEventAttrs(sp *otlpSpan) map[string]string {
 		out["finish_reasons"] = truncateDetail(strings.Join(parts, ","))
 	}
 	return out
-}
-
-// otlpString returns the first non-empty string attribute of keys.
-func otlpString(a map[string]any, keys ...string) string {
-	for _, k := range keys {
-		if s, ok := a[k].(string); ok && s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-// otlpInt returns the first of keys present as a non-negative integer
-// (int64, a whole float64 or a numeric string); bad reports a present value
-// that is not one, with its key.
-func otlpInt(a map[string]any, keys ...string) (v *int64, key string, bad bool) {
-	for _, k := range keys {
-		var i int64
-		switch x := a[k].(type) {
-		case nil:
-			continue
-		case int64:
-			i = x
-		case float64:
-			if x != math.Trunc(x) || x > 1<<53 || x < 0 {
-				return nil, k, true
-			}
-			i = int64(x)
-		case string:
-			n, err := strconv.ParseInt(x, 10, 64)
-			if err != nil {
-				return nil, k, true
-			}
-			i = n
-		default:
-			return nil, k, true
-		}
-		if i < 0 {
-			return nil, k, true
-		}
-		return ptr(i), k, false
-	}
-	return nil, "", false
-}
-
-// otlpSeconds returns attribute key, a duration in seconds, as nanoseconds;
-// bad reports a value that is not a finite duration of 0 to 10^6 s.
-func otlpSeconds(a map[string]any, key string) (*int64, bool) {
-	var f float64
-	switch x := a[key].(type) {
-	case nil:
-		return nil, false
-	case float64:
-		f = x
-	case int64:
-		f = float64(x)
-	case string:
-		var err error
-		if f, err = strconv.ParseFloat(x, 64); err != nil {
-			return nil, true
-		}
-	default:
-		return nil, true
-	}
-	if math.IsNaN(f) || f < 0 || f > 1e6 {
-		return nil, true
-	}
-	return ptr(int64(math.Round(f * 1e9))), false
 }

@@ -11,22 +11,34 @@ import (
 )
 
 // otlpSpan is a span decoded from any of the JSON dialects, before it is
-// mapped to an event. Instants are Unix nanoseconds; attribute values are
-// string, int64, float64, bool or []any.
+// mapped to an event. Instants are Unix nanoseconds; of the attributes
+// only those the mapping reads are kept (otlpAttrSet).
 type otlpSpan struct {
 	traceID, spanID, name string
 	kind                  string // server, client, internal, producer, consumer or ""
 	start, end            *int64
 	failed                bool
-	attrs, resource       map[string]any
+	attrs                 *otlpAttrSet
+	resource              *otlpAttrSet // nil for a bare span
 	events                []otlpSpanEvent
 }
 
-// otlpSpanEvent is one span event: its name, time (nil when not recorded) and attributes.
+// otlpSpanEvent is one span event: its name, time (when timed) and whether
+// it may carry content (otlpContentChunk of its attributes).
 type otlpSpanEvent struct {
-	name  string
-	at    *int64
-	attrs map[string]any
+	name    string
+	at      int64
+	timed   bool
+	content bool
+}
+
+// otlpTimedEvent makes a span event from its time, nil when not recorded.
+func otlpTimedEvent(name string, at *int64, content bool) otlpSpanEvent {
+	e := otlpSpanEvent{name: name, content: content, timed: at != nil}
+	if at != nil {
+		e.at = *at
+	}
+	return e
 }
 
 // otlpBad is a span field that decodes as JSON but not as its type: a
@@ -86,7 +98,7 @@ func otlpRequestSpans(raw json.RawMessage) ([]otlpParsed, error) {
 	}
 	var out []otlpParsed
 	for _, rs := range rss {
-		res := otlpAttrs(rs.Resource.Attributes)
+		res := otlpAttrSetOf(otlpAttrs(rs.Resource.Attributes))
 		scopes := append(rs.ScopeSpans, rs.LibrarySpans...)
 		for _, sc := range scopes {
 			for _, s := range sc.Spans {
@@ -119,13 +131,13 @@ type otlpSpanJSON struct {
 }
 
 // otlpBareSpanOf decodes one OTLP/JSON span with its resource attributes.
-func otlpBareSpanOf(raw []byte, resource map[string]any) (otlpSpan, error) {
+func otlpBareSpanOf(raw []byte, resource *otlpAttrSet) (otlpSpan, error) {
 	var j otlpSpanJSON
 	if err := json.Unmarshal(raw, &j); err != nil {
 		return otlpSpan{}, err
 	}
 	sp := otlpSpan{traceID: otlpID(j.TraceID, 16), spanID: otlpID(j.SpanID, 8), name: j.Name,
-		attrs: otlpAttrs(j.Attrs), resource: resource}
+		attrs: otlpAttrSetOf(otlpAttrs(j.Attrs)), resource: resource}
 	var err error
 	if sp.kind, err = otlpEnum(j.Kind, "SPAN_KIND_", otlpKinds); err != nil {
 		return sp, err
@@ -146,7 +158,8 @@ func otlpBareSpanOf(raw []byte, resource map[string]any) (otlpSpan, error) {
 		if err != nil {
 			return sp, err
 		}
-		sp.events = append(sp.events, otlpSpanEvent{name: e.Name, at: at, attrs: otlpAttrs(e.Attrs)})
+		content := otlpContentChunk(otlpAttrSetOf(otlpAttrs(e.Attrs)))
+		sp.events = append(sp.events, otlpTimedEvent(e.Name, at, content))
 	}
 	return sp, nil
 }
@@ -180,15 +193,25 @@ func otlpEnum(raw json.RawMessage, prefix string, names []string) (string, error
 // otlpNanos decodes a fixed64 nanosecond time given as a string or a JSON
 // number; absent or 0 (OTLP's "not set") gives nil.
 func otlpNanos(raw json.RawMessage) (*int64, error) {
-	s := strings.Trim(string(bytes.TrimSpace(raw)), `"`)
-	if s == "" || s == "null" || s == "0" {
-		return nil, nil
-	}
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || v < 0 {
-		return nil, otlpBad{"bad timestamp", string(raw)}
+	v, set, err := otlpNanosOf(raw)
+	if !set {
+		return nil, err
 	}
 	return &v, nil
+}
+
+// otlpNanosOf is otlpNanos without allocating: set is false for a time not
+// set.
+func otlpNanosOf(raw []byte) (v int64, set bool, err error) {
+	s := bytes.Trim(bytes.TrimSpace(raw), `"`)
+	if len(s) == 0 || string(s) == "null" || string(s) == "0" {
+		return 0, false, nil
+	}
+	v, err = strconv.ParseInt(string(s), 10, 64)
+	if err != nil || v < 0 {
+		return 0, false, otlpBad{"bad timestamp", string(raw)}
+	}
+	return v, true, nil
 }
 
 // otlpID returns a trace or span id of size bytes as lowercase hex: OTLP/JSON
@@ -291,7 +314,7 @@ type otlpConsoleSpan struct {
 func (c otlpConsoleSpan) span() (otlpSpan, error) {
 	sp := otlpSpan{traceID: otlpID(c.Context.TraceID, 16), spanID: otlpID(c.Context.SpanID, 8), name: c.Name,
 		kind:   strings.ToLower(strings.TrimPrefix(c.Kind, "SpanKind.")),
-		failed: c.Status.Code == "ERROR", attrs: c.Attrs, resource: c.Resource.Attrs}
+		failed: c.Status.Code == "ERROR", attrs: otlpAttrSetOf(c.Attrs), resource: otlpAttrSetOf(c.Resource.Attrs)}
 	var err error
 	if sp.start, err = otlpISONanos(c.Start); err != nil {
 		return sp, err
@@ -304,7 +327,8 @@ func (c otlpConsoleSpan) span() (otlpSpan, error) {
 		if err != nil {
 			return sp, err
 		}
-		sp.events = append(sp.events, otlpSpanEvent{name: e.Name, at: at, attrs: e.Attrs})
+		content := otlpContentChunk(otlpAttrSetOf(e.Attrs))
+		sp.events = append(sp.events, otlpTimedEvent(e.Name, at, content))
 	}
 	return sp, nil
 }

@@ -39,7 +39,7 @@ func proxyJSONRecords(r io.Reader, sink Sink, rec func(line int64, raw []byte)) 
 			buf = nil
 		}
 	}
-	err := readRecordsByLine(br, func(line int64, text []byte) {
+	err := readRecordsByLine(br, sink, func(line int64, text []byte) {
 		if line == 1 {
 			text = bytes.TrimPrefix(text, []byte("\xef\xbb\xbf")) // UTF-8 byte-order mark
 		}

@@ -103,7 +103,7 @@ type tgiRecord struct {
 }
 
 func (t tgi) Decode(in *Input, sink Sink) error {
-	return readRecordsByLine(in.R, func(line int64, b []byte) {
+	return readRecordsByLine(in.R, sink, func(line int64, b []byte) {
 		text := tgiANSI.ReplaceAllString(string(b), "")
 		if strings.TrimSpace(text) == "" {
 			sink.Skip(line, "blank line")
