@@ -31,7 +31,8 @@ type sourceAcc struct {
 // accumulate sorts the events of one source into groups: successful
 // requests by index, failures by class.
 func accumulate(evs []*schema.Event, by [][]string) *sourceAcc {
-	acc := &sourceAcc{groups: map[string]*groupAcc{}, dists: map[string]Distribution{}}
+	acc := &sourceAcc{groups: map[string]*groupAcc{}, dists: map[string]Distribution{},
+		reqs: make([]request, 0, len(evs))}
 	for _, e := range evs {
 		ok := succeeded(e)
 		if ok {
@@ -91,12 +92,33 @@ func (acc *sourceAcc) metrics(src string, defs []metricDef) []Metric {
 	return out
 }
 
-// samples appends the samples of metric d over group ga's requests to dst.
+// samples appends the samples of metric d over group ga's requests to dst,
+// growing dst once, to the exact size, when it is too small (pooled metrics
+// such as itl are counted first: append's doubling left a trail of
+// discarded arrays as large as the samples themselves).
 func (acc *sourceAcc) samples(ga *groupAcc, d metricDef, dst []float64) []float64 {
+	if n := acc.countSamples(ga, d); cap(dst)-len(dst) < n {
+		dst = slices.Grow(dst, n)
+	}
 	for _, i := range ga.reqs {
 		dst = d.samples(&acc.reqs[i], dst)
 	}
 	return dst
+}
+
+// countSamples returns how many samples metric d has over ga's requests: at
+// most one per request for a scalar metric, else counted.
+func (acc *sourceAcc) countSamples(ga *groupAcc, d metricDef) int {
+	if d.scalar {
+		return len(ga.reqs)
+	}
+	n := 0
+	var one []float64
+	for _, i := range ga.reqs {
+		one = d.samples(&acc.reqs[i], one[:0])
+		n += len(one)
+	}
+	return n
 }
 
 // newMetric fills a Metric from its definition and statistics.

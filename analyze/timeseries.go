@@ -125,7 +125,7 @@ func timeseries(src string, evs []*schema.Event, g grid, slo map[string]float64,
 		return nil
 	}
 	ws := make([]windowAcc, g.n)
-	var reqs []request // the successful requests the windows' ok lists index
+	reqs := make([]request, 0, len(evs)) // the successful requests the windows' ok lists index
 	seen := false
 	for _, e := range evs {
 		if e.Clock != schema.ClockWall || e.StartNs == nil {
