@@ -22,7 +22,7 @@ func TestSortFloatsMatchesSlicesSort(t *testing.T) {
 		"neg zero":   func() float64 { return []float64{math.Copysign(0, -1), 0, 1}[rng.IntN(3)] },
 	}
 	for name, gen := range gens {
-		for _, n := range []int{0, 1, radixMin - 1, radixMin, 5000} {
+		for _, n := range []int{0, 1, radixMin - 1, radixMin, 5000, msdMin, 200_000} {
 			got := make([]float64, n)
 			for i := range got {
 				got[i] = gen()
