@@ -139,21 +139,21 @@ func nginxAttempts(v string) ([]*int64, error) {
 var errNginxSeconds = errors.New("bad seconds value")
 
 // nginxSeconds parses nginx's "seconds with a milliseconds resolution"
-// ("12.345") exactly into nanoseconds; "-" and "" give ok=false.
-func nginxSeconds(s string) (ns int64, ok bool, err error) {
-	if s == "" || s == "-" {
+// ("12.345") exactly into nanoseconds; "-" and "" give ok=false. It reads
+// strings and line bytes alike.
+func nginxSeconds[S ~string | ~[]byte](s S) (ns int64, ok bool, err error) {
+	if len(s) == 0 || len(s) == 1 && s[0] == '-' {
 		return 0, false, nil
 	}
-	whole, frac, _ := strings.Cut(s, ".")
-	if whole == "" || len(whole) > 10 || len(frac) > 9 {
-		return 0, false, errNginxSeconds
-	}
-	for _, part := range []string{whole, frac} {
-		for i := 0; i < len(part); i++ {
-			if part[i] < '0' || part[i] > '9' {
-				return 0, false, errNginxSeconds
-			}
+	whole, frac := s, s[:0]
+	for i := 0; i < len(s); i++ {
+		if s[i] == '.' {
+			whole, frac = s[:i], s[i+1:]
+			break
 		}
+	}
+	if len(whole) == 0 || len(whole) > 10 || len(frac) > 9 || !nginxDigits(whole) || !nginxDigits(frac) {
+		return 0, false, errNginxSeconds
 	}
 	for i := 0; i < len(whole); i++ {
 		ns = ns*10 + int64(whole[i]-'0')
@@ -168,4 +168,14 @@ func nginxSeconds(s string) (ns int64, ok bool, err error) {
 		scale /= 10
 	}
 	return ns, true, nil
+}
+
+// nginxDigits reports whether s is ASCII digits only (or empty).
+func nginxDigits[S ~string | ~[]byte](s S) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
