@@ -174,10 +174,10 @@ func nginxValidListBytes(v []byte) bool {
 		switch {
 		case len(v) == 0:
 			return true
-		case len(v) >= 2 && v[0] == ',' && v[1] == ' ':
-			v = v[2:]
 		case len(v) >= 3 && v[0] == ' ' && v[1] == ':' && v[2] == ' ':
 			v = v[3:]
+		case len(v) >= 2 && v[0] == ',' && v[1] == ' ' && !(len(v) >= 4 && v[2] == ':' && v[3] == ' '):
+			v = v[2:] // (in ", : " the " : " splits first, leaving an item ending in ',')
 		default:
 			return false
 		}
