@@ -95,8 +95,8 @@ func newNginxPlan(f *nginxLogFormat) *nginxPlan {
 
 // match splits line into vals (the bounds of each variable's value) by the
 // first split the general matcher tries, and reports false when that split
-// does not fit.
-func (p *nginxPlan) match(line []byte, vals []nginxSpan) bool {
+// does not fit. plain says line holds no backslash (so no escaped quote).
+func (p *nginxPlan) match(line []byte, vals []nginxSpan, plain bool) bool {
 	prefix := p.f.prefix
 	if len(line) < len(prefix) || string(line[:len(prefix)]) != prefix {
 		return false
@@ -107,17 +107,39 @@ func (p *nginxPlan) match(line []byte, vals []nginxSpan) bool {
 			vals[i] = nginxSpan{pos, len(line)}
 			return nginxValidBytes(p.kinds[i], line[pos:])
 		}
-		j := bytes.Index(line[pos:], after)
+		j, first := indexLiteral(line[pos:], after)
 		if j < 0 {
 			return false
 		}
 		end := pos + j
-		if after[0] == '"' && nginxEscapedAt(line, end) || !nginxValidBytes(p.kinds[i], line[pos:end]) {
+		quote := after[0] == '"'
+		if quote && !plain && nginxEscapedAt(line, end) {
+			return false
+		}
+		// Text up to the first '"' holds no quote: it is valid as it is.
+		if !(quote && first && p.kinds[i] == nginxAnyText) && !nginxValidBytes(p.kinds[i], line[pos:end]) {
 			return false
 		}
 		vals[i], pos = nginxSpan{pos, end}, end+len(after)
 	}
 	return pos == len(line) || line[pos] == ' '
+}
+
+// indexLiteral returns the index of the first occurrence of lit (not empty)
+// in s, or -1, and whether it is the first occurrence of lit's first byte.
+func indexLiteral(s, lit []byte) (int, bool) {
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(s[i:], lit[0])
+		if j < 0 {
+			return -1, false
+		}
+		if i += j; len(s)-i < len(lit) {
+			return -1, false
+		}
+		if string(s[i+1:i+len(lit)]) == string(lit[1:]) {
+			return i, i == j
+		}
+	}
 }
 
 // nginxSpan is where a variable's value lies in the line: line[lo:hi].
@@ -186,26 +208,27 @@ func nginxValidListBytes(v []byte) bool {
 
 // nginxFast is the fast path's state for one input.
 type nginxFast struct {
-	plan  *nginxPlan
-	cur   []byte      // the line being read
-	vals  []nginxSpan // its values
-	ev    schema.Event
-	attrs []attrKV
-	arena valueArena
-	strs  internTable
-	maps  attrMaps
+	plan    *nginxPlan
+	cur     []byte      // the line being read
+	plain   bool        // it holds no backslash
+	vals    []nginxSpan // its values
+	ev      schema.Event
+	attrs   []attrKV
+	scratch []byte // the ids of the line, before they become one string
+	arena   valueArena
+	strs    internTable
+	maps    attrMaps
 }
 
 // line decodes one line and reports its event to sink; it reports false,
 // having told sink nothing, when the general route must decide.
 func (d *nginxFast) line(in *Input, n int64, raw []byte, sink Sink) bool {
 	line := bytes.TrimRight(raw, "\r")
-	if len(line) == 0 || !asciiGraphic(line[0]) || nginxErrorShape(line) || !d.plan.match(line, d.vals) {
+	d.cur, d.plain = line, bytes.IndexByte(line, '\\') < 0
+	if len(line) == 0 || !asciiGraphic(line[0]) || nginxErrorShape(line) || !d.plan.match(line, d.vals, d.plain) {
 		return false // blank, maybe an error-log line, or a split the fast path does not take
 	}
-	d.cur = line
-	d.ev = schema.Event{Source: schema.SourceProxy, Format: "nginx", Clock: schema.ClockWall,
-		Host: in.Host, InputFile: in.Name, InputLine: n}
+	d.clearEvent(in, n)
 	d.attrs = d.attrs[:0]
 	if !d.status() || !d.instants() || !d.request() || !d.ids() {
 		return false
@@ -222,6 +245,20 @@ func (d *nginxFast) line(in *Input, n int64, raw []byte, sink Sink) bool {
 	d.ev.Attrs = d.maps.get(d.attrs)
 	sink.Event(n, raw, &d.ev)
 	return true
+}
+
+// clearEvent readies d.ev for line n: the fields the fast path sets are
+// cleared (the others stay zero), the input's fields set. The sink copies
+// the event it is given, so d.ev is reused.
+func (d *nginxFast) clearEvent(in *Input, n int64) {
+	ev := &d.ev
+	if ev.Format == "" {
+		*ev = schema.Event{Source: schema.SourceProxy, Format: "nginx", Clock: schema.ClockWall}
+	}
+	ev.Host, ev.InputFile, ev.InputLine = in.Host, in.Name, n
+	ev.Status, ev.Error, ev.Completed = nil, "", nil
+	ev.StartNs, ev.HeadersNs, ev.EndNs, ev.ConnectNs = nil, nil, nil, nil
+	ev.Endpoint, ev.RequestID, ev.TraceID, ev.OtherIDs, ev.Attrs = "", "", "", nil, nil
 }
 
 // nginxErrorShape reports whether line may be an nginx error-log line
@@ -252,7 +289,7 @@ func (d *nginxFast) valueAt(i int) ([]byte, bool) {
 	if len(v) == 1 && v[0] == '-' {
 		return nil, true
 	}
-	return v, bytes.IndexByte(v, '\\') < 0
+	return v, d.plain || bytes.IndexByte(v, '\\') < 0
 }
 
 // status is nginxStatus for the common case: absent, "-" or a code up to 999.

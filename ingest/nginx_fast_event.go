@@ -165,8 +165,9 @@ func (d *nginxFast) request() bool {
 
 // nginxRequestFields returns the first two space-separated fields of a
 // request line (nil when there are fewer than two), as strings.Fields
-// splits it; ok is false when the line holds other white space or non-ASCII
-// bytes, which strings.Fields may treat as separators.
+// splits it; ok is false when they hold other white space or non-ASCII
+// bytes, which strings.Fields may treat as separators. What follows the
+// second field does not change them and is not looked at.
 func nginxRequestFields(req []byte) (method, target []byte, ok bool) {
 	var fields [2][]byte
 	n := 0
@@ -182,35 +183,47 @@ func nginxRequestFields(req []byte) (method, target []byte, ok bool) {
 				return nil, nil, false
 			}
 		}
-		if n < 2 {
-			fields[n] = req[i:j]
+		fields[n] = req[i:j]
+		if n, i = n+1, j; n == 2 {
+			return fields[0], fields[1], true
 		}
-		n, i = n+1, j
 	}
-	if n < 2 {
-		return nil, nil, true
-	}
-	return fields[0], fields[1], true
+	return nil, nil, true
 }
 
-// ids is nginxIDs over the plan's id variables.
+// ids is nginxIDs over the plan's id variables. RequestID and TraceID
+// share one allocation.
 func (d *nginxFast) ids() bool {
 	ev := &d.ev
+	var rid []byte
 	for _, id := range d.plan.ids {
 		v, ok := d.valueAt(id.at)
 		switch {
 		case !ok:
 			return false
 		case len(v) == 0:
-		case ev.RequestID == "" && !id.upstream:
-			ev.RequestID = string(v)
-		case string(v) != ev.RequestID && !slices.Contains(ev.OtherIDs, string(v)):
+		case rid == nil && !id.upstream:
+			rid = v
+		case !bytes.Equal(v, rid) && !slices.Contains(ev.OtherIDs, string(v)):
 			ev.OtherIDs = append(ev.OtherIDs, string(v))
 		}
 	}
 	tp, ok := d.value(ngTraceparent)
-	if len(tp) > 0 {
-		ev.TraceID = traceparentTraceID(tp)
+	if !ok {
+		return false
 	}
-	return ok
+	buf := append(d.scratch[:0], rid...)
+	if len(tp) > 0 {
+		if buf, ok = appendTraceparentID(buf, tp); !ok {
+			ev.TraceID = TraceIDFromTraceparent(string(tp))
+		}
+	}
+	d.scratch = buf
+	if s := string(buf); len(s) > 0 {
+		ev.RequestID = s[:len(rid)]
+		if len(s) > len(rid) {
+			ev.TraceID = s[len(rid):]
+		}
+	}
+	return true
 }

@@ -185,3 +185,48 @@ func FuzzNginxValid(f *testing.F) {
 		}
 	})
 }
+
+// nginxSecondsReference is nginxSeconds as first written (strings.Cut and
+// a digit check per part), the reference FuzzNginxSeconds checks against.
+func nginxSecondsReference(s string) (ns int64, ok bool, err error) {
+	if s == "" || s == "-" {
+		return 0, false, nil
+	}
+	whole, frac, _ := strings.Cut(s, ".")
+	if whole == "" || len(whole) > 10 || len(frac) > 9 {
+		return 0, false, errNginxSeconds
+	}
+	for _, part := range []string{whole, frac} {
+		for i := 0; i < len(part); i++ {
+			if part[i] < '0' || part[i] > '9' {
+				return 0, false, errNginxSeconds
+			}
+		}
+	}
+	for i := 0; i < len(whole); i++ {
+		ns = ns*10 + int64(whole[i]-'0')
+	}
+	if ns > 9e9 {
+		return 0, false, errNginxSeconds
+	}
+	ns *= 1e9
+	scale := int64(1e8)
+	for i := 0; i < len(frac); i++ {
+		ns += int64(frac[i]-'0') * scale
+		scale /= 10
+	}
+	return ns, true, nil
+}
+
+func FuzzNginxSeconds(f *testing.F) {
+	for _, s := range []string{"", "-", "0", "12.345", "12.", ".5", "1.2.3", "9999999999.999", "9000000001", "12345678901", "1.1234567890", "+1", "1e3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ns, ok, err := nginxSeconds(s)
+		ns2, ok2, err2 := nginxSecondsReference(s)
+		if ns != ns2 || ok != ok2 || err != err2 {
+			t.Fatalf("%q: %d %v %v, reference %d %v %v", s, ns, ok, err, ns2, ok2, err2)
+		}
+	})
+}

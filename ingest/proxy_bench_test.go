@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ttftrace/ttftrace/fleet"
 )
@@ -16,24 +18,40 @@ import (
 // their testdata, repeated (see benchRepeat).
 
 func BenchmarkDecodeNginx(b *testing.B) {
-	benchDecode(b, nginx{}, benchLog(b, "edge-1"), Options{LogFormat: fleet.NginxLogFormat})
+	benchDecodeCPU(b, nginx{}, benchLog(b, "edge-1"), Options{LogFormat: fleet.NginxLogFormat})
 }
 
 func BenchmarkDecodeEnvoyText(b *testing.B) {
 	opts := Options{LogFormat: benchLogFormat(b, "testdata/envoy/llm_stream.log")}
-	benchDecode(b, envoy{}, benchRepeat(b, envoy{}, "testdata/envoy/llm_stream.log", opts), opts)
+	benchDecodeCPU(b, envoy{}, benchRepeat(b, envoy{}, "testdata/envoy/llm_stream.log", opts), opts)
 }
 
 func BenchmarkDecodeHAProxy(b *testing.B) {
-	benchDecode(b, haproxy{}, benchRepeat(b, haproxy{}, "testdata/haproxy/llm_httplog.log", Options{}), Options{})
+	benchDecodeCPU(b, haproxy{}, benchRepeat(b, haproxy{}, "testdata/haproxy/llm_httplog.log", Options{}), Options{})
 }
 
 func BenchmarkDecodeTGI(b *testing.B) {
-	benchDecode(b, tgi{}, benchLog(b, "gpu-3"), Options{})
+	benchDecodeCPU(b, tgi{}, benchLog(b, "gpu-3"), Options{})
 }
 
 func BenchmarkDecodeTGIJSON(b *testing.B) {
-	benchDecode(b, tgi{}, benchRepeat(b, tgi{}, "testdata/tgi/router_json.log", Options{}), Options{})
+	benchDecodeCPU(b, tgi{}, benchRepeat(b, tgi{}, "testdata/tgi/router_json.log", Options{}), Options{})
+}
+
+func BenchmarkDecodeEnvoyJSON(b *testing.B) {
+	benchDecodeCPU(b, envoy{}, benchLog(b, "edge-2"), Options{LogFormat: fleet.EnvoyLogFormat})
+}
+
+// benchDecodeCPU is benchDecode that also reports the throughput per second
+// of this process's CPU time ("cpu-MB/s"), which other processes on a shared
+// machine disturb less than the wall-clock MB/s.
+func benchDecodeCPU(b *testing.B, format Format, data []byte, opts Options) {
+	var before, after syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+	benchDecode(b, format, data, opts)
+	syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+	cpu := time.Duration(after.Utime.Nano() + after.Stime.Nano() - before.Utime.Nano() - before.Stime.Nano())
+	b.ReportMetric(float64(len(data))*float64(b.N)/cpu.Seconds()/1e6, "cpu-MB/s")
 }
 
 // benchRepeatBytes is the size benchRepeat builds.

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"encoding/binary"
+	"slices"
 	"time"
 )
 
@@ -49,26 +50,43 @@ func (a *valueArena) bool(v bool) *bool {
 
 // internTable returns one string per distinct byte value for the values that
 // repeat from record to record (methods, paths, hosts, user agents), so that
-// each costs one allocation per input instead of one per record. It stops
-// growing at internMax entries; longer values are not kept.
-type internTable map[string]string
+// each costs one allocation per input instead of one per record. A few
+// recent values are compared before the map is looked up. It stops growing
+// at internMax entries; longer values are not kept.
+type internTable struct {
+	recent [8]string // by internSlot
+	m      map[string]string
+}
 
 const (
 	internMax    = 4096
 	internMaxLen = 256
 )
 
+// internSlot picks the recent-value slot of b from its length and ends.
+func internSlot(b []byte) int {
+	if len(b) == 0 {
+		return 0
+	}
+	return (len(b) + int(b[0]) + int(b[len(b)-1])) & 7
+}
+
 func (t *internTable) get(b []byte) string {
-	if s, ok := (*t)[string(b)]; ok {
-		return s
+	slot := internSlot(b)
+	if t.recent[slot] == string(b) {
+		return t.recent[slot]
 	}
-	s := string(b)
-	if len(b) <= internMaxLen && len(*t) < internMax {
-		if *t == nil {
-			*t = internTable{}
+	s, ok := t.m[string(b)]
+	if !ok {
+		s = string(b)
+		if len(b) <= internMaxLen && len(t.m) < internMax {
+			if t.m == nil {
+				t.m = map[string]string{}
+			}
+			t.m[s] = s
 		}
-		(*t)[s] = s
 	}
+	t.recent[slot] = s
 	return s
 }
 
@@ -236,50 +254,62 @@ func clfMillisNs(b []byte, loc *time.Location) (int64, bool) {
 // the space: a byte no trimming or field splitting touches.
 func asciiGraphic(c byte) bool { return c > ' ' && c < 0x7f }
 
-// traceparentTraceID is TraceIDFromTraceparent for line bytes: it reads the
-// common shape in place and hands anything else to TraceIDFromTraceparent.
-func traceparentTraceID(b []byte) string {
+// appendTraceparentID appends the trace id TraceIDFromTraceparent gives
+// for the line bytes b (nothing when it gives ""); ok is false when b is not
+// of the common shape, and TraceIDFromTraceparent must read it.
+func appendTraceparentID(dst, b []byte) (out []byte, ok bool) {
 	if len(b) == 0 || !asciiGraphic(b[0]) || !asciiGraphic(b[len(b)-1]) {
-		return TraceIDFromTraceparent(string(b))
+		return dst, false
 	}
 	i := bytes.IndexByte(b, '-')
 	if i < 0 {
-		return ""
+		return dst, true
 	}
 	rest := b[i+1:]
 	j := bytes.IndexByte(rest, '-')
 	if j < 0 || bytes.IndexByte(rest[j+1:], '-') < 0 {
-		return "" // fewer than four parts
+		return dst, true // fewer than four parts
 	}
-	return traceIDOf(rest[:j])
+	return appendTraceID(dst, rest[:j])
 }
 
-// traceIDOf is NormalizeTraceID for line bytes.
-func traceIDOf(b []byte) string {
+// appendTraceID appends the id NormalizeTraceID gives for b (nothing for
+// ""); ok is false when b has a 0x prefix or dashes, which NormalizeTraceID
+// must read.
+func appendTraceID(dst, b []byte) (out []byte, ok bool) {
 	if len(b) >= 2 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X') || bytes.IndexByte(b, '-') >= 0 {
-		return NormalizeTraceID(string(b))
+		return dst, false
 	}
 	if len(b) != 32 {
-		return ""
+		return dst, true
 	}
-	var id [32]byte
-	zero := true
-	for i, c := range b {
-		switch {
-		case c >= '0' && c <= '9', c >= 'a' && c <= 'f':
-		case c >= 'A' && c <= 'F':
-			c += 'a' - 'A'
-		default:
-			return ""
+	var nonZero byte
+	for _, c := range b {
+		l := hexLower[c]
+		if l == 0 {
+			return dst, true
 		}
-		zero = zero && c == '0'
-		id[i] = c
+		nonZero |= l ^ '0'
 	}
-	if zero {
-		return ""
+	if nonZero == 0 {
+		return dst, true
 	}
-	return string(id[:])
+	for _, c := range b {
+		dst = append(dst, hexLower[c])
+	}
+	return dst, true
 }
+
+// hexLower maps each hex digit to its lower-case form and any other byte to 0.
+var hexLower = func() (t [256]byte) {
+	for _, c := range []byte("0123456789abcdef") {
+		t[c] = c
+	}
+	for _, c := range []byte("ABCDEF") {
+		t[c] = c + 'a' - 'A'
+	}
+	return t
+}()
 
 // endpointPath is EndpointPath for line bytes: the target up to its query
 // or fragment.
@@ -302,8 +332,15 @@ type attrKV struct{ key, val string }
 // passes, and the driver clones the maps it keeps. At most attrMapsMax sets
 // are kept; beyond that each event gets its own map.
 type attrMaps struct {
-	key  []byte
-	maps map[string]map[string]string
+	recent [4]attrSet // the sets last asked for, most recent first
+	key    []byte
+	maps   map[string]map[string]string
+}
+
+// attrSet is a set of attributes and its map.
+type attrSet struct {
+	attrs []attrKV
+	m     map[string]string
 }
 
 const attrMapsMax = 1024
@@ -313,6 +350,22 @@ func (c *attrMaps) get(attrs []attrKV) map[string]string {
 	if len(attrs) == 0 {
 		return nil
 	}
+	for i := range c.recent {
+		if r := c.recent[i]; slices.Equal(r.attrs, attrs) {
+			copy(c.recent[1:i+1], c.recent[:i])
+			c.recent[0] = r
+			return r.m
+		}
+	}
+	m := c.lookup(attrs)
+	last := c.recent[len(c.recent)-1].attrs
+	copy(c.recent[1:], c.recent[:])
+	c.recent[0] = attrSet{append(last[:0], attrs...), m}
+	return m
+}
+
+// lookup returns the map of attrs from the table of sets, adding it.
+func (c *attrMaps) lookup(attrs []attrKV) map[string]string {
 	c.key = c.key[:0]
 	for _, a := range attrs {
 		c.key = append(binary.AppendUvarint(c.key, uint64(len(a.key))), a.key...)

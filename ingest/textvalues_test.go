@@ -103,7 +103,14 @@ func TestValueArena(t *testing.T) {
 		}
 	}
 	var tab internTable
-	if s := tab.get([]byte("POST")); s != "POST" || tab.get([]byte("POST")) != s || len(tab) != 1 {
-		t.Errorf("intern: %q, %d entries", s, len(tab))
+	for range 2 {
+		for _, v := range []string{"POST", "GET", "", "/v1/chat/completions", "PUT", "POSTS"} {
+			if s := tab.get([]byte(v)); s != v {
+				t.Errorf("intern(%q) = %q", v, s)
+			}
+		}
+	}
+	if len(tab.m) != 6 {
+		t.Errorf("intern table holds %d values, want 6", len(tab.m))
 	}
 }
