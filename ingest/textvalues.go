@@ -386,3 +386,38 @@ func (c *attrMaps) lookup(attrs []attrKV) map[string]string {
 	}
 	return m
 }
+
+// decimalScaledBytes is decimalScaled for value bytes: "-"?digits with an
+// optional fraction is read in place, anything else by decimalScaled.
+func decimalScaledBytes(b []byte, scale int) (int64, bool) {
+	i, neg := 0, len(b) > 0 && b[0] == '-'
+	if neg {
+		i = 1
+	}
+	var v int64
+	start := i
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		v = v*10 + int64(b[i]-'0')
+	}
+	if i == start || i-start+scale > 18 || i < len(b) && b[i] != '.' {
+		return decimalScaled(string(b), scale)
+	}
+	frac := 0
+	if i < len(b) {
+		for i++; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+			if frac < scale {
+				v, frac = v*10+int64(b[i]-'0'), frac+1
+			}
+		}
+		if i < len(b) {
+			return decimalScaled(string(b), scale)
+		}
+	}
+	for ; frac < scale; frac++ {
+		v *= 10
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
