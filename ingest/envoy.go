@@ -120,7 +120,14 @@ func firstNonBlankLine(head []byte) []byte {
 // Decode reads text lines with the given (or default) format string, or JSON
 // records when Options.LogFormat is a JSON object, or when no format is
 // given and the input starts with '{' (then with envoyDefaultJSONMap).
-func (e envoy) Decode(in *Input, sink Sink) error {
+func (envoy) Decode(in *Input, sink Sink) error {
+	return envoyDecode(in, sink, true)
+}
+
+// envoyDecode is Decode, by the fast path (envoy_fast.go) when fast is set
+// and it takes the record, else by the general route.
+func envoyDecode(in *Input, sink Sink, fast bool) error {
+	e := envoyRoutes{fast: fast}
 	lf := strings.TrimSpace(in.Opts.LogFormat)
 	if strings.HasPrefix(lf, "{") {
 		var m map[string]string
@@ -151,26 +158,50 @@ func (e envoy) Decode(in *Input, sink Sink) error {
 	return e.decodeText(br, in, sink, formats)
 }
 
-func (envoy) decodeText(r io.Reader, in *Input, sink Sink, formats []envoyFormat) error {
-	return readRecordsByLine(r, sink, func(line int64, text []byte) {
-		if len(bytes.TrimSpace(text)) == 0 {
-			sink.Skip(line, "blank line")
-			return
-		}
+// envoyRoutes decodes an input by the general route, trying the fast path
+// first when fast is set.
+type envoyRoutes struct{ fast bool }
+
+func (e envoyRoutes) decodeText(r io.Reader, in *Input, sink Sink, formats []envoyFormat) error {
+	var fast *envoyTextFast
+	if e.fast {
+		fast = &envoyTextFast{}
 		for _, f := range formats {
-			if vals, ok := f.match(string(text)); ok {
-				envoyEmit(in, sink, line, text, vals)
-				return
-			}
+			fast.plans = append(fast.plans, newEnvoyTextPlan(f))
 		}
-		sink.Reject(line, "format mismatch", truncateDetail(string(text)))
+	}
+	return readRecordsByLine(r, sink, func(line int64, text []byte) {
+		if fast == nil || !fast.line(in, sink, line, text) {
+			envoyTextLine(in, sink, line, text, formats)
+		}
 	})
 }
 
-func (envoy) decodeJSON(r io.Reader, in *Input, sink Sink, m map[string]string) error {
+// envoyTextLine decodes one text line by the first format that matches it.
+func envoyTextLine(in *Input, sink Sink, line int64, text []byte, formats []envoyFormat) {
+	if len(bytes.TrimSpace(text)) == 0 {
+		sink.Skip(line, "blank line")
+		return
+	}
+	for _, f := range formats {
+		if vals, ok := f.match(string(text)); ok {
+			envoyEmit(in, sink, line, text, vals)
+			return
+		}
+	}
+	sink.Reject(line, "format mismatch", truncateDetail(string(text)))
+}
+
+func (e envoyRoutes) decodeJSON(r io.Reader, in *Input, sink Sink, m map[string]string) error {
 	ops := envoyKeyOps(m)
+	var fast *envoyJSONFast
+	if e.fast {
+		fast = newEnvoyJSONFast(ops)
+	}
 	return proxyJSONRecords(r, sink, func(line int64, raw []byte) {
-		envoyJSONRecord(in, sink, line, raw, ops)
+		if fast == nil || !fast.record(in, sink, line, raw) {
+			envoyJSONRecord(in, sink, line, raw, ops)
+		}
 	})
 }
 

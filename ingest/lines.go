@@ -61,28 +61,29 @@ var utf8BOM = []byte("\xef\xbb\xbf")
 
 // eachTextLine calls fn with each line of r (1-based, without the newline
 // and without a leading byte-order mark); lines longer than maxLineBytes go
-// to tooLong instead.
+// to tooLong instead. The bytes fn gets are only valid during the call.
 func eachTextLine(r io.Reader, fn func(n int64, line []byte), tooLong func(n int64)) error {
 	br := bufio.NewReaderSize(r, 64<<10)
-	var buf []byte
+	var buf []byte // a line longer than br's buffer, gathered
 	var n int64
 	long := false
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if len(buf)+len(chunk) > maxLineBytes {
 			long = true
-		} else if !long {
+		} else if !long && (len(buf) > 0 || err == bufio.ErrBufferFull) {
 			buf = append(buf, chunk...)
+			chunk = buf
 		}
 		if err == bufio.ErrBufferFull {
 			continue
 		}
-		if len(buf) > 0 || long {
+		if len(chunk) > 0 || long {
 			n++
 			if long {
 				tooLong(n)
 			} else {
-				line := bytes.TrimSuffix(buf, []byte("\n"))
+				line := bytes.TrimSuffix(chunk, []byte("\n"))
 				if n == 1 {
 					line = bytes.TrimPrefix(line, utf8BOM)
 				}

@@ -3,6 +3,8 @@ package ingest
 import (
 	"bytes"
 	"fmt"
+	"iter"
+	"maps"
 	"net/url"
 	"regexp"
 	"slices"
@@ -104,12 +106,24 @@ func (nginx) Sniff(head []byte) bool {
 // Decode reads one request per line. It returns an error only for a
 // log_format that cannot be compiled.
 func (nginx) Decode(in *Input, sink Sink) error {
+	return nginxDecode(in, sink, true)
+}
+
+// nginxDecode reads one request per line, by the fast path (nginx_fast.go)
+// when fast is set and it takes the line, else by nginxLine.
+func nginxDecode(in *Input, sink Sink, fast bool) error {
 	formats, err := nginxFormats(in.Opts.LogFormat)
 	if err != nil {
 		return err
 	}
+	var f *nginxFast
+	if p := newNginxPlan(formats[0]); fast && p != nil {
+		f = &nginxFast{plan: p, vals: make([]nginxSpan, len(p.f.vars))}
+	}
 	return eachTextLine(in.R, func(n int64, line []byte) {
-		nginxLine(in, formats, n, line, sink)
+		if f == nil || !f.line(in, n, line, sink) {
+			nginxLine(in, formats, n, line, sink)
+		}
 	}, func(n int64) { sink.Reject(n, "line too long", fmt.Sprintf("longer than %d bytes", maxLineBytes)) })
 }
 
@@ -251,20 +265,7 @@ func nginxTargetPath(target string) string {
 
 // nginxIDs sets RequestID, OtherIDs and TraceID from the id variables.
 func nginxIDs(ev *schema.Event, vals map[string]string) {
-	var others, upstream []string
-	for name := range vals {
-		switch {
-		case strings.HasPrefix(name, "upstream_http_") && strings.HasSuffix(name, "_id"):
-			upstream = append(upstream, name)
-		case strings.HasSuffix(name, "request_id") && name != "request_id" && name != "http_x_request_id" &&
-			!strings.HasPrefix(name, "upstream_"):
-			others = append(others, name)
-		}
-	}
-	sort.Strings(others)
-	sort.Strings(upstream)
-	names := append(append([]string{"request_id", "http_x_request_id"}, others...), upstream...)
-	for _, name := range names {
+	for _, name := range nginxIDOrder(maps.Keys(vals)) {
 		v := nginxValue(vals, name)
 		switch {
 		case v == "":
@@ -277,4 +278,24 @@ func nginxIDs(ev *schema.Event, vals map[string]string) {
 	if tp := nginxValue(vals, "http_traceparent"); tp != "" {
 		ev.TraceID = TraceIDFromTraceparent(tp)
 	}
+}
+
+// nginxIDOrder returns the id variables among the (distinct) names in the
+// order nginxIDs reads them: $request_id, $http_x_request_id, the other
+// names ending in request_id, then $upstream_http_*_id, each group sorted.
+// The first non-empty one that is not an upstream's gives RequestID.
+func nginxIDOrder(names iter.Seq[string]) []string {
+	var others, upstream []string
+	for name := range names {
+		switch {
+		case strings.HasPrefix(name, "upstream_http_") && strings.HasSuffix(name, "_id"):
+			upstream = append(upstream, name)
+		case strings.HasSuffix(name, "request_id") && name != "request_id" && name != "http_x_request_id" &&
+			!strings.HasPrefix(name, "upstream_"):
+			others = append(others, name)
+		}
+	}
+	sort.Strings(others)
+	sort.Strings(upstream)
+	return append(append([]string{"request_id", "http_x_request_id"}, others...), upstream...)
 }

@@ -248,7 +248,7 @@ func (f *nginxLogFormat) matchLast(line string, pos, vi int, vals []string, budg
 
 // nginxEscapedAt reports whether line[i] is preceded by an odd number of
 // backslashes (escape=json writes a quote inside a value as \").
-func nginxEscapedAt(line string, i int) bool {
+func nginxEscapedAt[S ~string | ~[]byte](line S, i int) bool {
 	n := 0
 	for i > 0 && line[i-1] == '\\' {
 		n++

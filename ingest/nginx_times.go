@@ -139,32 +139,32 @@ func nginxAttempts(v string) ([]*int64, error) {
 var errNginxSeconds = errors.New("bad seconds value")
 
 // nginxSeconds parses nginx's "seconds with a milliseconds resolution"
-// ("12.345") exactly into nanoseconds; "-" and "" give ok=false.
-func nginxSeconds(s string) (ns int64, ok bool, err error) {
-	if s == "" || s == "-" {
+// ("12.345") exactly into nanoseconds; "-" and "" give ok=false. It reads
+// strings and line bytes alike.
+func nginxSeconds[S ~string | ~[]byte](s S) (ns int64, ok bool, err error) {
+	if len(s) == 0 || len(s) == 1 && s[0] == '-' {
 		return 0, false, nil
 	}
-	whole, frac, _ := strings.Cut(s, ".")
-	if whole == "" || len(whole) > 10 || len(frac) > 9 {
-		return 0, false, errNginxSeconds
+	i := 0
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		ns = ns*10 + int64(s[i]-'0')
 	}
-	for _, part := range []string{whole, frac} {
-		for i := 0; i < len(part); i++ {
-			if part[i] < '0' || part[i] > '9' {
-				return 0, false, errNginxSeconds
-			}
-		}
-	}
-	for i := 0; i < len(whole); i++ {
-		ns = ns*10 + int64(whole[i]-'0')
-	}
-	if ns > 9e9 { // beyond int64 nanoseconds
+	if i == 0 || i > 10 || ns > 9e9 { // 9e9 s is beyond int64 nanoseconds
 		return 0, false, errNginxSeconds
 	}
 	ns *= 1e9
+	if i == len(s) {
+		return ns, true, nil
+	}
+	if s[i] != '.' || len(s)-i-1 > 9 {
+		return 0, false, errNginxSeconds
+	}
 	scale := int64(1e8)
-	for i := 0; i < len(frac); i++ {
-		ns += int64(frac[i]-'0') * scale
+	for i++; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false, errNginxSeconds
+		}
+		ns += int64(s[i]-'0') * scale
 		scale /= 10
 	}
 	return ns, true, nil

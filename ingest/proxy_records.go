@@ -25,13 +25,15 @@ const maxJSONRecord = 8 << 20
 // proxyJSONRecords reads r as JSON records: one object per line (JSON lines),
 // objects pretty-printed over several lines, or one top-level array of
 // objects. It calls rec with each record and the 1-based line it starts on,
-// reports blank lines as skips and unterminated objects as rejects.
+// reports blank lines as skips and unterminated objects as rejects. A record
+// rec gets that starts with '{' is valid JSON (one object); others may be
+// anything. The bytes rec gets are only valid during the call.
 func proxyJSONRecords(r io.Reader, sink Sink, rec func(line int64, raw []byte)) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	if peekJSONArray(br) {
 		return proxyJSONArray(br, sink, rec)
 	}
-	var buf []byte
+	var buf, stack []byte
 	var start int64
 	flush := func() {
 		if buf != nil {
@@ -50,7 +52,7 @@ func proxyJSONRecords(r io.Reader, sink Sink, rec func(line int64, raw []byte)) 
 		switch {
 		case buf != nil:
 			buf = append(append(buf, '\n'), text...)
-			if len(t) > 0 && (t[0] == '}' || t[0] == ']') && json.Valid(buf) {
+			if len(t) > 0 && (t[0] == '}' || t[0] == ']') && jsonValidObject(buf, &stack) {
 				rec(start, buf)
 				buf = nil
 			} else if len(buf) > maxJSONRecord {
@@ -58,7 +60,7 @@ func proxyJSONRecords(r io.Reader, sink Sink, rec func(line int64, raw []byte)) 
 			}
 		case len(t) == 0:
 			sink.Skip(line, "blank line")
-		case t[0] == '{' && !json.Valid(t):
+		case t[0] == '{' && !jsonValidObject(t, &stack):
 			buf, start = append([]byte(nil), t...), line
 		default:
 			rec(line, t)

@@ -1,0 +1,181 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"sort"
+	"unicode/utf8"
+)
+
+// envoyJSONFast is the JSON fast path's state for one input: the key→operator
+// map compiled, and the slots one record's values go to. A record is walked
+// in place (jsonObject); its values are put in the general route's order,
+// that of the keys sorted, by the keys' precomputed ranks.
+type envoyJSONFast struct {
+	envoyFast
+	rank  map[string]int   // a mapped key's index in keys
+	keys  []string         // the mapped keys, sorted
+	ops   []*envoyFastOp   // by rank; nil for a key mapped to no single operator
+	slots []envoyFastValue // by rank, the record's values
+	seen  []uint32         // by rank, the record (rec) that filled the slot
+	rec   uint32
+	genai []envoyGenAI // the record's gen_ai.* keys that are not mapped
+	vals  []envoyFastValue
+	unesc []byte // unescaped string values of the record
+	stack []byte // scratch for jsonSkip
+}
+
+// envoyGenAI is a gen_ai.* key of a record and its value.
+type envoyGenAI struct {
+	key  []byte
+	rank int // the number of mapped keys before it
+	envoyFastValue
+}
+
+// envoyGenAIOps are the gen_ai.* keys the general route reads when the map
+// does not name them (as GENAI operators); other gen_ai.* keys do nothing.
+var envoyGenAIOps = func() map[string]*envoyFastOp {
+	m := map[string]*envoyFastOp{}
+	for _, k := range []string{"gen_ai.request.model", "gen_ai.response.model", "gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens"} {
+		m[k] = compileEnvoyOp(envoyOp{name: "GENAI", arg: k})
+	}
+	return m
+}()
+
+// newEnvoyJSONFast compiles the key→operator map ops (see envoyKeyOps).
+func newEnvoyJSONFast(ops map[string]*envoyOp) *envoyJSONFast {
+	d := &envoyJSONFast{rank: map[string]int{}}
+	for k := range ops {
+		d.keys = append(d.keys, k)
+	}
+	sort.Strings(d.keys)
+	for i, k := range d.keys {
+		d.rank[k] = i
+		var op *envoyFastOp
+		if ops[k] != nil {
+			op = compileEnvoyOp(*ops[k])
+		}
+		d.ops = append(d.ops, op)
+	}
+	d.slots, d.seen = make([]envoyFastValue, len(d.keys)), make([]uint32, len(d.keys))
+	return d
+}
+
+// record decodes one record; it reports false, having told sink nothing,
+// when the general route must decide. A record starting with '{' is valid
+// JSON (proxyJSONRecords checked it).
+func (d *envoyJSONFast) record(in *Input, sink Sink, line int64, raw []byte) bool {
+	if len(raw) == 0 || raw[0] != '{' || !d.read(raw) {
+		return false
+	}
+	return d.emit(in, sink, line, raw, d.vals)
+}
+
+// read walks the record raw and puts its values in d.vals in sorted key
+// order. It reports false for what the fast path does not read as
+// json.Unmarshal into a map would: escaped or invalid UTF-8 keys and
+// repeated keys.
+func (d *envoyJSONFast) read(raw []byte) bool {
+	if d.rec++; d.rec == 0 {
+		clear(d.seen)
+		d.rec = 1
+	}
+	d.genai, d.unesc = d.genai[:0], d.unesc[:0]
+	end := jsonObject(raw, 0, func(key []byte, j int) int {
+		if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
+			return -1
+		}
+		if r, ok := d.rank[string(key)]; ok {
+			if d.seen[r] == d.rec {
+				return -1
+			}
+			d.seen[r] = d.rec
+			if d.ops[r] == nil {
+				return jsonSkip(raw, j, &d.stack)
+			}
+			val, end := d.value(raw, j)
+			d.slots[r] = envoyFastValue{d.ops[r], val}
+			return end
+		}
+		op := envoyGenAIOps[string(key)]
+		if op == nil {
+			return jsonSkip(raw, j, &d.stack)
+		}
+		for _, g := range d.genai {
+			if bytes.Equal(g.key, key) {
+				return -1
+			}
+		}
+		val, end := d.value(raw, j)
+		d.genai = append(d.genai, envoyGenAI{key, sort.SearchStrings(d.keys, string(key)), envoyFastValue{op, val}})
+		return end
+	})
+	if end < 0 {
+		return false
+	}
+	d.order()
+	return true
+}
+
+// order puts the record's values in d.vals by key: mapped keys by rank,
+// gen_ai.* keys among them.
+func (d *envoyJSONFast) order() {
+	if len(d.genai) > 1 {
+		slices.SortFunc(d.genai, func(a, b envoyGenAI) int { return bytes.Compare(a.key, b.key) })
+	}
+	d.vals = d.vals[:0]
+	g := 0
+	for r := range d.slots {
+		for ; g < len(d.genai) && d.genai[g].rank == r; g++ {
+			d.vals = append(d.vals, d.genai[g].envoyFastValue)
+		}
+		if d.seen[r] == d.rec && d.ops[r] != nil {
+			d.vals = append(d.vals, d.slots[r])
+		}
+	}
+	for ; g < len(d.genai); g++ {
+		d.vals = append(d.vals, d.genai[g].envoyFastValue)
+	}
+}
+
+// value returns the value at raw[j] as jsonString reads it ("-" made
+// empty) and the index after it.
+func (d *envoyJSONFast) value(raw []byte, j int) (val []byte, end int) {
+	switch c := raw[j]; {
+	case c == '"':
+		end, _ = jsonStringEnd(raw, j)
+		s := raw[j+1 : end-1]
+		if bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s) {
+			val = s
+		} else {
+			n := len(d.unesc)
+			var ok bool
+			if d.unesc, ok = jsonAppendUnescaped(d.unesc, raw[j:end]); ok {
+				val = d.unesc[n:]
+			} else {
+				d.unesc = append(d.unesc[:n], jsonString(json.RawMessage(raw[j:end]))...)
+				val = d.unesc[n:]
+			}
+		}
+	case c == '{' || c == '[':
+		end = jsonSkip(raw, j, &d.stack)
+	case c == 'n':
+		end = j + len("null")
+	default: // a number, true or false: its text
+		end = jsonSkip(raw, j, &d.stack)
+		val = raw[j:end]
+	}
+	if len(val) == 1 && val[0] == '-' {
+		val = nil
+	}
+	return val, end
+}
+
+// jsonValidObject is json.Valid for text starting with '{' (after white
+// space), by the in-place scanner; stack is its scratch buffer.
+func jsonValidObject(b []byte, stack *[]byte) bool {
+	end, st, grown := jsonValueEnd(b, 0, *stack)
+	*stack = grown
+	return st == scanOK && jsonSkipWS(b, end) == len(b)
+}
