@@ -71,25 +71,64 @@ func (acc *sourceAcc) sorted() []*groupAcc {
 
 // metrics returns the statistics of every metric with samples, group by
 // group, metrics in definition order. On the way it keeps group {}'s
-// distributions (which need its sorted samples) for distributions.
+// distributions (which need its sorted samples) for distributions. Metrics
+// whose samples are known to equal an earlier metric's (samplesKey) reuse
+// its statistics instead of sorting the same samples again.
 func (acc *sourceAcc) metrics(src string, defs []metricDef) []Metric {
 	var out []Metric
 	var buf []float64
 	var sorter floatSorter
 	for _, ga := range acc.sorted() {
+		done := map[string]stats{}
+		unit := acc.unitGaps(ga)
 		for _, d := range defs {
+			key := samplesKey(d.name, unit)
+			if s, ok := done[key]; ok {
+				out = append(out, newMetric(src, d, ga.key.labels(), s))
+				continue
+			}
 			buf = acc.samples(ga, d, buf[:0])
 			if len(buf) == 0 {
 				continue
 			}
 			sorter.sort(buf)
-			out = append(out, newMetric(src, d, ga.key.labels(), summarizeSorted(buf)))
+			s := summarizeSorted(buf)
+			done[key] = s
+			out = append(out, newMetric(src, d, ga.key.labels(), s))
 			if ga == acc.all && slices.Contains(distributionMetrics, d.name) {
 				acc.dists[d.name] = newDistribution(src, d.name, buf)
 			}
 		}
 	}
 	return out
+}
+
+// samplesKey names the samples of metric name: metrics with one key have
+// the same samples. vllm.itl is chunk_gap; and where every gap of every
+// request is before a one-token chunk (unit), chunk_gap's g is itl's g/1,
+// bit for bit.
+func samplesKey(name string, unit bool) string {
+	if name == "vllm.itl" {
+		name = "chunk_gap"
+	}
+	if name == "chunk_gap" && unit {
+		name = "itl"
+	}
+	return name
+}
+
+// unitGaps reports whether every chunk after the first of every request of
+// ga carries one token (or an unknown count, which counts as one).
+func (acc *sourceAcc) unitGaps(ga *groupAcc) bool {
+	for _, i := range ga.reqs {
+		e := acc.reqs[i].e
+		for c := 1; c < len(e.ChunkOffsetsNs); c++ {
+			if chunkTokens(e, c) != 1 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // samples appends the samples of metric d over group ga's requests to dst,

@@ -173,3 +173,25 @@ func TestCompatMetrics(t *testing.T) {
 		t.Errorf("unknown compat: notes %q", u.Notes)
 	}
 }
+
+// TestChunkGapSharesITLOnlyForUnitChunks checks the reuse of itl's
+// statistics for chunk_gap: right where every gap is before a one-token
+// chunk, and not where one chunk carries several tokens.
+func TestChunkGapSharesITLOnlyForUnitChunks(t *testing.T) {
+	// X (model x): gaps 10, 20 before one-token chunks. Y (model y): a gap
+	// of 30 before a 3-token chunk.
+	x := wallEvent(schema.SourceClient, 0)
+	x.Model, x.ChunkOffsetsNs, x.ChunkTokens = "x", offsets(100, 110, 130), []int32{1, 1, 1}
+	y := wallEvent(schema.SourceClient, 1000)
+	y.Model, y.ChunkOffsetsNs, y.ChunkTokens = "y", offsets(100, 130), []int32{1, 3}
+	a := Run([]schema.Event{x, y}, nil, Options{By: [][]string{{"model"}}})
+	// Group x: itl = chunk_gap = 10, 20.
+	gx := map[string]string{"model": "x"}
+	checkStats(t, metricOf(t, a, "client", "itl", gx), 2, 15, 10, 15, 19, 20)
+	checkStats(t, metricOf(t, a, "client", "chunk_gap", gx), 2, 15, 10, 15, 19, 20)
+	// Group {}: itl 10, 20, 10, 10, 10 (30 ms over 3 tokens); chunk_gap
+	// 10, 20, 30. itl sorted 10 10 10 10 20: mean 12, p50 10, p90 h=3.6 →
+	// 10 + 0.6·10 = 16. chunk_gap: mean 20, p50 20, p90 h=1.8 → 28.
+	checkStats(t, metricOf(t, a, "client", "itl", nil), 5, 12, 10, 10, 16, 20)
+	checkStats(t, metricOf(t, a, "client", "chunk_gap", nil), 3, 20, 10, 20, 28, 30)
+}
