@@ -31,6 +31,7 @@ type gpQuick struct {
 	pending   []byte  // scratch for s.pending
 	stack     []byte  // scratch for jsonValueEnd
 	unescaped []byte  // scratch for the payload and unescaped responses
+	lineStart int     // where the SSE line being read by lines began
 }
 
 // gpRequestKeys are the request keys the one-pass route reads, in the

@@ -1,8 +1,10 @@
 package ingest
 
 // response reads the "response" string at b[i], read at tNs, and accounts
-// for it as gpStream.output does: by the escaped scan when it holds whole
-// SSE lines of a stream, else unescaped through gpStream.output.
+// for it as gpStream.output does. A stream's SSE lines are read in their
+// escaped form, except a line that an earlier response began (the first
+// one) and whatever the escaped scan does not handle (from the line where
+// it stopped): those are unescaped and fed to the stream.
 func (q *gpQuick) response(b []byte, i int, tNs int64) int {
 	s := &q.s
 	switch {
@@ -12,18 +14,24 @@ func (q *gpQuick) response(b []byte, i int, tNs int64) int {
 		return gpBail
 	case b[i+1] == '"':
 		return i + 2 // an empty read changes nothing
-	case len(s.pending) > 0 || (s.mode != gpSSE && !gpSSEStart(b[i+1:])):
-		return q.general(b, i, tNs)
+	case s.mode != gpSSE && !gpSSEStart(b[i+1:]):
+		return q.whole(b, i, tNs)
 	}
-	saved := *s
 	s.mode, s.sawAny = gpSSE, true
-	end := q.lines(b, i+1)
-	switch end {
-	case gpMore:
-		return gpMore
-	case gpBail:
-		*s = saved
-		return q.general(b, i, tNs)
+	from := i + 1
+	if len(s.pending) > 0 {
+		nl := q.skipLine(from)
+		if nl < 0 {
+			return q.general(b, from, nl, tNs)
+		}
+		if !q.feed(b[from:nl]) {
+			return gpBail
+		}
+		from = nl
+	}
+	end := q.lines(b, from)
+	if end < 0 {
+		return q.general(b, q.lineStart, end, tNs)
 	}
 	s.flush(tNs)
 	return end
@@ -40,9 +48,9 @@ func gpSSEStart(t []byte) bool {
 	return false
 }
 
-// general accounts for the response string at b[i] the general way:
-// unescaped, then fed to gpStream.output.
-func (q *gpQuick) general(b []byte, i int, tNs int64) int {
+// whole accounts for the response string at b[i] by gpStream.output (a
+// body, or the response that tells the shape).
+func (q *gpQuick) whole(b []byte, i int, tNs int64) int {
 	end, st := jsonStringEnd(b, i)
 	switch st {
 	case scanMore:
@@ -58,11 +66,46 @@ func (q *gpQuick) general(b []byte, i int, tNs int64) int {
 	return end
 }
 
+// general accounts for the rest of a stream's response string from b[from]
+// (a line start) the general way, after the escaped scan stopped there
+// with status st (gpMore is passed on).
+func (q *gpQuick) general(b []byte, from, st int, tNs int64) int {
+	if st == gpMore {
+		return gpMore
+	}
+	end, scan := jsonStringEnd(b, from-1) // b[from-1] ends a \n or is the opening '"'
+	switch scan {
+	case scanMore:
+		return gpMore
+	case scanBad:
+		return gpBail
+	}
+	if !q.feed(b[from : end-1]) {
+		return gpBail
+	}
+	q.s.flush(tNs)
+	return end
+}
+
+// feed unescapes escaped SSE text (already validated) and feeds it to the
+// stream; it reports false when the text needs the general route or holds
+// an event the general route rejects.
+func (q *gpQuick) feed(text []byte) bool {
+	u, ok := jsonAppendUnescapedText(q.unescaped[:0], text)
+	q.unescaped = u
+	if !ok {
+		return false
+	}
+	q.s.feed(u)
+	return !q.s.badEvent
+}
+
 // lines reads escaped SSE lines from b[i] to the closing '"' of the
 // response string and returns the index past it; a line cut by the end of
 // the string bails (the caller then unescapes the response).
 func (q *gpQuick) lines(b []byte, i int) int {
 	for {
+		q.lineStart = i
 		if i+1 >= len(b) {
 			return gpMore
 		}
