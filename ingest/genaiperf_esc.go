@@ -31,8 +31,12 @@ var gpEscPlain = func() (t [256]bool) {
 	return t
 }()
 
-// gpEsc is a lexer over escaped event text held in b.
-type gpEsc struct{ b []byte }
+// gpEsc is a lexer over escaped event text held in b; head is the event
+// header facts remembers (reset whenever b changes).
+type gpEsc struct {
+	b    []byte
+	head gpEscHead
+}
 
 // ws skips the event's white space at b[i]: ' ' and the escapes \t and \r
 // (\n ends the SSE line, so it is never white space inside an event).

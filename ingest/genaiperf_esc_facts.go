@@ -5,12 +5,15 @@ package ingest
 // past it. Whatever gpFacts.parse leaves to the struct decoding bails here,
 // except "usage": null, which means no usage block to both decoders.
 func (e *gpEsc) facts(f *gpFacts, i int) int {
-	*f = gpFacts{}
-	i, empty := e.open(i, '{', '}')
-	if i < 0 || empty {
-		return i
+	start, seen := i, 0
+	if i = e.head.skip(e.b, start, f, &seen); i == start {
+		*f = gpFacts{}
+		var empty bool
+		if i, empty = e.open(i, '{', '}'); i < 0 || empty {
+			return i
+		}
 	}
-	for seen := 0; ; {
+	for {
 		key, j := e.key(i)
 		if j < 0 {
 			return j
@@ -18,6 +21,9 @@ func (e *gpEsc) facts(f *gpFacts, i int) int {
 		k, ok := gpEscKey(key, gpChunkKeys)
 		if !ok || (k >= 0 && seen&(1<<k) != 0) {
 			return gpBail
+		}
+		if k == 3 {
+			e.head.keep(start, i, f, seen)
 		}
 		if k >= 0 {
 			seen |= 1 << k
@@ -30,6 +36,41 @@ func (e *gpEsc) facts(f *gpFacts, i int) int {
 			return i
 		}
 	}
+}
+
+// gpEscHead remembers how an event began: its bytes up to its "choices" key
+// and what facts reads from them. A stream's events differ only from there
+// on ("id", "object", "created", "model" repeat), so the next event that
+// begins with the same bytes skips them. The bytes compared run two past
+// the header, through the \" that opens the key, so that the white space
+// before it was skipped alike.
+type gpEscHead struct {
+	start, n int // the header is b[start:start+n]; n == 0: none
+	f        gpFacts
+	seen     int
+}
+
+// gpEscMinHead is the shortest header worth remembering.
+const gpEscMinHead = 16
+
+// keep remembers the header of the event at b[start:i], i being its
+// "choices" key, after which facts f were read and keys seen.
+func (h *gpEscHead) keep(start, i int, f *gpFacts, seen int) {
+	if i-start >= gpEscMinHead && (h.n == 0 || start != h.start) {
+		*h = gpEscHead{start: start, n: i - start, f: *f, seen: seen}
+	}
+}
+
+// skip returns the index past the header of the event at b[start] when it
+// is the remembered one, setting f and seen as facts would have; else start.
+// f's byte slices then point into the earlier event, at the same bytes.
+func (h *gpEscHead) skip(b []byte, start int, f *gpFacts, seen *int) int {
+	n := h.n
+	if n == 0 || start+n+2 > len(b) || string(b[start:start+n+2]) != string(b[h.start:h.start+n+2]) {
+		return start
+	}
+	*f, *seen = h.f, h.seen
+	return start + n
 }
 
 // member reads the value at b[j] of gpChunkKeys[k] (k < 0: another key).

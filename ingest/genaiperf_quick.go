@@ -42,7 +42,7 @@ var gpRequestKeys = []string{"timestamp", "request_inputs", "response_timestamps
 // as gpWalker.event would; end is the index past the object, or gpBail or
 // gpMore.
 func (q *gpQuick) request(b []byte, i int, endpoint string) (ev *schema.Event, end int) {
-	q.esc.b, q.times = b, q.times[:0]
+	q.esc, q.times = gpEsc{b: b}, q.times[:0]
 	q.s = gpStream{offsets: q.offsets[:0], tokens: q.tokens[:0], pending: q.pending[:0], stack: q.stack}
 	var start int64
 	var payload []byte

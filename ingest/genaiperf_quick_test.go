@@ -145,6 +145,15 @@ var gpEdgeEvents = []string{
 	`"text"`,
 	`{}`,
 	`{"id":"a","choices":[{"delta":{"content":"x"}}],"usage":{"completion_tokens":01}}`,
+	// the header of gpEdgeEvents[0] (remembered by gpEscHead), then something else
+	`{"id":"a","object":"chat.completion.chunk","model":"m","choices":[],"model":"n"}`,
+	`{"id":"a","object":"chat.completion.chunk","model":"m","choices":[],"ID":"n"}`,
+	`{"id":"a","object":"chat.completion.chunk","model":"m", "choices":[{"text":"t"}]}`,
+	`{"id":"a","object":"chat.completion.chunk","model":"m","choices" :[{"text":"t"}]}`,
+	`{"id":"a","object":"chat.completion.chunk","model":"m","choices":5}`,
+	`{"id":"a","object":"chat.completion.chunk","model":"m","choices":[],"usage":{"completion_tokens":3}}`,
+	`{"id":"a","object":"chat.completion.chunk","model":"m","usage":{"completion_tokens":3},"choices":[]}`,
+	`{"id":"a","object":"chat.completion.chunk","model":"m","choices":[{"delta":{"content":"y"}}]`,
 }
 
 // gpEdgeStreams are whole response texts: SSE framing, splits and cuts.
