@@ -188,17 +188,19 @@ func (e *gpEsc) key(i int) ([]byte, int) {
 	return key, e.ws(j + 1)
 }
 
-// gpEscKey returns the index of key in want, or -1 for another key; ok is
-// false when key matches one of want only with case folded, which the
-// general route's decoders treat as that key.
+// gpEscKey returns the index of key (printable ASCII) in want (lower-case
+// ASCII keys), or -1 for another key; ok is false when key matches one of
+// want only with case folded, which the general route's decoders treat as
+// that key.
 func gpEscKey(key []byte, want []string) (k int, ok bool) {
 	for i, w := range want {
+		if len(key) != len(w) || key[0]|0x20 != w[0] {
+			continue // neither equal nor equal with case folded
+		}
 		if string(key) == w {
 			return i, true
 		}
-	}
-	for _, w := range want {
-		if len(key) == len(w) && bytes.EqualFold(key, []byte(w)) {
+		if bytes.EqualFold(key, []byte(w)) {
 			return -1, false
 		}
 	}

@@ -6,7 +6,9 @@ package ingest
 // except "usage": null, which means no usage block to both decoders.
 func (e *gpEsc) facts(f *gpFacts, i int) int {
 	start, seen := i, 0
-	if i = e.head.skip(e.b, start, f, &seen); i == start {
+	i = e.head.skip(e.b, start, f, &seen)
+	known := i > start
+	if !known {
 		*f = gpFacts{}
 		var empty bool
 		if i, empty = e.open(i, '{', '}'); i < 0 || empty {
@@ -22,7 +24,7 @@ func (e *gpEsc) facts(f *gpFacts, i int) int {
 		if !ok || (k >= 0 && seen&(1<<k) != 0) {
 			return gpBail
 		}
-		if k == 3 {
+		if k == 3 && !known {
 			e.head.keep(start, i, f, seen)
 		}
 		if k >= 0 {
@@ -56,7 +58,7 @@ const gpEscMinHead = 16
 // keep remembers the header of the event at b[start:i], i being its
 // "choices" key, after which facts f were read and keys seen.
 func (h *gpEscHead) keep(start, i int, f *gpFacts, seen int) {
-	if i-start >= gpEscMinHead && (h.n == 0 || start != h.start) {
+	if i-start >= gpEscMinHead {
 		*h = gpEscHead{start: start, n: i - start, f: *f, seen: seen}
 	}
 }

@@ -38,6 +38,10 @@ type gpQuick struct {
 // order perf_analyzer writes them.
 var gpRequestKeys = []string{"timestamp", "request_inputs", "response_timestamps", "response_outputs"}
 
+// gpInputKeys and gpOutputKeys are the keys read in request_inputs and in
+// a response_outputs entry.
+var gpInputKeys, gpOutputKeys = []string{"payload"}, []string{"response", "text_output"}
+
 // request reads the request object at b[i] (its '{') and builds its event
 // as gpWalker.event would; end is the index past the object, or gpBail or
 // gpMore.
@@ -139,7 +143,7 @@ func (q *gpQuick) inputs(b []byte, i int) ([]byte, int) {
 		if j < 0 {
 			return nil, j
 		}
-		k, ok := gpEscKey(key, []string{"payload"})
+		k, ok := gpEscKey(key, gpInputKeys)
 		switch {
 		case !ok || (k == 0 && (payload != nil || b[j] != '"')):
 			return nil, gpBail
@@ -198,7 +202,7 @@ func (q *gpQuick) output(b []byte, i int, tNs int64) int {
 		if j < 0 {
 			return j
 		}
-		k, ok := gpEscKey(key, []string{"response", "text_output"})
+		k, ok := gpEscKey(key, gpOutputKeys)
 		switch {
 		case !ok || k == 1 || (k == 0 && seen):
 			return gpBail

@@ -286,3 +286,26 @@ func FuzzGenaiPerfQuick(f *testing.F) {
 		checkGpQuick(t, gpDocOf(strings.Split(texts, "\x1e"), html))
 	})
 }
+
+// TestGpEscKey checks key matching, with case folded, and that every key
+// list it is given is lower-case ASCII (which its first-byte test assumes).
+func TestGpEscKey(t *testing.T) {
+	for _, c := range []struct {
+		key string
+		k   int
+		ok  bool
+	}{{"id", 0, true}, {"ID", -1, false}, {"iD", -1, false}, {"model", 2, true}, {"Model", -1, false},
+		{"idx", -1, true}, {"created", -1, true}, {"_d", -1, true}, {"i", -1, true}} {
+		if k, ok := gpEscKey([]byte(c.key), gpChunkKeys); k != c.k || ok != c.ok {
+			t.Errorf("%q: got %d %v, want %d %v", c.key, k, ok, c.k, c.ok)
+		}
+	}
+	for _, keys := range [][]string{gpChunkKeys, gpChoiceKeys, gpMessageKeys, gpUsageKeys, gpRequestKeys,
+		gpInputKeys, gpOutputKeys} {
+		for _, k := range keys {
+			if strings.ToLower(k) != k || k == "" || k[0] < 'a' || k[0] > 'z' {
+				t.Errorf("key %q is not lower-case ASCII starting with a letter", k)
+			}
+		}
+	}
+}
