@@ -31,11 +31,13 @@ var gpEscPlain = func() (t [256]bool) {
 	return t
 }()
 
-// gpEsc is a lexer over escaped event text held in b; head is the event
-// header facts remembers (reset whenever b changes).
+// gpEsc is a lexer over escaped event text held in b, with the memos of
+// facts (reset whenever b changes).
 type gpEsc struct {
 	b    []byte
 	head gpEscHead
+	tmpl gpEscTemplate
+	text [2]int // a token string in the event being read; see gpEscTemplate
 }
 
 // ws skips the event's white space at b[i]: ' ' and the escapes \t and \r

@@ -6,6 +6,10 @@ package ingest
 // except "usage": null, which means no usage block to both decoders.
 func (e *gpEsc) facts(f *gpFacts, i int) int {
 	start, seen := i, 0
+	if end := e.tmpl.match(e, start, f); end > 0 {
+		return end
+	}
+	e.text = [2]int{}
 	i = e.head.skip(e.b, start, f, &seen)
 	known := i > start
 	if !known {
@@ -35,44 +39,12 @@ func (e *gpEsc) facts(f *gpFacts, i int) int {
 		}
 		var more bool
 		if i, more = e.next(i, '}'); !more {
+			if i > 0 {
+				e.tmpl.keep(start, i, e.text, f)
+			}
 			return i
 		}
 	}
-}
-
-// gpEscHead remembers how an event began: its bytes up to its "choices" key
-// and what facts reads from them. A stream's events differ only from there
-// on ("id", "object", "created", "model" repeat), so the next event that
-// begins with the same bytes skips them. The bytes compared run two past
-// the header, through the \" that opens the key, so that the white space
-// before it was skipped alike.
-type gpEscHead struct {
-	start, n int // the header is b[start:start+n]; n == 0: none
-	f        gpFacts
-	seen     int
-}
-
-// gpEscMinHead is the shortest header worth remembering.
-const gpEscMinHead = 16
-
-// keep remembers the header of the event at b[start:i], i being its
-// "choices" key, after which facts f were read and keys seen.
-func (h *gpEscHead) keep(start, i int, f *gpFacts, seen int) {
-	if i-start >= gpEscMinHead {
-		*h = gpEscHead{start: start, n: i - start, f: *f, seen: seen}
-	}
-}
-
-// skip returns the index past the header of the event at b[start] when it
-// is the remembered one, setting f and seen as facts would have; else start.
-// f's byte slices then point into the earlier event, at the same bytes.
-func (h *gpEscHead) skip(b []byte, start int, f *gpFacts, seen *int) int {
-	n := h.n
-	if n == 0 || start+n+2 > len(b) || string(b[start:start+n+2]) != string(b[h.start:h.start+n+2]) {
-		return start
-	}
-	*f, *seen = h.f, h.seen
-	return start + n
 }
 
 // member reads the value at b[j] of gpChunkKeys[k] (k < 0: another key).
@@ -224,6 +196,9 @@ func (e *gpEsc) message(f *gpFacts, i int) int {
 		if k >= 0 {
 			seen |= 1 << k
 			f.token = f.token || gpEscNonEmpty(e.b[j:i])
+			if i-j > 4 && e.b[j] == '\\' {
+				e.text = [2]int{j, i} // a non-empty string: see gpEscTemplate
+			}
 		}
 		var more bool
 		if i, more = e.next(i, '}'); !more {

@@ -186,11 +186,29 @@ func gpEdgeStreams() [][]string {
 		{tok, "data: \f{}\n\n"},
 		{"event:\u0000x\n" + tok},
 		{`data:{"":{`}, // found by the fuzzer: a key that bails inside a skipped object
+		gpTokenTexts(`a`, `bb\n`, ``, `\u00e9\"\\`, `x\"},\"y\":{\"z`, `é`, `c`, `\ud83d\ude00`, `d`, `\/`, `e`),
+		gpTokenTexts(`a`, "\x01"), gpTokenTexts(`a`, `\q`), gpTokenTexts(`a`, `\ud800`), gpTokenTexts(`a`, `"`),
+		gpTokenTexts(`a`, `b"},"x":{"content":"c`), gpTokenTexts(`a`, `b`+"\n"),
+		{ // the same bytes around the token but for a same-length change after it
+			`data: {"choices":[{"delta":{"content":"a"},"logprobs":"z","finish_reason":null}]}` + "\n\n",
+			`data: {"choices":[{"delta":{"content":"b"},"logprobs":null,"finish_reason":"s"}]}` + "\n\n",
+		},
 	}
 	for _, e := range gpEdgeEvents {
 		streams = append(streams, []string{ev(e), tok, ev(e) + stop})
 	}
 	return streams
+}
+
+// gpTokenTexts returns one response per token text (raw JSON string
+// contents), each an event that differs from the one before only there.
+func gpTokenTexts(texts ...string) []string {
+	var out []string
+	for _, t := range texts {
+		out = append(out, `data: {"id":"a","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"`+
+			t+`"},"logprobs":null,"finish_reason":null}]}`+"\n\n")
+	}
+	return out
 }
 
 // gpEdgeRequests are request objects of unusual shapes, as raw JSON.
