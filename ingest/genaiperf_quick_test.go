@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -324,6 +325,25 @@ func TestGpEscKey(t *testing.T) {
 			if strings.ToLower(k) != k || k == "" || k[0] < 'a' || k[0] > 'z' {
 				t.Errorf("key %q is not lower-case ASCII starting with a letter", k)
 			}
+		}
+	}
+}
+
+// TestGpOuterInt checks the integer reader against strconv.ParseInt and
+// JSON's number grammar.
+func TestGpOuterInt(t *testing.T) {
+	for _, s := range []string{"0", "-0", "7", "12345678", "123456789", "1234567812345678", "12345678123456789",
+		"1795428002071176816", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+		"-9223372036854775809", "18446744073709551616", "99999999999999999999", "01", "-", "1.5", "1e3",
+		"1234:678", "12345678/", "1234567a", "-12345678x", "00000000"} {
+		v, end := gpOuterInt([]byte(s+","), 0)
+		_, err := strconv.ParseInt(s, 10, 64)
+		valid := err == nil && json.Valid([]byte(s)) && !strings.ContainsAny(s, ".eE")
+		if valid != (end == len(s)) {
+			t.Errorf("%q: read to %d; valid %v", s, end, valid)
+		}
+		if want, err := strconv.ParseInt(s[:max(end, 0)], 10, 64); end >= 0 && (err != nil || v != want) {
+			t.Errorf("%q: read %d to %d; want %d", s, v, end, want)
 		}
 	}
 }
