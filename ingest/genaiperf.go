@@ -56,9 +56,11 @@ import (
 //   - Attrs: "experiment" = "<mode>=<value>", e.g. "concurrency=10".
 //
 // The document is read with a token walk, one request object at a time, so
-// its size does not bound memory. perf_analyzer writes it on one line, so a
-// request's "line" is its 1-based index in the document. No response text is
-// kept: only counted.
+// its size does not bound memory; each request by the one-pass route
+// (genaiperf_quick.go) or, when that route does not handle it, by the
+// general route (gpFastRequest, then struct decoding). perf_analyzer writes
+// the document on one line, so a request's "line" is its 1-based index in
+// the document. No response text is kept: only counted.
 type genaiPerf struct{}
 
 func (genaiPerf) Name() string   { return "genai-perf" }
@@ -187,33 +189,6 @@ func (w *gpWalker) request() error {
 	}
 	w.emit(ev, raw)
 	return nil
-}
-
-// gpAhead is how much of the document the one-pass route wants in the
-// buffer before it reads a request: more than most request objects hold.
-const gpAhead = 1 << 20
-
-// onePass reads the next request object by the one-pass route (gpQuick)
-// and returns its event and bytes, or nil when the general route must read
-// it; the scanner then still stands at the object.
-func (w *gpWalker) onePass() (*schema.Event, []byte) {
-	sc := w.sc
-	if c, err := sc.peek(); w.general || err != nil || c != '{' {
-		return nil, nil
-	}
-	sc.ahead(gpAhead)
-	for {
-		ev, end := w.quick.request(sc.buf, sc.pos, w.endpoint)
-		if end >= 0 {
-			raw := sc.buf[sc.pos:end]
-			sc.pos = end
-			w.onePassRead++
-			return ev, raw
-		}
-		if end != gpMore || !sc.ahead(2*(len(sc.buf)-sc.pos)) {
-			return nil, nil
-		}
-	}
 }
 
 // emit reports the event of the request object raw.

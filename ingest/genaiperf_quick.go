@@ -12,13 +12,42 @@ import (
 // response byte scanned about five times. Here a request object is read in
 // one pass straight from the scanner's buffer: timestamps are parsed as they
 // are scanned and each response string is read as SSE lines in its escaped
-// form (see genaiperf_esc.go), counting events without unescaping them.
-// Anything unusual bails: a response the escaped scan does not handle is
-// unescaped and fed to gpStream.output as the general route does, and a
+// form (see genaiperf_esc.go), counting events without unescaping them,
+// and mostly without reading them: a stream's events repeat each other's
+// bytes (genaiperf_esc_memo.go). Anything unusual bails: from the line where
+// the escaped scan stops, a response is unescaped and fed to the stream as
+// the general route does (an SSE line split over two reads goes so), and a
 // request it does not handle (odd keys, bad values, rejects, Triton
 // outputs, input that ends early) goes whole to the general route, so the
 // events and rejects are the same either way; TestGenaiPerfQuickMatches and
 // FuzzGenaiPerfQuick check it.
+
+// gpAhead is how much of the document the one-pass route wants in the
+// buffer before it reads a request: more than most request objects hold.
+const gpAhead = 256 << 10
+
+// onePass reads the next request object by the one-pass route (gpQuick)
+// and returns its event and bytes, or nil when the general route must read
+// it; the scanner then still stands at the object.
+func (w *gpWalker) onePass() (*schema.Event, []byte) {
+	sc := w.sc
+	if c, err := sc.peek(); w.general || err != nil || c != '{' {
+		return nil, nil
+	}
+	sc.ahead(gpAhead)
+	for {
+		ev, end := w.quick.request(sc.buf, sc.pos, w.endpoint)
+		if end >= 0 {
+			raw := sc.buf[sc.pos:end]
+			sc.pos = end
+			w.onePassRead++
+			return ev, raw
+		}
+		if end != gpMore || !sc.ahead(2*(len(sc.buf)-sc.pos)) {
+			return nil, nil
+		}
+	}
+}
 
 // gpQuick holds the one-pass route's scratch, reused by every request.
 type gpQuick struct {
