@@ -52,22 +52,41 @@ type gpEscTemplate struct {
 	start, end int     // the event is b[start:end]; end == 0: none
 	text       [2]int  // the string is b[text[0]:text[1]], its \" included
 	f          gpFacts // the event's facts
+	misses     int     // events in a row it did not match
 }
+
+// gpEscMaxMisses is how many events in a row a template may fail to match
+// before the request's remaining events stop trying (in streams whose
+// events all differ, e.g. by OpenAI's random "obfuscation" field, trying
+// cost a tenth of the time).
+const gpEscMaxMisses = 8
 
 // keep remembers the event b[start:end] whose facts are f, when text (see
 // gpEsc.text) marks a token string in it.
 func (t *gpEscTemplate) keep(start, end int, text [2]int, f *gpFacts) {
-	if text[1] > 0 {
-		*t = gpEscTemplate{start: start, end: end, text: text, f: *f}
+	if text[1] > 0 && t.misses < gpEscMaxMisses {
+		*t = gpEscTemplate{start: start, end: end, text: text, f: *f, misses: t.misses}
 	}
 }
 
 // match returns the index past the event at b[start] and sets its facts
 // when it reads as the remembered one does, else 0.
 func (t *gpEscTemplate) match(e *gpEsc, start int, f *gpFacts) int {
-	if t.end == 0 {
+	if t.end == 0 || t.misses >= gpEscMaxMisses {
 		return 0
 	}
+	end := t.read(e, start)
+	if end == 0 {
+		t.misses++
+		return 0
+	}
+	*f, t.misses = t.f, 0
+	return end
+}
+
+// read returns the index past the event at b[start] when it reads as the
+// remembered one does, else 0.
+func (t *gpEscTemplate) read(e *gpEsc, start int) int {
 	b := e.b
 	open := start + t.text[0] - t.start // the token string's \" in this event
 	if open+2 > len(b) || string(b[start:open+2]) != string(b[t.start:t.text[0]+2]) {
@@ -81,6 +100,5 @@ func (t *gpEscTemplate) match(e *gpEsc, start int, f *gpFacts) int {
 	if end > len(b) || string(b[close:end]) != string(b[t.text[1]:t.end]) {
 		return 0
 	}
-	*f = t.f
 	return end
 }

@@ -286,6 +286,12 @@ func TestGenaiPerfQuickMatches(t *testing.T) {
 		checkGpQuick(t, []byte(gpDoc(r))[:len(gpDoc(r))-10])
 	}
 	checkGpQuick(t, []byte(`{"experiments":[{"requests":[{"timestamp":1}, {"timestamp":2}`))
+	// A request larger than the one-pass route's look-ahead, read in pieces:
+	// it is read again once more of it is in the buffer.
+	big := gpTokenTexts(strings.Split(strings.Repeat("tok ", 4000), " ")...)
+	if n := checkGpQuick(t, gpDocOf(big, false)); n != 1 {
+		t.Errorf("the one-pass route did not read the %d-response request", len(big))
+	}
 }
 
 // FuzzGenaiPerfQuick is the differential fuzz test of the one-pass route:
