@@ -14,8 +14,8 @@ func (q *gpQuick) response(b []byte, i int, tNs int64) int {
 		return gpBail
 	case b[i+1] == '"':
 		return i + 2 // an empty read changes nothing
-	case s.mode != gpSSE && !gpSSEStart(b[i+1:]):
-		return q.whole(b, i, tNs)
+	case s.mode != gpSSE && (s.mode != gpUnknown || !gpSSEStart(b[i+1:])):
+		return q.whole(b, i, tNs) // a body, or the first response that does not start as SSE
 	}
 	s.mode, s.sawAny = gpSSE, true
 	from := i + 1

@@ -187,6 +187,7 @@ func gpEdgeStreams() [][]string {
 		{tok, "data: \f{}\n\n"},
 		{"event:\u0000x\n" + tok},
 		{`data:{"":{`}, // found by the fuzzer: a key that bails inside a skipped object
+		{"0", ":0"},    // found by the fuzzer: a body whose second read starts like SSE
 		gpTokenTexts(`a`, `bb\n`, ``, `\u00e9\"\\`, `x\"},\"y\":{\"z`, `é`, `c`, `\ud83d\ude00`, `d`, `\/`, `e`),
 		gpTokenTexts(`a`, "\x01"), gpTokenTexts(`a`, `\q`), gpTokenTexts(`a`, `\ud800`), gpTokenTexts(`a`, `"`),
 		gpTokenTexts(`a`, `b"},"x":{"content":"c`), gpTokenTexts(`a`, `b`+"\n"),
