@@ -56,9 +56,11 @@ import (
 //   - Attrs: "experiment" = "<mode>=<value>", e.g. "concurrency=10".
 //
 // The document is read with a token walk, one request object at a time, so
-// its size does not bound memory. perf_analyzer writes it on one line, so a
-// request's "line" is its 1-based index in the document. No response text is
-// kept: only counted.
+// its size does not bound memory; each request by the one-pass route
+// (genaiperf_quick.go) or, when that route does not handle it, by the
+// general route (gpFastRequest, then struct decoding). perf_analyzer writes
+// the document on one line, so a request's "line" is its 1-based index in
+// the document. No response text is kept: only counted.
 type genaiPerf struct{}
 
 func (genaiPerf) Name() string   { return "genai-perf" }
@@ -86,16 +88,25 @@ type gpWalker struct {
 	in         *Input
 	sink       Sink
 	req        gpFastRequest // scratch for the fast path, reused by every request
+	quick      gpQuick       // scratch for the one-pass route
 	index      int64         // requests seen so far
 	endpoint   string        // top-level endpoint, when it came before the experiments
 	experiment string        // "mode=value" of the experiment being read
 	// experimentsRead is set once the whole "experiments" array was read.
 	experimentsRead bool
+	// general makes every request go by the general route (for tests), and
+	// onePassRead counts the requests the one-pass route read.
+	general     bool
+	onePassRead int64
 }
 
 // Decode reads the document; see genaiPerf.
 func (genaiPerf) Decode(in *Input, sink Sink) error {
-	w := &gpWalker{sc: &gpScanner{r: in.R}, in: in, sink: sink}
+	return (&gpWalker{sc: &gpScanner{r: in.R}, in: in, sink: sink}).decode()
+}
+
+// decode reads the document and reports its requests.
+func (w *gpWalker) decode() error {
 	err := w.document()
 	switch {
 	case err == nil || errors.Is(err, gpStop):
@@ -108,7 +119,7 @@ func (genaiPerf) Decode(in *Input, sink Sink) error {
 	// The document broke between requests: what was read is kept, and the
 	// break is reported once, as the record that could not be read.
 	w.index++
-	sink.Reject(w.index, "invalid json", truncateDetail("document ends early: "+err.Error()))
+	w.sink.Reject(w.index, "invalid json", truncateDetail("document ends early: "+err.Error()))
 	return nil
 }
 
@@ -158,9 +169,14 @@ func (w *gpWalker) experimentEntry() error {
 	})
 }
 
-// request reads one request object and reports it.
+// request reads one request object and reports it, by the one-pass route
+// when it takes the object, else by the general route.
 func (w *gpWalker) request() error {
 	w.index++
+	if ev, raw := w.onePass(); ev != nil {
+		w.emit(ev, raw)
+		return nil
+	}
 	raw, err := w.sc.value()
 	if err != nil {
 		w.sink.Reject(w.index, "invalid json", truncateDetail(err.Error()))
@@ -171,12 +187,17 @@ func (w *gpWalker) request() error {
 		w.sink.Reject(w.index, reason, truncateDetail(detail))
 		return nil
 	}
+	w.emit(ev, raw)
+	return nil
+}
+
+// emit reports the event of the request object raw.
+func (w *gpWalker) emit(ev *schema.Event, raw []byte) {
 	if w.experiment != "" {
 		ev.Attrs = map[string]string{"experiment": w.experiment}
 	}
 	ev.Host, ev.InputFile, ev.InputLine = w.in.Host, w.in.Name, w.index
 	w.sink.Event(w.index, raw, ev)
-	return nil
 }
 
 // event builds the event of one request object by the fast path, or by

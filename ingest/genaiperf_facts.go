@@ -74,6 +74,9 @@ func (f *gpFacts) member(data []byte, k, j int, stack *[]byte) int {
 	case 3:
 		return jsonArray(data, j, func(e int) int { return f.choice(data, e, stack) })
 	case 4:
+		if string(data[j:min(j+4, len(data))]) == "null" {
+			return j + 4 // no usage block, as the struct decoding reads it
+		}
 		return f.usage(data, j)
 	case 5:
 		end := jsonSkip(data, j, stack)

@@ -31,11 +31,42 @@ func (s *gpScanner) fill(keep int) bool {
 	if s.eof {
 		return false
 	}
-	n := copy(s.buf, s.buf[keep:])
-	s.buf, s.pos = s.buf[:n], s.pos-keep
-	if cap(s.buf)-n < gpReadSize {
-		s.buf = append(s.buf[:cap(s.buf)], make([]byte, max(gpReadSize, cap(s.buf)))...)[:n]
+	s.compact(keep, gpReadSize)
+	return s.read()
+}
+
+// compact moves buf[keep:] to the front, growing the buffer (by doubling)
+// until at least room bytes are free after it.
+func (s *gpScanner) compact(keep, room int) {
+	n := len(s.buf) - keep
+	if keep > 0 {
+		copy(s.buf, s.buf[keep:])
 	}
+	s.buf, s.pos = s.buf[:n], s.pos-keep
+	if cap(s.buf)-n < room {
+		s.buf = append(s.buf[:cap(s.buf)], make([]byte, max(room, cap(s.buf)))...)[:n]
+	}
+}
+
+// ahead reads until at least n bytes follow pos or the input ends, and
+// reports whether it read any. When the buffer is nearly full the unread
+// bytes (fewer than n) move to its front with room for 3n after them, so
+// that the move copies at most a third of what is then read.
+func (s *gpScanner) ahead(n int) bool {
+	read := false
+	for len(s.buf)-s.pos < n && !s.eof {
+		if cap(s.buf)-len(s.buf) < gpReadSize/4 {
+			s.compact(s.pos, 3*n)
+		}
+		read = s.read() || read
+	}
+	return read
+}
+
+// read appends what one read of the input gives to buf; it reports false
+// at the end.
+func (s *gpScanner) read() bool {
+	n := len(s.buf)
 	m, err := io.ReadAtLeast(s.r, s.buf[n:cap(s.buf)], 1)
 	s.buf = s.buf[:n+m]
 	if err != nil {

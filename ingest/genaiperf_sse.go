@@ -115,7 +115,18 @@ func (s *gpStream) output(o gpOut, tNs int64) string {
 		return ""
 	}
 	s.sawAny = true
-	s.pending = append(s.pending, o.resp...)
+	s.feed(o.resp)
+	if s.badEvent {
+		return "bad sse event"
+	}
+	s.flush(tNs)
+	return ""
+}
+
+// feed appends SSE text to the unended line and handles each line it
+// completes.
+func (s *gpStream) feed(text []byte) {
+	s.pending = append(s.pending, text...)
 	done := 0
 	for {
 		i := bytes.IndexByte(s.pending[done:], '\n')
@@ -126,11 +137,6 @@ func (s *gpStream) output(o gpOut, tNs int64) string {
 		done += i + 1
 	}
 	s.pending = s.pending[:copy(s.pending, s.pending[done:])] // keep the unended line
-	if s.badEvent {
-		return "bad sse event"
-	}
-	s.flush(tNs)
-	return ""
 }
 
 // gpModeOf tells the response shape from the first output with text: SSE

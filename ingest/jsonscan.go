@@ -269,7 +269,12 @@ func jsonLiteralEnd(b []byte, i int) (int, int) {
 // (a UTF-16 surrogate escape or invalid UTF-8): callers then fall back to a
 // full JSON decoder.
 func jsonAppendUnescaped(dst, s []byte) ([]byte, bool) {
-	s = s[1 : len(s)-1]
+	return jsonAppendUnescapedText(dst, s[1:len(s)-1])
+}
+
+// jsonAppendUnescapedText is jsonAppendUnescaped for the text of a string
+// literal without its quotes (validated, and not cut inside an escape).
+func jsonAppendUnescapedText(dst, s []byte) ([]byte, bool) {
 	start := len(dst)
 	for len(s) > 0 {
 		i := bytes.IndexByte(s, '\\')
