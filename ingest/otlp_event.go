@@ -250,7 +250,11 @@ func otlpEndpoint(a *otlpAttrSet) string {
 	if p := a.firstString(akURLPath, akRoute, akTarget); p != "" {
 		return EndpointPath(p)
 	}
-	if u, err := url.Parse(a.firstString(akURLFull, akURL)); err == nil {
+	full := a.firstString(akURLFull, akURL)
+	if full == "" { // url.Parse("") gives the empty path too, after an allocation
+		return ""
+	}
+	if u, err := url.Parse(full); err == nil {
 		return u.Path
 	}
 	return ""
