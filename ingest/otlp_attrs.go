@@ -228,10 +228,10 @@ func (a *otlpAttrSet) detail(k otlpKey) string {
 // otlpFormat prints a decoded value as %v does.
 func otlpFormat(v any) string { return fmt.Sprint(v) }
 
-// firstInt returns the first of keys present as a non-negative integer
-// (int64, a whole float64 or a numeric string); bad reports a present value
-// that is not one, with its key.
-func (a *otlpAttrSet) firstInt(keys ...otlpKey) (v *int64, key otlpKey, bad bool) {
+// firstInt returns the first of keys present (ok) as a non-negative
+// integer (int64, a whole float64 or a numeric string); bad reports a
+// present value that is not one, with its key.
+func (a *otlpAttrSet) firstInt(keys ...otlpKey) (v int64, ok bool, key otlpKey, bad bool) {
 	for _, k := range keys {
 		var i int64
 		switch x := &a.vals[k]; x.kind {
@@ -241,33 +241,34 @@ func (a *otlpAttrSet) firstInt(keys ...otlpKey) (v *int64, key otlpKey, bad bool
 			i = x.i
 		case otlpDouble:
 			if x.f != math.Trunc(x.f) || x.f > 1<<53 || x.f < 0 {
-				return nil, k, true
+				return 0, false, k, true
 			}
 			i = int64(x.f)
 		case otlpStr:
 			n, err := strconv.ParseInt(x.s, 10, 64)
 			if err != nil {
-				return nil, k, true
+				return 0, false, k, true
 			}
 			i = n
 		default:
-			return nil, k, true
+			return 0, false, k, true
 		}
 		if i < 0 {
-			return nil, k, true
+			return 0, false, k, true
 		}
-		return ptr(i), k, false
+		return i, true, k, false
 	}
-	return nil, 0, false
+	return 0, false, 0, false
 }
 
-// seconds returns attribute k, a duration in seconds, as nanoseconds; bad
-// reports a value that is not a finite duration of 0 to 10^6 s.
-func (a *otlpAttrSet) seconds(k otlpKey) (*int64, bool) {
+// seconds returns attribute k, a duration in seconds, as nanoseconds, and
+// whether it is present; bad reports a value that is not a finite duration
+// of 0 to 10^6 s.
+func (a *otlpAttrSet) seconds(k otlpKey) (ns int64, ok, bad bool) {
 	var f float64
 	switch x := &a.vals[k]; x.kind {
 	case otlpNone:
-		return nil, false
+		return 0, false, false
 	case otlpDouble:
 		f = x.f
 	case otlpInt:
@@ -275,13 +276,13 @@ func (a *otlpAttrSet) seconds(k otlpKey) (*int64, bool) {
 	case otlpStr:
 		var err error
 		if f, err = strconv.ParseFloat(x.s, 64); err != nil {
-			return nil, true
+			return 0, false, true
 		}
 	default:
-		return nil, true
+		return 0, false, true
 	}
 	if math.IsNaN(f) || f < 0 || f > 1e6 {
-		return nil, true
+		return 0, false, true
 	}
-	return ptr(int64(math.Round(f * 1e9))), false
+	return int64(math.Round(f * 1e9)), true, false
 }
