@@ -21,6 +21,9 @@ func (f *otlpFast) attrList(b []byte, j int, set *otlpAttrSet) int {
 
 // kv reads one key-value attribute (or null) at b[i] into set.
 func (f *otlpFast) kv(b []byte, i int, set *otlpAttrSet) int {
+	if end, ok := f.kvCompact(b, i, set); ok {
+		return end
+	}
 	if b[i] == 'n' {
 		return jsonWalkLiteral(b, i, "null")
 	}
@@ -60,13 +63,56 @@ func (f *otlpFast) kv(b []byte, i int, set *otlpAttrSet) int {
 			return -1
 		}
 	}
-	if end >= 0 && val.kind != otlpNone {
-		set.prefixes |= otlpPrefixes(key)
-		if known {
-			set.vals[k] = val
-		}
+	if end >= 0 {
+		set.add(key, k, known, val)
 	}
 	return end
+}
+
+// add records attribute key (k when known) with value v: a nil value does
+// not count, a later value replaces an earlier one.
+func (set *otlpAttrSet) add(key []byte, k otlpKey, known bool, v otlpValue) {
+	if v.kind != otlpNone {
+		set.prefixes |= otlpPrefixes(key)
+		if known {
+			set.vals[k] = v
+		}
+	}
+}
+
+// kvCompact reads a key-value attribute written the way exporters write
+// them, {"key":"k","value":{"member":v}} with a plain key and no white
+// space, without the generic walk; ok is false for any other layout, which
+// kv reads.
+func (f *otlpFast) kvCompact(b []byte, i int, set *otlpAttrSet) (int, bool) {
+	const head, mid = `{"key":"`, `","value":{"`
+	if len(b)-i < len(head) || string(b[i:i+len(head)]) != head {
+		return 0, false
+	}
+	key, j, plain, ok := jsonWalkString(b, i+len(head)-1)
+	if !plain || !ok || len(b)-j < len(mid)-1 || string(b[j-1:j-1+len(mid)]) != mid {
+		return 0, false
+	}
+	j += len(mid) - 1
+	q := bytes.IndexByte(b[j:], '"')
+	if q < 0 {
+		return 0, false
+	}
+	m := otlpAnyMember(b[j : j+q])
+	if j += q + 1; m < 0 || j >= len(b) || b[j] != ':' {
+		return 0, false
+	}
+	if j = jsonSkipWS(b, j+1); j >= len(b) {
+		return 0, false
+	}
+	k, known := otlpKeyOf(key)
+	var a otlpFastAny
+	end := f.anyMember(b, m, j, &a, known, 0)
+	if end < 0 || len(b)-end < 2 || b[end] != '}' || b[end+1] != '}' {
+		return 0, false
+	}
+	set.add(key, k, known, a.value())
+	return end + 2, true
 }
 
 // otlpFastAny is an AnyValue's members as read, before otlpAnyValue.value's
@@ -105,23 +151,52 @@ func (f *otlpFast) anyValue(b []byte, i int, build bool, depth int) (otlpValue, 
 	if end < 0 {
 		return otlpValue{}, -1
 	}
+	return a.value(), end
+}
+
+// value picks the AnyValue's value by otlpAnyValue.value's precedence.
+func (a *otlpFastAny) value() otlpValue {
 	switch {
 	case a.hasStr:
-		return a.str, end
+		return a.str
 	case a.hasBool:
-		return otlpValueOf(a.boolean), end
+		return otlpValueOf(a.boolean)
 	case a.intRaw != nil:
-		if v, err := strconv.ParseInt(string(bytes.Trim(a.intRaw, `"`)), 10, 64); err == nil {
-			return otlpValue{kind: otlpInt, i: v}, end
+		if v, ok := otlpParseInt(bytes.Trim(a.intRaw, `"`)); ok {
+			return otlpValue{kind: otlpInt, i: v}
 		}
 	case a.dblRaw != nil:
 		if v, ok := otlpParseDouble(a.dblRaw); ok {
-			return otlpValue{kind: otlpDouble, f: v}, end
+			return otlpValue{kind: otlpDouble, f: v}
 		}
 	case a.hasArr:
-		return otlpValue{kind: otlpOther, other: a.arr}, end
+		return otlpValue{kind: otlpOther, other: a.arr}
 	}
-	return otlpValue{}, end
+	return otlpValue{}
+}
+
+// otlpParseInt is strconv.ParseInt(string(b), 10, 64) without its
+// generality for up to 18 digits after an optional sign.
+func otlpParseInt(b []byte) (int64, bool) {
+	digits := b
+	if len(digits) > 0 && (digits[0] == '-' || digits[0] == '+') {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 18 {
+		v, err := strconv.ParseInt(string(b), 10, 64)
+		return v, err == nil
+	}
+	var v int64
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if b[0] == '-' {
+		v = -v
+	}
+	return v, true
 }
 
 // otlpAnyMember returns the index of an AnyValue member name in
