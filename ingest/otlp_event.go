@@ -20,6 +20,13 @@ const (
 // otlpEvent maps a span to an event; otherwise it returns a skip reason, or
 // a reject reason and detail.
 func otlpEvent(sp *otlpSpan, host string) (ev *schema.Event, skip, reason, detail string) {
+	return otlpEventInto(sp, host, &schema.Event{})
+}
+
+// otlpEventInto is otlpEvent filling ev, which the caller may reuse once a
+// sink has copied it (Sink.Event); the values of its pointer fields are
+// allocated afresh.
+func otlpEventInto(sp *otlpSpan, host string, ev *schema.Event) (_ *schema.Event, skip, reason, detail string) {
 	source, skip := otlpSource(sp)
 	if skip != "" {
 		return nil, skip, "", ""
@@ -27,8 +34,8 @@ func otlpEvent(sp *otlpSpan, host string) (ev *schema.Event, skip, reason, detai
 	if sp.start == nil {
 		return nil, "", "missing start time", "span " + truncateDetail(sp.name)
 	}
-	b := &otlpEventBox{}
-	b.ev = schema.Event{Source: source, Format: "otlp", Host: otlpHost(sp.resource, host), Clock: schema.ClockWall,
+	b := otlpEventBox{ev: ev, vals: &otlpEventValues{}}
+	*ev = schema.Event{Source: source, Format: "otlp", Host: otlpHost(sp.resource, host), Clock: schema.ClockWall,
 		TraceID: sp.traceID, SpanID: sp.spanID, StartNs: b.int64(*sp.start)}
 	if reason, detail = otlpCommon(b, sp); reason == "" {
 		if source == schema.SourceServer {
@@ -40,13 +47,18 @@ func otlpEvent(sp *otlpSpan, host string) (ev *schema.Event, skip, reason, detai
 	if reason != "" {
 		return nil, "", reason, detail
 	}
-	return &b.ev, "", "", ""
+	return ev, "", "", ""
 }
 
-// otlpEventBox is an event with room for the values its pointer fields
-// point at: one allocation per event instead of one per field.
+// otlpEventBox is an event being built and the values its pointer fields
+// point at: one small allocation per event instead of one per field.
 type otlpEventBox struct {
-	ev        schema.Event
+	ev   *schema.Event
+	vals *otlpEventValues
+}
+
+// otlpEventValues holds the values of an event's pointer fields.
+type otlpEventValues struct {
 	i64       [12]int64
 	n         int
 	status    int32
@@ -54,20 +66,22 @@ type otlpEventBox struct {
 	stream    bool
 }
 
-// int64 returns a pointer to v, kept in the box while there is room.
-func (b *otlpEventBox) int64(v int64) *int64 {
-	if b.n == len(b.i64) {
+// int64 returns a pointer to v, kept with the event's values while there
+// is room.
+func (b otlpEventBox) int64(v int64) *int64 {
+	x := b.vals
+	if x.n == len(x.i64) {
 		return ptr(v)
 	}
-	b.i64[b.n] = v
-	b.n++
-	return &b.i64[b.n-1]
+	x.i64[x.n] = v
+	x.n++
+	return &x.i64[x.n-1]
 }
 
 // setStream sets the event's stream flag.
-func (b *otlpEventBox) setStream(v bool) {
-	b.stream = v
-	b.ev.Stream = &b.stream
+func (b otlpEventBox) setStream(v bool) {
+	b.vals.stream = v
+	b.ev.Stream = &b.vals.stream
 }
 
 // otlpSource decides a span's observer: SERVER spans are the server's,
@@ -134,7 +148,7 @@ func otlpHost(resource *otlpAttrSet, fallback string) string {
 //   - decode = gen_ai.latency.time_in_model_decode (first → last token), and
 //     last_token = first_token + decode
 //   - inference = gen_ai.latency.time_in_model_inference
-func otlpServerEvent(b *otlpEventBox, sp *otlpSpan) (string, string) {
+func otlpServerEvent(b otlpEventBox, sp *otlpSpan) (string, string) {
 	var d [6]int64
 	var has [6]bool
 	for i := range d {
@@ -145,7 +159,7 @@ func otlpServerEvent(b *otlpEventBox, sp *otlpSpan) (string, string) {
 		}
 		d[i], has[i] = v, ok
 	}
-	ev := &b.ev
+	ev := b.ev
 	start := *ev.StartNs
 	if has[0] {
 		ev.FirstTokenNs = b.int64(start + d[0])
@@ -182,8 +196,8 @@ func otlpServerEvent(b *otlpEventBox, sp *otlpSpan) (string, string) {
 // error is small there; where chunk events say their type (OpenLLMetry's
 // Anthropic instrumentation sets chunk.type), only content_block_delta
 // chunks count and the first token is exact.
-func otlpClientEvent(b *otlpEventBox, sp *otlpSpan) (string, string) {
-	ev := &b.ev
+func otlpClientEvent(b otlpEventBox, sp *otlpSpan) (string, string) {
+	ev := b.ev
 	start := *ev.StartNs
 	if sp.end != nil {
 		ev.EndNs = b.int64(*sp.end)
@@ -226,8 +240,8 @@ func otlpContentChunk(a *otlpAttrSet) bool {
 
 // otlpCommon sets the ids, model, endpoint, status, error class, token
 // counts and attributes shared by server and client spans.
-func otlpCommon(b *otlpEventBox, sp *otlpSpan) (string, string) {
-	ev, a := &b.ev, sp.attrs
+func otlpCommon(b otlpEventBox, sp *otlpSpan) (string, string) {
+	ev, a := b.ev, sp.attrs
 	ev.RequestID = a.firstString(akRequestID)
 	ev.ResponseID = a.firstString(akResponseID)
 	if ev.Source == schema.SourceServer {
@@ -258,8 +272,8 @@ func otlpCommon(b *otlpEventBox, sp *otlpSpan) (string, string) {
 // otlpTokens sets the token counts the span reports (provenance usage):
 // gen_ai.usage.input_tokens / prompt_tokens or OpenInference's
 // llm.token_count.prompt, and the output counterparts.
-func otlpTokens(b *otlpEventBox, a *otlpAttrSet) (string, string) {
-	ev := &b.ev
+func otlpTokens(b otlpEventBox, a *otlpAttrSet) (string, string) {
+	ev := b.ev
 	counts := [2]struct {
 		dst   **int64
 		src   *string
@@ -299,19 +313,19 @@ func otlpEndpoint(a *otlpAttrSet) string {
 // otlpOutcome sets the status, error class and completion: a span with
 // status code ERROR or an HTTP status ≥ 400 failed; its class comes from
 // the HTTP status, else error.type naming a timeout, else server_error.
-func otlpOutcome(b *otlpEventBox, sp *otlpSpan, status int64, hasStatus bool) (string, string) {
-	ev, code := &b.ev, 0
+func otlpOutcome(b otlpEventBox, sp *otlpSpan, status int64, hasStatus bool) (string, string) {
+	ev, code := b.ev, 0
 	if hasStatus {
 		if status > 999 {
 			return "bad status", strconv.FormatInt(status, 10)
 		}
 		code = int(status)
-		b.status = int32(code)
-		ev.Status = &b.status
+		b.vals.status = int32(code)
+		ev.Status = &b.vals.status
 	}
 	failed := sp.failed || code >= 400
-	b.completed = !failed
-	ev.Completed = &b.completed
+	b.vals.completed = !failed
+	ev.Completed = &b.vals.completed
 	switch {
 	case !failed:
 	case code >= 400:
