@@ -127,7 +127,12 @@ func jsonWalkString(b []byte, j int) (s []byte, end int, plain, ok bool) {
 		return nil, end, false, false
 	}
 	s = b[j+1 : end-1]
-	return s, end, bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s), true
+	for _, c := range s { // one pass for the usual plain ASCII string
+		if c == '\\' || c >= utf8.RuneSelf {
+			return s, end, bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s), true
+		}
+	}
+	return s, end, true, true
 }
 
 // jsonWalkLiteral returns the index after the literal lit ("true", "false"

@@ -20,6 +20,13 @@ const (
 // otlpEvent maps a span to an event; otherwise it returns a skip reason, or
 // a reject reason and detail.
 func otlpEvent(sp *otlpSpan, host string) (ev *schema.Event, skip, reason, detail string) {
+	return otlpEventInto(sp, host, &schema.Event{})
+}
+
+// otlpEventInto is otlpEvent filling ev, which the caller may reuse once a
+// sink has copied it (Sink.Event); the values of its pointer fields are
+// allocated afresh.
+func otlpEventInto(sp *otlpSpan, host string, ev *schema.Event) (_ *schema.Event, skip, reason, detail string) {
 	source, skip := otlpSource(sp)
 	if skip != "" {
 		return nil, skip, "", ""
@@ -27,19 +34,54 @@ func otlpEvent(sp *otlpSpan, host string) (ev *schema.Event, skip, reason, detai
 	if sp.start == nil {
 		return nil, "", "missing start time", "span " + truncateDetail(sp.name)
 	}
-	ev = &schema.Event{Source: source, Format: "otlp", Host: otlpHost(sp.resource, host), Clock: schema.ClockWall,
-		TraceID: sp.traceID, SpanID: sp.spanID, StartNs: ptr(*sp.start)}
-	if reason, detail = otlpCommon(ev, sp); reason == "" {
+	b := otlpEventBox{ev: ev, vals: &otlpEventValues{}}
+	*ev = schema.Event{Source: source, Format: "otlp", Host: otlpHost(sp.resource, host), Clock: schema.ClockWall,
+		TraceID: sp.traceID, SpanID: sp.spanID, StartNs: b.int64(*sp.start)}
+	if reason, detail = otlpCommon(b, sp); reason == "" {
 		if source == schema.SourceServer {
-			reason, detail = otlpServerEvent(ev, sp)
+			reason, detail = otlpServerEvent(b, sp)
 		} else {
-			reason, detail = otlpClientEvent(ev, sp)
+			reason, detail = otlpClientEvent(b, sp)
 		}
 	}
 	if reason != "" {
 		return nil, "", reason, detail
 	}
 	return ev, "", "", ""
+}
+
+// otlpEventBox is an event being built and the values its pointer fields
+// point at: one small allocation per event instead of one per field.
+type otlpEventBox struct {
+	ev   *schema.Event
+	vals *otlpEventValues
+}
+
+// otlpEventValues holds the values of an event's pointer fields.
+type otlpEventValues struct {
+	i64       [12]int64
+	n         int
+	status    int32
+	completed bool
+	stream    bool
+}
+
+// int64 returns a pointer to v, kept with the event's values while there
+// is room.
+func (b otlpEventBox) int64(v int64) *int64 {
+	x := b.vals
+	if x.n == len(x.i64) {
+		return ptr(v)
+	}
+	x.i64[x.n] = v
+	x.n++
+	return &x.i64[x.n-1]
+}
+
+// setStream sets the event's stream flag.
+func (b otlpEventBox) setStream(v bool) {
+	b.vals.stream = v
+	b.ev.Stream = &b.vals.stream
 }
 
 // otlpSource decides a span's observer: SERVER spans are the server's,
@@ -106,29 +148,35 @@ func otlpHost(resource *otlpAttrSet, fallback string) string {
 //   - decode = gen_ai.latency.time_in_model_decode (first → last token), and
 //     last_token = first_token + decode
 //   - inference = gen_ai.latency.time_in_model_inference
-func otlpServerEvent(ev *schema.Event, sp *otlpSpan) (string, string) {
-	var d [6]*int64
+func otlpServerEvent(b otlpEventBox, sp *otlpSpan) (string, string) {
+	var d [6]int64
+	var has [6]bool
 	for i := range d {
 		k := akTTFT + otlpKey(i)
-		v, bad := sp.attrs.seconds(k)
+		v, ok, bad := sp.attrs.seconds(k)
 		if bad {
 			return "bad duration", sp.attrs.detail(k)
 		}
-		d[i] = v
+		d[i], has[i] = v, ok
 	}
+	ev := b.ev
 	start := *ev.StartNs
-	if d[0] != nil {
-		ev.FirstTokenNs = ptr(start + *d[0])
+	if has[0] {
+		ev.FirstTokenNs = b.int64(start + d[0])
 	}
 	switch {
-	case d[1] != nil:
-		ev.EndNs = ptr(start + *d[1])
+	case has[1]:
+		ev.EndNs = b.int64(start + d[1])
 	case sp.end != nil:
-		ev.EndNs = ptr(*sp.end)
+		ev.EndNs = b.int64(*sp.end)
 	}
-	ev.QueueNs, ev.PrefillNs, ev.DecodeNs, ev.InferenceNs = d[2], d[3], d[4], d[5]
+	for i, dst := range []**int64{&ev.QueueNs, &ev.PrefillNs, &ev.DecodeNs, &ev.InferenceNs} {
+		if has[i+2] {
+			*dst = b.int64(d[i+2])
+		}
+	}
 	if ev.FirstTokenNs != nil && ev.DecodeNs != nil {
-		ev.LastTokenNs = ptr(*ev.FirstTokenNs + *ev.DecodeNs)
+		ev.LastTokenNs = b.int64(*ev.FirstTokenNs + *ev.DecodeNs)
 	}
 	return "", ""
 }
@@ -148,36 +196,37 @@ func otlpServerEvent(ev *schema.Event, sp *otlpSpan) (string, string) {
 // error is small there; where chunk events say their type (OpenLLMetry's
 // Anthropic instrumentation sets chunk.type), only content_block_delta
 // chunks count and the first token is exact.
-func otlpClientEvent(ev *schema.Event, sp *otlpSpan) (string, string) {
+func otlpClientEvent(b otlpEventBox, sp *otlpSpan) (string, string) {
+	ev := b.ev
 	start := *ev.StartNs
 	if sp.end != nil {
-		ev.EndNs = ptr(*sp.end)
+		ev.EndNs = b.int64(*sp.end)
 	}
 	from := ""
 	for _, e := range sp.events {
 		switch {
 		case !e.timed:
 		case e.name == otlpFirstTokenEvent && from == "":
-			ev.FirstTokenNs, from = ptr(e.at), "first_token_event"
+			ev.FirstTokenNs, from = b.int64(e.at), "first_token_event"
 		case e.name == otlpChunkEvent && e.content:
 			ev.ChunkOffsetsNs = append(ev.ChunkOffsetsNs, e.at-start)
 		}
 	}
 	slices.Sort(ev.ChunkOffsetsNs)
-	v, bad := sp.attrs.seconds(akTTFC)
+	v, ok, bad := sp.attrs.seconds(akTTFC)
 	switch {
 	case bad:
 		return "bad duration", sp.attrs.detail(akTTFC)
-	case from == "" && v != nil:
-		ev.FirstTokenNs, from = ptr(start+*v), "time_to_first_chunk"
+	case from == "" && ok:
+		ev.FirstTokenNs, from = b.int64(start+v), "time_to_first_chunk"
 	case from == "" && len(ev.ChunkOffsetsNs) > 0:
-		ev.FirstTokenNs, from = ptr(start+ev.ChunkOffsetsNs[0]), "chunk_event"
+		ev.FirstTokenNs, from = b.int64(start+ev.ChunkOffsetsNs[0]), "chunk_event"
 	}
 	if from != "" {
 		ev.Attrs["first_token_from"] = from
 	}
 	if ev.Stream == nil && (ev.FirstTokenNs != nil || len(ev.ChunkOffsetsNs) > 0) {
-		ev.Stream = ptr(true)
+		b.setStream(true)
 	}
 	return "", ""
 }
@@ -191,8 +240,8 @@ func otlpContentChunk(a *otlpAttrSet) bool {
 
 // otlpCommon sets the ids, model, endpoint, status, error class, token
 // counts and attributes shared by server and client spans.
-func otlpCommon(ev *schema.Event, sp *otlpSpan) (string, string) {
-	a := sp.attrs
+func otlpCommon(b otlpEventBox, sp *otlpSpan) (string, string) {
+	ev, a := b.ev, sp.attrs
 	ev.RequestID = a.firstString(akRequestID)
 	ev.ResponseID = a.firstString(akResponseID)
 	if ev.Source == schema.SourceServer {
@@ -201,20 +250,20 @@ func otlpCommon(ev *schema.Event, sp *otlpSpan) (string, string) {
 		ev.Model = a.firstString(akRequestModel, akModelName, akResponseModel)
 	}
 	ev.Endpoint = otlpEndpoint(a)
-	status, key, bad := a.firstInt(akStatus, akStatusOld)
+	status, hasStatus, key, bad := a.firstInt(akStatus, akStatusOld)
 	if bad {
 		return "bad status", a.detail(key)
 	}
-	if reason, detail := otlpTokens(ev, a); reason != "" {
+	if reason, detail := otlpTokens(b, a); reason != "" {
 		return reason, detail
 	}
-	if reason, detail := otlpOutcome(ev, sp, status); reason != "" {
+	if reason, detail := otlpOutcome(b, sp, status, hasStatus); reason != "" {
 		return reason, detail
 	}
-	if b, ok := a.bool(akStream); ok {
-		ev.Stream = ptr(b)
-	} else if b, ok := a.bool(akStreaming); ok {
-		ev.Stream = ptr(b)
+	if v, ok := a.bool(akStream); ok {
+		b.setStream(v)
+	} else if v, ok := a.bool(akStreaming); ok {
+		b.setStream(v)
 	}
 	ev.Attrs = otlpEventAttrs(sp)
 	return "", ""
@@ -223,7 +272,8 @@ func otlpCommon(ev *schema.Event, sp *otlpSpan) (string, string) {
 // otlpTokens sets the token counts the span reports (provenance usage):
 // gen_ai.usage.input_tokens / prompt_tokens or OpenInference's
 // llm.token_count.prompt, and the output counterparts.
-func otlpTokens(ev *schema.Event, a *otlpAttrSet) (string, string) {
+func otlpTokens(b otlpEventBox, a *otlpAttrSet) (string, string) {
+	ev := b.ev
 	counts := [2]struct {
 		dst   **int64
 		src   *string
@@ -233,12 +283,12 @@ func otlpTokens(ev *schema.Event, a *otlpAttrSet) (string, string) {
 		{&ev.OutputTokens, &ev.OutputTokensSource, akOutputTokens},
 	}
 	for _, c := range counts {
-		v, key, bad := a.firstInt(c.first, c.first+1, c.first+2)
+		v, ok, key, bad := a.firstInt(c.first, c.first+1, c.first+2)
 		if bad {
 			return "bad token count", a.detail(key)
 		}
-		if *c.dst = v; v != nil {
-			*c.src = schema.TokensUsage
+		if ok {
+			*c.dst, *c.src = b.int64(v), schema.TokensUsage
 		}
 	}
 	return "", ""
@@ -250,7 +300,11 @@ func otlpEndpoint(a *otlpAttrSet) string {
 	if p := a.firstString(akURLPath, akRoute, akTarget); p != "" {
 		return EndpointPath(p)
 	}
-	if u, err := url.Parse(a.firstString(akURLFull, akURL)); err == nil {
+	full := a.firstString(akURLFull, akURL)
+	if full == "" { // url.Parse("") gives the empty path too, after an allocation
+		return ""
+	}
+	if u, err := url.Parse(full); err == nil {
 		return u.Path
 	}
 	return ""
@@ -259,17 +313,19 @@ func otlpEndpoint(a *otlpAttrSet) string {
 // otlpOutcome sets the status, error class and completion: a span with
 // status code ERROR or an HTTP status ≥ 400 failed; its class comes from
 // the HTTP status, else error.type naming a timeout, else server_error.
-func otlpOutcome(ev *schema.Event, sp *otlpSpan, status *int64) (string, string) {
-	code := 0
-	if status != nil {
-		if *status > 999 {
-			return "bad status", strconv.FormatInt(*status, 10)
+func otlpOutcome(b otlpEventBox, sp *otlpSpan, status int64, hasStatus bool) (string, string) {
+	ev, code := b.ev, 0
+	if hasStatus {
+		if status > 999 {
+			return "bad status", strconv.FormatInt(status, 10)
 		}
-		code = int(*status)
-		ev.Status = ptr(int32(code))
+		code = int(status)
+		b.vals.status = int32(code)
+		ev.Status = &b.vals.status
 	}
 	failed := sp.failed || code >= 400
-	ev.Completed = ptr(!failed)
+	b.vals.completed = !failed
+	ev.Completed = &b.vals.completed
 	switch {
 	case !failed:
 	case code >= 400:

@@ -1,6 +1,10 @@
 package ingest
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
 
 // The fast path of the otlp decoder. Profiling the general route on the
 // fleet's vLLM spans showed encoding/json validating every document three
@@ -25,9 +29,10 @@ type otlpFast struct {
 	spans     []otlpFastSpan
 	resources []otlpAttrSet
 	events    []otlpSpanEvent
-	evAttrs   otlpAttrSet // one span event's attributes
-	text      []byte      // scratch for unescaping
-	stack     []byte      // scratch for the JSON scanner
+	evAttrs   otlpAttrSet  // one span event's attributes
+	ev        schema.Event // the event reported, reused (Sink.Event copies it)
+	text      []byte       // scratch for unescaping
+	stack     []byte       // scratch for the JSON scanner
 	interned  map[string]string
 }
 
@@ -103,7 +108,7 @@ func (f *otlpFast) emit(in *Input, n int64, sink Sink) {
 		if s.hasEnd {
 			sp.end = &s.end
 		}
-		ev, skip, reason, detail := otlpEvent(sp, in.Host)
+		ev, skip, reason, detail := otlpEventInto(sp, in.Host, &f.ev)
 		emitRecord(in, sink, n, s.raw, ev, skip, reason, detail)
 	}
 }

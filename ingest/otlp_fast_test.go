@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -87,6 +88,11 @@ var otlpFastEdges = []string{
 	otlpOneSpan(otlpServer(`{"key":"x","value":{"stringValue":1}}`, "")),
 	otlpOneSpan(otlpServer(`{"key":"x","value":{"boolValue":"true"}}`, "")),
 	otlpOneSpan(otlpServer(`{"key":"x","value":{"arrayValue":[]}}`, "")),
+	otlpOneSpan(otlpServer(`{"key":"gen_ai.request.model","value":{"stringValue":"x"} },{"key":"llm.a","value":{"bytesValue":"eA=="}}`, "")),
+	otlpOneSpan(otlpServer(`{"key":"gen_ai.request.model","value":{"stringValue":"x","intValue":"1"}},{"key":"a\"b","value":{"intValue":"1"}}`, "")),
+	otlpOneSpan(otlpServer(`{"key":"gen_ai.request.model","value":{"string\u0056alue":"x"}},{"key":"llm.x","value":{"intValue":"+5"}}`, "")),
+	otlpOneSpan(otlpServer(`{"key":"gen_ai.usage.input_tokens","value":{"intValue":"0000000000000000000012"}}`, "")),
+	otlpOneSpan(otlpServer(`{"key":"gen_ai.usage.input_tokens","value":{"intValue":"-0"}},{"key":"llm.x","value":{"boolValue":true}}`, "")),
 	otlpOneSpan(otlpServer(`null,{"key":null,"value":null},{"key":"gen_ai.request.stream","value":{"boolValue":false}}`, "")),
 	otlpOneSpan(otlpServer(`{"key":"x","value":{"arrayValue":{"values":[`+strings.Repeat(`{"arrayValue":{"values":[`, 70)+strings.Repeat(`]}}`, 70)+`]}}}`, "")),
 	otlpOneSpan(otlpServer(`{"key":"url.full","value":{"stringValue":"http://h/v1/chat?x=1"}},{"key":"error.type","value":{"stringValue":"Timeout"}}`, "")),
@@ -184,6 +190,21 @@ func TestOTLPFastMatchesGeneral(t *testing.T) {
 	}
 }
 
+func TestOTLPParseInt(t *testing.T) {
+	for _, s := range []string{"", "-", "+", "0", "-0", "+7", "102", "-9223372036854775808", "9223372036854775807",
+		"9223372036854775808", "999999999999999999", "0000000000000000000001", "1_000", "12a", " 1", "0x10"} {
+		checkOTLPParseInt(t, s)
+	}
+}
+
+// checkOTLPParseInt compares otlpParseInt with strconv.ParseInt on s.
+func checkOTLPParseInt(t *testing.T, s string) {
+	want, err := strconv.ParseInt(s, 10, 64)
+	if v, ok := otlpParseInt([]byte(s)); ok != (err == nil) || (ok && v != want) {
+		t.Fatalf("otlpParseInt(%q) = %d, %v; ParseInt gives %d, %v", s, v, ok, want, err)
+	}
+}
+
 func FuzzOTLPFast(f *testing.F) {
 	seedFuzz(f, "otlp")
 	for _, d := range otlpFastEdges {
@@ -191,5 +212,6 @@ func FuzzOTLPFast(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		otlpRoutes(t, data)
+		checkOTLPParseInt(t, string(data))
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"unicode"
 )
 
 // This file reads OTLP/JSON attributes, values, ids and enums in place for
@@ -20,49 +21,98 @@ func (f *otlpFast) attrList(b []byte, j int, set *otlpAttrSet) int {
 
 // kv reads one key-value attribute (or null) at b[i] into set.
 func (f *otlpFast) kv(b []byte, i int, set *otlpAttrSet) int {
+	if end, ok := f.kvCompact(b, i, set); ok {
+		return end
+	}
+	if b[i] == 'n' {
+		return jsonWalkLiteral(b, i, "null")
+	}
 	var key []byte
 	var val otlpValue
-	hasKey, valAt, read := false, -1, false
-	end := f.nullOr(b, i, func() int {
-		return f.object(b, i, otlpKVFields, func(k, j int) int {
-			if k == 1 && !hasKey { // the value before its key: read it after
-				valAt = j
-				return jsonWalkSkip(b, j, &f.stack)
-			}
-			if k == 1 {
-				var end int
-				val, end = f.anyValue(b, j, otlpKnown(key), 0)
-				read = true
-				return end
-			}
+	k, known := otlpKey(0), false
+	hasKey, hasVal, valAt := false, false, -1
+	end := jsonWalkObject(b, i, func(name []byte, j int) int {
+		switch {
+		case string(name) == "key" && !hasKey:
 			hasKey = true
-			return f.nullOr(b, j, func() int {
-				s, end, plain, ok := jsonWalkString(b, j)
-				if key = s; ok && !plain {
-					key, ok = jsonAppendUnescaped(nil, b[j:end])
-				}
-				return clientIf(ok, end)
-			})
-		})
+			if b[j] == 'n' {
+				return jsonWalkLiteral(b, j, "null")
+			}
+			s, end, plain, ok := jsonWalkString(b, j)
+			if key = s; ok && !plain {
+				key, ok = jsonAppendUnescaped(nil, b[j:end])
+			}
+			k, known = otlpKeyOf(key)
+			return clientIf(ok, end)
+		case string(name) == "value" && !hasVal && hasKey:
+			hasVal = true
+			var end int
+			val, end = f.anyValue(b, j, known, 0)
+			return end
+		case string(name) == "value" && !hasVal: // before its key: read it after
+			hasVal, valAt = true, j
+			return jsonWalkSkip(b, j, &f.stack)
+		}
+		if m, ok := jsonStructKey(name, otlpKVFields); !ok || m >= 0 {
+			return -1 // a case-folded or repeated key or value
+		}
+		return jsonWalkSkip(b, j, &f.stack)
 	})
-	if end >= 0 && valAt >= 0 && !read {
-		if val, valAt = f.anyValue(b, valAt, otlpKnown(key), 0); valAt < 0 {
+	if end >= 0 && valAt >= 0 {
+		if val, valAt = f.anyValue(b, valAt, known, 0); valAt < 0 {
 			return -1
 		}
 	}
-	if end >= 0 && val.kind != otlpNone {
-		set.prefixes |= otlpPrefixes(key)
-		if k, ok := otlpKeyOf[string(key)]; ok {
-			set.vals[k] = val
-		}
+	if end >= 0 {
+		set.add(key, k, known, val)
 	}
 	return end
 }
 
-// otlpKnown reports whether the mapping reads attribute key.
-func otlpKnown(key []byte) bool {
-	_, ok := otlpKeyOf[string(key)]
-	return ok
+// add records attribute key (k when known) with value v: a nil value does
+// not count, a later value replaces an earlier one.
+func (set *otlpAttrSet) add(key []byte, k otlpKey, known bool, v otlpValue) {
+	if v.kind != otlpNone {
+		set.prefixes |= otlpPrefixes(key)
+		if known {
+			set.vals[k] = v
+		}
+	}
+}
+
+// kvCompact reads a key-value attribute written the way exporters write
+// them, {"key":"k","value":{"member":v}} with a plain key and no white
+// space, without the generic walk; ok is false for any other layout, which
+// kv reads.
+func (f *otlpFast) kvCompact(b []byte, i int, set *otlpAttrSet) (int, bool) {
+	const head, mid = `{"key":"`, `","value":{"`
+	if len(b)-i < len(head) || string(b[i:i+len(head)]) != head {
+		return 0, false
+	}
+	key, j, plain, ok := jsonWalkString(b, i+len(head)-1)
+	if !plain || !ok || len(b)-j < len(mid)-1 || string(b[j-1:j-1+len(mid)]) != mid {
+		return 0, false
+	}
+	j += len(mid) - 1
+	q := bytes.IndexByte(b[j:], '"')
+	if q < 0 {
+		return 0, false
+	}
+	m := otlpAnyMember(b[j : j+q])
+	if j += q + 1; m < 0 || j >= len(b) || b[j] != ':' {
+		return 0, false
+	}
+	if j = jsonSkipWS(b, j+1); j >= len(b) {
+		return 0, false
+	}
+	k, known := otlpKeyOf(key)
+	var a otlpFastAny
+	end := f.anyMember(b, m, j, &a, known, 0)
+	if end < 0 || len(b)-end < 2 || b[end] != '}' || b[end+1] != '}' {
+		return 0, false
+	}
+	set.add(key, k, known, a.value())
+	return end + 2, true
 }
 
 // otlpFastAny is an AnyValue's members as read, before otlpAnyValue.value's
@@ -84,30 +134,93 @@ func (f *otlpFast) anyValue(b []byte, i int, build bool, depth int) (otlpValue, 
 		return otlpValue{}, -1
 	}
 	var a otlpFastAny
+	seen := 0
 	end := f.nullOr(b, i, func() int {
-		return f.object(b, i, otlpAnyFields, func(k, j int) int { return f.anyMember(b, k, j, &a, build, depth) })
+		return jsonWalkObject(b, i, func(name []byte, j int) int {
+			k := otlpAnyMember(name)
+			switch {
+			case k == -2:
+				return jsonWalkSkip(b, j, &f.stack)
+			case k < 0 || seen&(1<<k) != 0:
+				return -1
+			}
+			seen |= 1 << k
+			return f.anyMember(b, k, j, &a, build, depth)
+		})
 	})
 	if end < 0 {
 		return otlpValue{}, -1
 	}
+	return a.value(), end
+}
+
+// value picks the AnyValue's value by otlpAnyValue.value's precedence.
+func (a *otlpFastAny) value() otlpValue {
 	switch {
 	case a.hasStr:
-		return a.str, end
+		return a.str
 	case a.hasBool:
-		return otlpValueOf(a.boolean), end
+		return otlpValueOf(a.boolean)
 	case a.intRaw != nil:
-		if v, err := strconv.ParseInt(string(bytes.Trim(a.intRaw, `"`)), 10, 64); err == nil {
-			return otlpValue{kind: otlpInt, i: v}, end
+		if v, ok := otlpParseInt(bytes.Trim(a.intRaw, `"`)); ok {
+			return otlpValue{kind: otlpInt, i: v}
 		}
 	case a.dblRaw != nil:
-		// ParseFloat also takes protojson's "NaN", "Infinity", "-Infinity".
-		if v, err := strconv.ParseFloat(string(bytes.Trim(a.dblRaw, `"`)), 64); err == nil {
-			return otlpValue{kind: otlpDouble, f: v}, end
+		if v, ok := otlpParseDouble(a.dblRaw); ok {
+			return otlpValue{kind: otlpDouble, f: v}
 		}
 	case a.hasArr:
-		return otlpValue{kind: otlpOther, other: a.arr}, end
+		return otlpValue{kind: otlpOther, other: a.arr}
 	}
-	return otlpValue{}, end
+	return otlpValue{}
+}
+
+// otlpParseInt is strconv.ParseInt(string(b), 10, 64) without its
+// generality for up to 18 digits after an optional sign.
+func otlpParseInt(b []byte) (int64, bool) {
+	digits := b
+	if len(digits) > 0 && (digits[0] == '-' || digits[0] == '+') {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 18 {
+		v, err := strconv.ParseInt(string(b), 10, 64)
+		return v, err == nil
+	}
+	var v int64
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if b[0] == '-' {
+		v = -v
+	}
+	return v, true
+}
+
+// otlpAnyMember returns the index of an AnyValue member name in
+// otlpAnyFields, -2 for a name struct decoding ignores and -1 for one it
+// might match after folding or unescaping.
+func otlpAnyMember(name []byte) int {
+	switch string(name) {
+	case "stringValue":
+		return 0
+	case "boolValue":
+		return 1
+	case "intValue":
+		return 2
+	case "doubleValue":
+		return 3
+	case "arrayValue":
+		return 4
+	case "kvlistValue":
+		return 5
+	}
+	if _, ok := jsonStructKey(name, otlpAnyFields); !ok {
+		return -1
+	}
+	return -2
 }
 
 // anyMember reads member k (otlpAnyFields) of an AnyValue at b[j] into a.
@@ -160,6 +273,20 @@ func (f *otlpFast) anyMember(b []byte, k, j int, a *otlpFastAny, build bool, dep
 	return jsonWalkSkip(b, j, &f.stack) // kvlistValue: read as nil
 }
 
+// otlpParseDouble parses a doubleValue's raw JSON as otlpAnyValue.value does:
+// strconv.ParseFloat of it without quotes, which also takes protojson's
+// "NaN", "Infinity" and "-Infinity". A plain number goes to jsonFloat,
+// which gives the same float without ParseFloat's generality.
+func otlpParseDouble(raw []byte) (float64, bool) {
+	if raw[0] != '"' {
+		if v, end, ok := jsonFloat(raw, 0); ok && end == len(raw) {
+			return v, true
+		}
+	}
+	v, err := strconv.ParseFloat(string(bytes.Trim(raw, `"`)), 64)
+	return v, err == nil
+}
+
 // otlpFastID is otlpID on the raw contents of a JSON string, lowering a
 // hex id without an intermediate copy.
 func otlpFastID(v []byte, size int) string {
@@ -167,23 +294,27 @@ func otlpFastID(v []byte, size int) string {
 		return otlpID(string(v), size)
 	}
 	var buf [32]byte
-	zero := true
+	var or byte
 	for i, c := range v {
-		switch {
-		case c >= '0' && c <= '9', c >= 'a' && c <= 'f':
-		case c >= 'A' && c <= 'F':
-			c += 'a' - 'A'
-		default:
+		l := otlpLowerHex[c]
+		if l == 0 {
 			return otlpID(string(v), size)
 		}
-		zero = zero && c == '0'
-		buf[i] = c
+		buf[i], or = l, or|(l-'0')
 	}
-	if zero {
+	if or == 0 { // all zeros: not an id
 		return otlpID(string(v), size)
 	}
 	return string(buf[:len(v)])
 }
+
+// otlpLowerHex maps hex digits to their lowercase form and other bytes to 0.
+var otlpLowerHex = func() (t [256]byte) {
+	for _, c := range "0123456789abcdef" {
+		t[c], t[unicode.ToUpper(c)] = byte(c), byte(c)
+	}
+	return t
+}()
 
 // otlpFastEnum is otlpEnum on the raw value b[j:end] (end < 0: not a
 // value), reading a plain in-range number without allocating.
