@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"sort"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -21,6 +22,12 @@ type envoyJSONFast struct {
 	seen  []uint32         // by rank, the record (rec) that filled the slot
 	rec   uint32
 	genai []envoyGenAI // the record's gen_ai.* keys that are not mapped
+	// last holds the ranks of the previous record's keys in their order (-1
+	// for keys not mapped): records mostly repeat the keys of the one before,
+	// so the key at the same position is compared before the map is asked.
+	last   []int
+	member int  // the index of the member being read
+	fffd   bool // a mapped key holds U+FFFD, which an invalid UTF-8 key decodes to
 	vals  []envoyFastValue
 	unesc []byte // unescaped string values of the record
 	stack []byte // scratch for jsonSkip
@@ -52,6 +59,7 @@ func newEnvoyJSONFast(ops map[string]*envoyOp) *envoyJSONFast {
 	sort.Strings(d.keys)
 	for i, k := range d.keys {
 		d.rank[k] = i
+		d.fffd = d.fffd || strings.ContainsRune(k, utf8.RuneError)
 		var op *envoyFastOp
 		if ops[k] != nil {
 			op = compileEnvoyOp(*ops[k])
@@ -81,13 +89,13 @@ func (d *envoyJSONFast) read(raw []byte) bool {
 		clear(d.seen)
 		d.rec = 1
 	}
-	d.genai, d.unesc = d.genai[:0], d.unesc[:0]
+	d.genai, d.unesc, d.member = d.genai[:0], d.unesc[:0], 0
 	end := jsonObject(raw, 0, func(key []byte, j int) int {
-		if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
+		r, ok := d.keyRank(key)
+		if !ok {
 			return -1
 		}
-		if r, ok := d.rank[string(key)]; ok {
-			if d.seen[r] == d.rec {
+		if r >= 0 {			if d.seen[r] == d.rec {
 				return -1
 			}
 			d.seen[r] = d.rec
@@ -116,6 +124,35 @@ func (d *envoyJSONFast) read(raw []byte) bool {
 	}
 	d.order()
 	return true
+}
+
+// keyRank returns the rank of a mapped key, -1 for another key; ok is false
+// for a key json.Unmarshal would read otherwise (escaped, or invalid UTF-8
+// that may decode to a mapped key).
+func (d *envoyJSONFast) keyRank(key []byte) (r int, ok bool) {
+	if bytes.IndexByte(key, '\\') >= 0 {
+		return 0, false
+	}
+	i := d.member
+	d.member++
+	if i < len(d.last) {
+		if r := d.last[i]; r >= 0 && string(key) == d.keys[r] {
+			return r, true
+		}
+	}
+	if d.fffd && !utf8.Valid(key) {
+		return 0, false
+	}
+	r, mapped := d.rank[string(key)]
+	if !mapped {
+		r = -1
+	}
+	if i < len(d.last) {
+		d.last[i] = r
+	} else if i < 64 {
+		d.last = append(d.last, r)
+	}
+	return r, true
 }
 
 // order puts the record's values in d.vals by key: mapped keys by rank,
