@@ -71,59 +71,122 @@ func newEnvoyJSONFast(ops map[string]*envoyOp) *envoyJSONFast {
 }
 
 // record decodes one record; it reports false, having told sink nothing,
-// when the general route must decide. A record starting with '{' is valid
-// JSON (proxyJSONRecords checked it).
+// when the general route must decide. It reads only a valid JSON object (as
+// the walk checks), so it may be given a line before it is validated.
 func (d *envoyJSONFast) record(in *Input, sink Sink, line int64, raw []byte) bool {
-	if len(raw) == 0 || raw[0] != '{' || !d.read(raw) {
+	if !d.read(raw) {
 		return false
 	}
 	return d.emit(in, sink, line, raw, d.vals)
 }
 
-// read walks the record raw and puts its values in d.vals in sorted key
-// order. It reports false for what the fast path does not read as
-// json.Unmarshal into a map would: escaped or invalid UTF-8 keys and
-// repeated keys.
+// read walks the record raw, checking that it is one valid JSON object as
+// it goes (one pass instead of json.Valid's and then the walk's), and puts
+// its values in d.vals in sorted key order. It reports false for invalid
+// JSON and for what the fast path does not read as json.Unmarshal into a
+// map would: escaped keys, invalid UTF-8 keys that may decode to a mapped
+// key, repeated keys and values nested deep enough to reach encoding/json's
+// depth limit.
 func (d *envoyJSONFast) read(raw []byte) bool {
 	if d.rec++; d.rec == 0 {
 		clear(d.seen)
 		d.rec = 1
 	}
 	d.genai, d.unesc, d.member = d.genai[:0], d.unesc[:0], 0
-	end := jsonObject(raw, 0, func(key []byte, j int) int {
-		r, ok := d.keyRank(key)
-		if !ok {
+	i := jsonSkipWS(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return false
+	}
+	if i = jsonSkipWS(raw, i+1); i < len(raw) && raw[i] == '}' {
+		d.order()
+		return jsonSkipWS(raw, i+1) == len(raw)
+	}
+	for i < len(raw) && raw[i] == '"' {
+		kEnd, st := jsonStringEnd(raw, i)
+		if st != scanOK {
+			return false
+		}
+		key := raw[i+1 : kEnd-1]
+		if i = jsonSkipWS(raw, kEnd); i >= len(raw) || raw[i] != ':' {
+			return false
+		}
+		end := d.readMember(raw, key, jsonSkipWS(raw, i+1))
+		if end < 0 {
+			return false
+		}
+		switch i = jsonSkipWS(raw, end); {
+		case i < len(raw) && raw[i] == ',':
+			i = jsonSkipWS(raw, i+1)
+		case i < len(raw) && raw[i] == '}':
+			d.order()
+			return jsonSkipWS(raw, i+1) == len(raw)
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// readMember reads the member key whose value starts at raw[j], and
+// returns the index after the value, or -1 when the record is left to the
+// general route.
+func (d *envoyJSONFast) readMember(raw, key []byte, j int) int {
+	end := jsonScalarEnd(raw, j, &d.stack)
+	r, ok := d.keyRank(key)
+	if end < 0 || !ok {
+		return -1
+	}
+	var op *envoyFastOp
+	if r >= 0 {
+		if d.seen[r] == d.rec {
 			return -1
 		}
-		if r >= 0 {			if d.seen[r] == d.rec {
-				return -1
-			}
-			d.seen[r] = d.rec
-			if d.ops[r] == nil {
-				return jsonSkip(raw, j, &d.stack)
-			}
-			val, end := d.value(raw, j)
-			d.slots[r] = envoyFastValue{d.ops[r], val}
-			return end
-		}
-		op := envoyGenAIOps[string(key)]
-		if op == nil {
-			return jsonSkip(raw, j, &d.stack)
-		}
+		d.seen[r], op = d.rec, d.ops[r]
+	} else if op = envoyGenAIOps[string(key)]; op != nil {
 		for _, g := range d.genai {
 			if bytes.Equal(g.key, key) {
 				return -1
 			}
 		}
-		val, end := d.value(raw, j)
-		d.genai = append(d.genai, envoyGenAI{key, sort.SearchStrings(d.keys, string(key)), envoyFastValue{op, val}})
-		return end
-	})
-	if end < 0 {
-		return false
 	}
-	d.order()
-	return true
+	if op == nil {
+		return end
+	}
+	val := d.value(raw, j, end)
+	if r >= 0 {
+		d.slots[r] = envoyFastValue{op, val}
+	} else {
+		d.genai = append(d.genai, envoyGenAI{key, sort.SearchStrings(d.keys, string(key)), envoyFastValue{op, val}})
+	}
+	return end
+}
+
+// jsonScalarEnd checks the JSON value at b[j] and returns the index after
+// it, or -1 when it is not valid JSON. An object or array is checked by
+// jsonValueEnd only when too short to nest 9,999 deep (encoding/json's
+// limit counts the record around it), else -1.
+func jsonScalarEnd(b []byte, j int, stack *[]byte) int {
+	if j >= len(b) {
+		return -1
+	}
+	end, st := 0, scanBad
+	switch c := b[j]; {
+	case c == '"':
+		end, st = jsonStringEnd(b, j)
+	case c == '-' || c >= '0' && c <= '9':
+		end, st = jsonNumberEnd(b, j)
+	case c == '{' || c == '[':
+		end, st, *stack = jsonValueEnd(b, j, *stack)
+		if end-j > 19000 {
+			return -1
+		}
+	default:
+		end, st = jsonLiteralEnd(b, j)
+	}
+	if st != scanOK {
+		return -1
+	}
+	return end
 }
 
 // keyRank returns the rank of a mapped key, -1 for another key; ok is false
@@ -176,37 +239,30 @@ func (d *envoyJSONFast) order() {
 	}
 }
 
-// value returns the value at raw[j] as jsonString reads it ("-" made
-// empty) and the index after it.
-func (d *envoyJSONFast) value(raw []byte, j int) (val []byte, end int) {
+// value returns the valid value raw[j:end] as jsonString reads it ("-"
+// made empty).
+func (d *envoyJSONFast) value(raw []byte, j, end int) (val []byte) {
 	switch c := raw[j]; {
 	case c == '"':
-		end, _ = jsonStringEnd(raw, j)
 		s := raw[j+1 : end-1]
 		if bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s) {
 			val = s
-		} else {
-			n := len(d.unesc)
-			var ok bool
-			if d.unesc, ok = jsonAppendUnescaped(d.unesc, raw[j:end]); ok {
-				val = d.unesc[n:]
-			} else {
-				d.unesc = append(d.unesc[:n], jsonString(json.RawMessage(raw[j:end]))...)
-				val = d.unesc[n:]
-			}
+			break
 		}
-	case c == '{' || c == '[':
-		end = jsonSkip(raw, j, &d.stack)
-	case c == 'n':
-		end = j + len("null")
+		n := len(d.unesc)
+		var ok bool
+		if d.unesc, ok = jsonAppendUnescaped(d.unesc, raw[j:end]); !ok {
+			d.unesc = append(d.unesc[:n], jsonString(json.RawMessage(raw[j:end]))...)
+		}
+		val = d.unesc[n:]
+	case c == '{' || c == '[' || c == 'n':
 	default: // a number, true or false: its text
-		end = jsonSkip(raw, j, &d.stack)
 		val = raw[j:end]
 	}
 	if len(val) == 1 && val[0] == '-' {
 		val = nil
 	}
-	return val, end
+	return val
 }
 
 // jsonValidObject is json.Valid for text starting with '{' (after white
