@@ -28,9 +28,9 @@ type envoyJSONFast struct {
 	last   []int
 	member int  // the index of the member being read
 	fffd   bool // a mapped key holds U+FFFD, which an invalid UTF-8 key decodes to
-	vals  []envoyFastValue
-	unesc []byte // unescaped string values of the record
-	stack []byte // scratch for jsonSkip
+	vals   []envoyFastValue
+	unesc  []byte // unescaped string values of the record
+	stack  []byte // scratch for jsonSkip
 }
 
 // envoyGenAI is a gen_ai.* key of a record and its value.
