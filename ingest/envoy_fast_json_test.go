@@ -147,3 +147,18 @@ func FuzzDecimalScaledBytes(f *testing.F) {
 		}
 	})
 }
+
+// FuzzJSONStringEndFast checks jsonStringEndFast against jsonStringEnd.
+func FuzzJSONStringEndFast(f *testing.F) {
+	for _, s := range []string{`"abc"`, `"0123456789abcdef"`, `"0123456\"89"`, "\"01234567\x01\"", `"0123456789`, `"\u00e4bcdefghij"`, `"é"`, `""`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b := append([]byte(`"`), s...)
+		end, st := jsonStringEndFast(b, 0)
+		wantEnd, wantSt := jsonStringEnd(b, 0)
+		if st != wantSt || st != scanBad && end != wantEnd {
+			t.Fatalf("%q: %d %d, jsonStringEnd %d %d", b, end, st, wantEnd, wantSt)
+		}
+	})
+}
