@@ -198,7 +198,11 @@ func (e envoyRoutes) decodeJSON(r io.Reader, in *Input, sink Sink, m map[string]
 	if e.fast {
 		fast = newEnvoyJSONFast(ops)
 	}
-	return proxyJSONRecords(r, sink, func(line int64, raw []byte) {
+	var fastLine func(line int64, t []byte) bool
+	if fast != nil {
+		fastLine = func(line int64, t []byte) bool { return fast.record(in, sink, line, t) }
+	}
+	return proxyJSONRecordsFast(r, sink, fastLine, func(line int64, raw []byte) {
 		if fast == nil || !fast.record(in, sink, line, raw) {
 			envoyJSONRecord(in, sink, line, raw, ops)
 		}

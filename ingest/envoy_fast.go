@@ -180,8 +180,8 @@ func (d *envoyFast) emit(in *Input, sink Sink, line int64, raw []byte, vals []en
 	case !ok:
 		return false
 	}
-	d.ev = schema.Event{Source: schema.SourceProxy, Format: "envoy", Host: in.Host, Clock: schema.ClockWall,
-		InputFile: in.Name, InputLine: line, StartNs: d.arena.int64(start)}
+	d.clearEvent(in, line)
+	d.ev.StartNs = d.arena.int64(start)
 	d.attrs = d.attrs[:0]
 	if !d.fields(vals, start) {
 		return false
@@ -191,10 +191,26 @@ func (d *envoyFast) emit(in *Input, sink Sink, line int64, raw []byte, vals []en
 	return true
 }
 
+// clearEvent readies d.ev for the entry on line n: the fields build sets
+// are cleared (the others stay zero), the input's fields set. The sink
+// copies the event it is given, so d.ev is reused.
+func (d *envoyFast) clearEvent(in *Input, n int64) {
+	ev := &d.ev
+	if ev.Format == "" {
+		*ev = schema.Event{Source: schema.SourceProxy, Format: "envoy", Clock: schema.ClockWall}
+	}
+	ev.Host, ev.InputFile, ev.InputLine = in.Host, in.Name, n
+	ev.RequestID, ev.TraceID, ev.Model, ev.Endpoint, ev.Error = "", "", "", "", ""
+	ev.Status, ev.Completed, ev.Attrs = nil, nil, nil
+	ev.PromptTokens, ev.PromptTokensSource, ev.OutputTokens, ev.OutputTokensSource = nil, "", nil, ""
+	ev.StartNs, ev.HeadersNs, ev.FirstTokenNs, ev.EndNs = nil, nil, nil, nil
+}
+
 // envoyFastStart is envoyEvent's first pass: the start instant (the last
 // START_TIME given) and whether the entry is an intermediate one.
 func envoyFastStart(vals []envoyFastValue) (start int64, skip string, ok bool) {
-	for _, v := range vals {
+	for i := range vals {
+		v := &vals[i]
 		if v.op.code == ecStart && len(v.val) > 0 {
 			ns, good := envoyStartNs(v.val, v.op.op.arg)
 			if !good {
@@ -229,7 +245,8 @@ func (d *envoyFast) fields(vals []envoyFastValue, start int64) bool {
 	var tid envoyTraceID
 	code := int64(-1)
 	ev := &d.ev
-	for _, v := range vals {
+	for i := range vals {
+		v := &vals[i]
 		if len(v.val) == 0 {
 			continue
 		}

@@ -123,7 +123,7 @@ func (d *envoyFast) ids(rid []byte, tid *envoyTraceID) {
 // classify is envoyClassify over the flags' bytes.
 func (d *envoyFast) classify(flags []byte, noResponse bool) {
 	ev := &d.ev
-	for rest := flags; ; {
+	for rest := flags; len(flags) > 0; {
 		part, more := rest, false
 		if i := bytes.IndexByte(rest, ','); i >= 0 {
 			part, rest, more = rest[:i], rest[i+1:], true

@@ -2,9 +2,11 @@ package ingest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"slices"
 	"sort"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -21,9 +23,15 @@ type envoyJSONFast struct {
 	seen  []uint32         // by rank, the record (rec) that filled the slot
 	rec   uint32
 	genai []envoyGenAI // the record's gen_ai.* keys that are not mapped
-	vals  []envoyFastValue
-	unesc []byte // unescaped string values of the record
-	stack []byte // scratch for jsonSkip
+	// last holds the ranks of the previous record's keys in their order (-1
+	// for keys not mapped): records mostly repeat the keys of the one before,
+	// so the key at the same position is compared before the map is asked.
+	last   []int
+	member int  // the index of the member being read
+	fffd   bool // a mapped key holds U+FFFD, which an invalid UTF-8 key decodes to
+	vals   []envoyFastValue
+	unesc  []byte // unescaped string values of the record
+	stack  []byte // scratch for jsonSkip
 }
 
 // envoyGenAI is a gen_ai.* key of a record and its value.
@@ -52,6 +60,7 @@ func newEnvoyJSONFast(ops map[string]*envoyOp) *envoyJSONFast {
 	sort.Strings(d.keys)
 	for i, k := range d.keys {
 		d.rank[k] = i
+		d.fffd = d.fffd || strings.ContainsRune(k, utf8.RuneError)
 		var op *envoyFastOp
 		if ops[k] != nil {
 			op = compileEnvoyOp(*ops[k])
@@ -63,59 +72,151 @@ func newEnvoyJSONFast(ops map[string]*envoyOp) *envoyJSONFast {
 }
 
 // record decodes one record; it reports false, having told sink nothing,
-// when the general route must decide. A record starting with '{' is valid
-// JSON (proxyJSONRecords checked it).
+// when the general route must decide. It reads only a valid JSON object (as
+// the walk checks), so it may be given a line before it is validated.
 func (d *envoyJSONFast) record(in *Input, sink Sink, line int64, raw []byte) bool {
-	if len(raw) == 0 || raw[0] != '{' || !d.read(raw) {
+	if !d.read(raw) {
 		return false
 	}
 	return d.emit(in, sink, line, raw, d.vals)
 }
 
-// read walks the record raw and puts its values in d.vals in sorted key
-// order. It reports false for what the fast path does not read as
-// json.Unmarshal into a map would: escaped or invalid UTF-8 keys and
-// repeated keys.
+// read walks the record raw, checking that it is one valid JSON object as
+// it goes (one pass instead of json.Valid's and then the walk's), and puts
+// its values in d.vals in sorted key order. It reports false for invalid
+// JSON and for what the fast path does not read as json.Unmarshal into a
+// map would: escaped keys, invalid UTF-8 keys that may decode to a mapped
+// key, repeated keys and values nested deep enough to reach encoding/json's
+// depth limit.
 func (d *envoyJSONFast) read(raw []byte) bool {
 	if d.rec++; d.rec == 0 {
 		clear(d.seen)
 		d.rec = 1
 	}
-	d.genai, d.unesc = d.genai[:0], d.unesc[:0]
-	end := jsonObject(raw, 0, func(key []byte, j int) int {
-		if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
+	d.genai, d.unesc, d.member = d.genai[:0], d.unesc[:0], 0
+	i := jsonSkipWS(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return false
+	}
+	if i = jsonSkipWS(raw, i+1); i < len(raw) && raw[i] == '}' {
+		d.order()
+		return jsonSkipWS(raw, i+1) == len(raw)
+	}
+	for i < len(raw) && raw[i] == '"' {
+		kEnd, st := jsonStringEndFast(raw, i)
+		if st != scanOK {
+			return false
+		}
+		key := raw[i+1 : kEnd-1]
+		if i = jsonSkipWS(raw, kEnd); i >= len(raw) || raw[i] != ':' {
+			return false
+		}
+		end := d.readMember(raw, key, jsonSkipWS(raw, i+1))
+		if end < 0 {
+			return false
+		}
+		switch i = jsonSkipWS(raw, end); {
+		case i < len(raw) && raw[i] == ',':
+			i = jsonSkipWS(raw, i+1)
+		case i < len(raw) && raw[i] == '}':
+			d.order()
+			return jsonSkipWS(raw, i+1) == len(raw)
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// readMember reads the member key whose value starts at raw[j], and
+// returns the index after the value, or -1 when the record is left to the
+// general route.
+func (d *envoyJSONFast) readMember(raw, key []byte, j int) int {
+	end := jsonScalarEnd(raw, j, &d.stack)
+	r, ok := d.keyRank(key)
+	if end < 0 || !ok {
+		return -1
+	}
+	var op *envoyFastOp
+	if r >= 0 {
+		if d.seen[r] == d.rec {
 			return -1
 		}
-		if r, ok := d.rank[string(key)]; ok {
-			if d.seen[r] == d.rec {
-				return -1
-			}
-			d.seen[r] = d.rec
-			if d.ops[r] == nil {
-				return jsonSkip(raw, j, &d.stack)
-			}
-			val, end := d.value(raw, j)
-			d.slots[r] = envoyFastValue{d.ops[r], val}
-			return end
-		}
-		op := envoyGenAIOps[string(key)]
-		if op == nil {
-			return jsonSkip(raw, j, &d.stack)
-		}
+		d.seen[r], op = d.rec, d.ops[r]
+	} else if op = envoyGenAIOps[string(key)]; op != nil {
 		for _, g := range d.genai {
 			if bytes.Equal(g.key, key) {
 				return -1
 			}
 		}
-		val, end := d.value(raw, j)
-		d.genai = append(d.genai, envoyGenAI{key, sort.SearchStrings(d.keys, string(key)), envoyFastValue{op, val}})
-		return end
-	})
-	if end < 0 {
-		return false
 	}
-	d.order()
-	return true
+	if op == nil {
+		return end
+	}
+	val := d.value(raw, j, end)
+	if r >= 0 {
+		d.slots[r] = envoyFastValue{op, val}
+	} else {
+		d.genai = append(d.genai, envoyGenAI{key, sort.SearchStrings(d.keys, string(key)), envoyFastValue{op, val}})
+	}
+	return end
+}
+
+// jsonScalarEnd checks the JSON value at b[j] and returns the index after
+// it, or -1 when it is not valid JSON. An object or array is checked by
+// jsonValueEnd only when too short to nest 9,999 deep (encoding/json's
+// limit counts the record around it), else -1.
+func jsonScalarEnd(b []byte, j int, stack *[]byte) int {
+	if j >= len(b) {
+		return -1
+	}
+	end, st := 0, scanBad
+	switch c := b[j]; {
+	case c == '"':
+		end, st = jsonStringEndFast(b, j)
+	case c == '-' || c >= '0' && c <= '9':
+		end, st = jsonNumberEnd(b, j)
+	case c == '{' || c == '[':
+		end, st, *stack = jsonValueEnd(b, j, *stack)
+		if end-j > 19000 {
+			return -1
+		}
+	default:
+		end, st = jsonLiteralEnd(b, j)
+	}
+	if st != scanOK {
+		return -1
+	}
+	return end
+}
+
+// keyRank returns the rank of a mapped key, -1 for another key; ok is false
+// for a key json.Unmarshal would read otherwise (escaped, or invalid UTF-8
+// that may decode to a mapped key).
+func (d *envoyJSONFast) keyRank(key []byte) (r int, ok bool) {
+	if bytes.IndexByte(key, '\\') >= 0 {
+		return 0, false
+	}
+	i := d.member
+	d.member++
+	if i < len(d.last) {
+		if r := d.last[i]; r >= 0 && string(key) == d.keys[r] {
+			return r, true
+		}
+	}
+	if d.fffd && !utf8.Valid(key) {
+		return 0, false
+	}
+	r, mapped := d.rank[string(key)]
+	if !mapped {
+		r = -1
+	}
+	if i < len(d.last) {
+		d.last[i] = r
+	} else if i < 64 {
+		d.last = append(d.last, r)
+	}
+	return r, true
 }
 
 // order puts the record's values in d.vals by key: mapped keys by rank,
@@ -139,37 +240,30 @@ func (d *envoyJSONFast) order() {
 	}
 }
 
-// value returns the value at raw[j] as jsonString reads it ("-" made
-// empty) and the index after it.
-func (d *envoyJSONFast) value(raw []byte, j int) (val []byte, end int) {
+// value returns the valid value raw[j:end] as jsonString reads it ("-"
+// made empty).
+func (d *envoyJSONFast) value(raw []byte, j, end int) (val []byte) {
 	switch c := raw[j]; {
 	case c == '"':
-		end, _ = jsonStringEnd(raw, j)
 		s := raw[j+1 : end-1]
 		if bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s) {
 			val = s
-		} else {
-			n := len(d.unesc)
-			var ok bool
-			if d.unesc, ok = jsonAppendUnescaped(d.unesc, raw[j:end]); ok {
-				val = d.unesc[n:]
-			} else {
-				d.unesc = append(d.unesc[:n], jsonString(json.RawMessage(raw[j:end]))...)
-				val = d.unesc[n:]
-			}
+			break
 		}
-	case c == '{' || c == '[':
-		end = jsonSkip(raw, j, &d.stack)
-	case c == 'n':
-		end = j + len("null")
+		n := len(d.unesc)
+		var ok bool
+		if d.unesc, ok = jsonAppendUnescaped(d.unesc, raw[j:end]); !ok {
+			d.unesc = append(d.unesc[:n], jsonString(json.RawMessage(raw[j:end]))...)
+		}
+		val = d.unesc[n:]
+	case c == '{' || c == '[' || c == 'n':
 	default: // a number, true or false: its text
-		end = jsonSkip(raw, j, &d.stack)
 		val = raw[j:end]
 	}
 	if len(val) == 1 && val[0] == '-' {
 		val = nil
 	}
-	return val, end
+	return val
 }
 
 // jsonValidObject is json.Valid for text starting with '{' (after white
@@ -178,4 +272,31 @@ func jsonValidObject(b []byte, stack *[]byte) bool {
 	end, st, grown := jsonValueEnd(b, 0, *stack)
 	*stack = grown
 	return st == scanOK && jsonSkipWS(b, end) == len(b)
+}
+
+// jsonStringEndFast is jsonStringEnd for the string whose '"' is b[i],
+// eight bytes at a time while they hold no '"', '\\' or control character
+// (Envoy's keys and values are short and plain); at the first such byte it
+// goes on byte by byte, and hands a string with escapes to jsonStringEnd.
+func jsonStringEndFast(b []byte, i int) (int, int) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	j := i + 1
+	for ; j+8 <= len(b); j += 8 {
+		x := binary.LittleEndian.Uint64(b[j:])
+		q, bs := x^(ones*'"'), x^(ones*'\\')
+		if ((q-ones)&^q|(bs-ones)&^bs|(x-ones*0x20)&^x)&highs != 0 {
+			break
+		}
+	}
+	for ; j < len(b); j++ {
+		switch c := b[j]; {
+		case c == '"':
+			return j + 1, scanOK
+		case c == '\\':
+			return jsonStringEnd(b, i)
+		case c < 0x20:
+			return j, scanBad
+		}
+	}
+	return j, scanMore
 }

@@ -37,7 +37,8 @@ var envoyEdgeRecords = []string{
 	`{"ts":"1795428000.123","dur":4120,"hdr":"85","fb":"312.5","rid":"req-a1","tid":"4BF92F3577B34DA6A3CE929D0E0E4736","code":200,"flags":"-","path":"/v1/chat/completions","up":"10.0.0.7:8000","type":"DownstreamEnd","x":"y"}`,
 	`{"ts":"1795428001.000","dur":null,"hdr":"-","fb":"-","rid":"req-a2","tid":null,"code":200,"flags":"-","path":"/v1/chat/completions","up":"10.0.0.7:8000","type":"DownstreamPeriodic"}`,
 	`{"ts":"1795428001.000","dur":"2500","hdr":90,"fb":"400","rid":"req-a2","tid":"0x4bf92f3577b34da6a3ce929d0e0e4736","code":200,"flags":"-","gen_ai.request.model":"mapped"}`,
-	`{}`, `{"a":1}`, `null`, `[1]`, `"x"`,
+	`{}`, `{"a":1}`, `null`, `[1]`, `"x"`, `{"start_time":"2026-11-23T10:00:04.925Z","duration":1} x`, `{"start_time":"2026-11-23T10:00:04.925Z","duration":01}`,
+	`{"start_time":"2026-11-23T10:00:04.925Z","duration":1,}`, `{"start_time":"2026-11-23T10:00:04.925Z" "duration":1}`, ` { "start_time" : "2026-11-23T10:00:04.925Z" , "duration" : 1 } `,
 }
 
 // envoyJSONFastFor compiles a key→operator map for both JSON routes.
@@ -99,10 +100,15 @@ func FuzzEnvoyJSONFast(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, rec string, m uint8) {
 		var stack []byte
-		if rec = strings.TrimSpace(rec); rec == "" || rec[0] == '{' && !jsonValidObject([]byte(rec), &stack) {
-			return // proxyJSONRecords hands on only valid records starting with '{'
-		}
 		p := plans[int(m)%len(plans)]
+		if s := strings.TrimSpace(rec); s != "" && s[0] == '{' && !jsonValidObject([]byte(s), &stack) {
+			// The walk checks validity: an invalid record must be declined.
+			var r recorder
+			if p.fast.record(&Input{}, &r, 1, []byte(s)) || r.total() != 0 {
+				t.Fatalf("%q: invalid JSON taken by the fast path", s)
+			}
+			return
+		}
 		checkEnvoyJSON(t, p.ops, p.fast, []byte(rec))
 	})
 }
@@ -138,6 +144,21 @@ func FuzzDecimalScaledBytes(f *testing.F) {
 		want, wok := decimalScaled(s, sc)
 		if got != want || ok != wok {
 			t.Fatalf("%q scale %d: %d %v, decimalScaled %d %v", s, sc, got, ok, want, wok)
+		}
+	})
+}
+
+// FuzzJSONStringEndFast checks jsonStringEndFast against jsonStringEnd.
+func FuzzJSONStringEndFast(f *testing.F) {
+	for _, s := range []string{`"abc"`, `"0123456789abcdef"`, `"0123456\"89"`, "\"01234567\x01\"", `"0123456789`, `"\u00e4bcdefghij"`, `"é"`, `""`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b := append([]byte(`"`), s...)
+		end, st := jsonStringEndFast(b, 0)
+		wantEnd, wantSt := jsonStringEnd(b, 0)
+		if st != wantSt || st != scanBad && end != wantEnd {
+			t.Fatalf("%q: %d %d, jsonStringEnd %d %d", b, end, st, wantEnd, wantSt)
 		}
 	})
 }

@@ -11,6 +11,7 @@ type envoyTextPlan []envoyTextToken
 // envoyTextToken is a literal (op == nil) or an operator of a format.
 type envoyTextToken struct {
 	lit      []byte
+	afterOp  bool // the literal follows an operator, whose match found it already
 	op       *envoyFastOp
 	next     []byte // the literal that ends the operator's value (" " before another operator); nil at the end
 	maySpace bool   // the value may hold spaces (see envoyMaySpace)
@@ -21,7 +22,7 @@ func newEnvoyTextPlan(f envoyFormat) envoyTextPlan {
 	p := make(envoyTextPlan, len(f))
 	for i, t := range f {
 		if t.op == nil {
-			p[i].lit = []byte(t.lit)
+			p[i].lit, p[i].afterOp = []byte(t.lit), i > 0
 			continue
 		}
 		p[i].op, p[i].maySpace = compileEnvoyOp(*t.op), envoyMaySpace(f, i)
@@ -40,24 +41,26 @@ func newEnvoyTextPlan(f envoyFormat) envoyTextPlan {
 func (p envoyTextPlan) match(line []byte, vals []envoyFastValue) ([]envoyFastValue, bool) {
 	vals = vals[:0]
 	pos := 0
-	for _, t := range p {
+	for i := range p {
+		t := &p[i]
 		if t.op == nil {
-			if !bytes.HasPrefix(line[pos:], t.lit) {
+			if !t.afterOp && !bytes.HasPrefix(line[pos:], t.lit) {
 				return vals, false
 			}
 			pos += len(t.lit)
 			continue
 		}
-		end := len(line)
+		end, first := len(line), false
 		if t.next != nil {
-			k := bytes.Index(line[pos:], t.next)
+			k, f := indexLiteral(line[pos:], t.next)
 			if k < 0 {
 				return vals, false
 			}
-			end = pos + k
+			end, first = pos+k, f
 		}
 		v := line[pos:end]
-		if !t.maySpace && bytes.IndexByte(v, ' ') >= 0 {
+		// Text up to the first space holds no space.
+		if !t.maySpace && !(first && t.next[0] == ' ') && bytes.IndexByte(v, ' ') >= 0 {
 			return vals, false
 		}
 		if len(v) == 1 && v[0] == '-' {

@@ -128,6 +128,9 @@ func (p *nginxPlan) match(line []byte, vals []nginxSpan, plain bool) bool {
 // indexLiteral returns the index of the first occurrence of lit (not empty)
 // in s, or -1, and whether it is the first occurrence of lit's first byte.
 func indexLiteral(s, lit []byte) (int, bool) {
+	if len(lit) == 1 {
+		return bytes.IndexByte(s, lit[0]), true
+	}
 	for i := 0; ; i++ {
 		j := bytes.IndexByte(s[i:], lit[0])
 		if j < 0 {

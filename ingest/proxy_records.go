@@ -29,6 +29,14 @@ const maxJSONRecord = 8 << 20
 // rec gets that starts with '{' is valid JSON (one object); others may be
 // anything. The bytes rec gets are only valid during the call.
 func proxyJSONRecords(r io.Reader, sink Sink, rec func(line int64, raw []byte)) error {
+	return proxyJSONRecordsFast(r, sink, nil, rec)
+}
+
+// proxyJSONRecordsFast is proxyJSONRecords with a fast path: a line that
+// starts with '{' goes to fast first, which reports true when it took it
+// (then the line was one valid JSON object, and fast told sink what rec
+// would have); otherwise the line is read as proxyJSONRecords reads it.
+func proxyJSONRecordsFast(r io.Reader, sink Sink, fast func(line int64, t []byte) bool, rec func(line int64, raw []byte)) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	if peekJSONArray(br) {
 		return proxyJSONArray(br, sink, rec)
@@ -60,6 +68,7 @@ func proxyJSONRecords(r io.Reader, sink Sink, rec func(line int64, raw []byte)) 
 			}
 		case len(t) == 0:
 			sink.Skip(line, "blank line")
+		case t[0] == '{' && fast != nil && fast(line, t):
 		case t[0] == '{' && !jsonValidObject(t, &stack):
 			buf, start = append([]byte(nil), t...), line
 		default:

@@ -332,7 +332,7 @@ type attrKV struct{ key, val string }
 // passes, and the driver clones the maps it keeps. At most attrMapsMax sets
 // are kept; beyond that each event gets its own map.
 type attrMaps struct {
-	recent [4]attrSet // the sets last asked for, most recent first
+	recent [8]attrSet // the sets last asked for, most recent first
 	key    []byte
 	maps   map[string]map[string]string
 }
