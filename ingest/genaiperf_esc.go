@@ -288,44 +288,26 @@ const gpEscMaxDepth = 32
 // skip skips the event value at b[i], validating it, and returns the index
 // past it.
 func (e *gpEsc) skip(i int) int {
-	b := e.b
-	var stack [gpEscMaxDepth]byte
+	var stack [gpEscMaxDepth]byte // the closing delimiters of the open containers
 	depth := 0
 	for {
 		switch {
 		case i < 0:
 			return i
-		case i >= len(b):
+		case i >= len(e.b):
 			return gpMore
 		}
-		switch c := b[i]; c {
-		case '{', '[':
-			if depth == len(stack) {
-				return gpBail
-			}
-			close := byte('}')
-			if c == '[' {
-				close = ']'
-			}
-			j, empty := e.open(i, c, close)
-			if j < 0 || !empty {
-				if j < 0 {
-					return j
+		if c := e.b[i]; c == '{' || c == '[' {
+			var opened bool
+			if i, opened = e.enter(i, c); opened {
+				if depth == len(stack) {
+					return gpBail
 				}
-				stack[depth], depth = close, depth+1
-				if i = j; c == '{' {
-					_, i = e.anyKey(i)
-				}
+				stack[depth], depth = gpEscCloser(c), depth+1
 				continue
 			}
-			i = j
-		case '\\':
-			if i+1 < len(b) && b[i+1] != '"' {
-				return gpBail
-			}
-			i, _ = e.str(i)
-		default:
-			i = e.scalar(i)
+		} else {
+			i = e.leaf(i)
 		}
 		// A value ended at i: close containers until one goes on.
 		for ; i >= 0 && depth > 0; depth-- {
@@ -341,6 +323,40 @@ func (e *gpEsc) skip(i int) int {
 			return i
 		}
 	}
+}
+
+// gpEscCloser returns the delimiter that closes the container c opens.
+func gpEscCloser(c byte) byte {
+	if c == '{' {
+		return '}'
+	}
+	return ']'
+}
+
+// enter reads the '{' or '[' (c) at b[i]: for an empty container it returns
+// the index past it, else the index of its first value (after the key, for
+// an object) and opened=true.
+func (e *gpEsc) enter(i int, c byte) (int, bool) {
+	j, empty := e.open(i, c, gpEscCloser(c))
+	if j < 0 || empty {
+		return j, false
+	}
+	if c == '{' {
+		_, j = e.anyKey(j)
+	}
+	return j, true
+}
+
+// leaf skips the string, number or literal at b[i].
+func (e *gpEsc) leaf(i int) int {
+	if e.b[i] != '\\' {
+		return e.scalar(i)
+	}
+	if !e.quote(i) {
+		return gpBail
+	}
+	end, _ := e.str(i)
+	return end
 }
 
 // anyKey reads an object key of any content at b[i] and the ':' after it;

@@ -61,6 +61,8 @@ type gpQuick struct {
 	stack     []byte  // scratch for jsonValueEnd
 	unescaped []byte  // scratch for the payload and unescaped responses
 	lineStart int     // where the SSE line being read by lines began
+	start     int64   // the request's timestamp
+	payload   []byte  // its request_inputs.payload literal; nil when absent
 }
 
 // gpRequestKeys are the request keys the one-pass route reads, in the
@@ -75,10 +77,8 @@ var gpInputKeys, gpOutputKeys = []string{"payload"}, []string{"response", "text_
 // as gpWalker.event would; end is the index past the object, or gpBail or
 // gpMore.
 func (q *gpQuick) request(b []byte, i int, endpoint string) (ev *schema.Event, end int) {
-	q.esc, q.times = gpEsc{b: b}, q.times[:0]
+	q.esc, q.times, q.start, q.payload = gpEsc{b: b}, q.times[:0], 0, nil
 	q.s = gpStream{offsets: q.offsets[:0], tokens: q.tokens[:0], pending: q.pending[:0], stack: q.stack}
-	var start int64
-	var payload []byte
 	seen := 0
 	i, empty := gpOuterOpen(b, i, '{', '}')
 	if i < 0 || empty {
@@ -91,21 +91,9 @@ func (q *gpQuick) request(b []byte, i int, endpoint string) (ev *schema.Event, e
 		}
 		k, ok := gpEscKey(key, gpRequestKeys)
 		if !ok || (k >= 0 && seen&(1<<k) != 0) || (k == 3 && seen&5 != 5) {
-			return nil, gpBail
+			return nil, gpBail // odd or repeated keys, or outputs before their times
 		}
-		switch k {
-		case 0:
-			start, i = gpOuterInt(b, j)
-		case 1:
-			payload, i = q.inputs(b, j)
-		case 2:
-			i = q.timesArray(b, j)
-		case 3:
-			i = q.outputs(b, j, start)
-		default:
-			i = gpOuterSkip(b, j, &q.stack)
-		}
-		if i < 0 {
+		if i = q.member(b, k, j); i < 0 {
 			return nil, i
 		}
 		if k >= 0 {
@@ -115,13 +103,30 @@ func (q *gpQuick) request(b []byte, i int, endpoint string) (ev *schema.Event, e
 			return nil, i
 		}
 	}
-	if seen&1 == 0 || (seen&8 == 0 && !q.timesOK(start)) {
+	if seen&1 == 0 || (seen&8 == 0 && !q.timesOK(q.start)) {
 		return nil, gpBail
 	}
-	if ev = q.event(start, payload, endpoint); ev == nil {
+	if ev = q.event(q.start, q.payload, endpoint); ev == nil {
 		return nil, gpBail
 	}
 	return ev, i
+}
+
+// member reads the value at b[j] of gpRequestKeys[k] (k < 0: another key).
+func (q *gpQuick) member(b []byte, k, j int) (end int) {
+	switch k {
+	case 0:
+		q.start, end = gpOuterInt(b, j)
+	case 1:
+		q.payload, end = q.inputs(b, j)
+	case 2:
+		end = q.timesArray(b, j)
+	case 3:
+		end = q.outputs(b, j, q.start)
+	default:
+		end = gpOuterSkip(b, j, &q.stack)
+	}
+	return end
 }
 
 // event builds the request's event once its object was read; nil means
