@@ -69,8 +69,8 @@ func equalInts(a, b []int64) bool {
 
 // TestPartWriterRowGroupsByBytes writes 100 events of 100,000 chunks each:
 // about 800 kB of offsets per event (eventBytes: 256 + 8×100,000 = 800,256),
-// so a row group ends every ceil(32 MiB / 800,256 B) = 42 events and the
-// file holds ceil(100/42) = 3 row groups, though 100 rows are far below
+// so a row group ends every ceil(16 MiB / 800,256 B) = 21 events and the
+// file holds ceil(100/21) = 5 row groups, though 100 rows are far below
 // RowsPerRowGroup.
 func TestPartWriterRowGroupsByBytes(t *testing.T) {
 	dir := t.TempDir()
@@ -99,8 +99,8 @@ func TestPartWriterRowGroupsByBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(pf.RowGroups()); n != 3 {
-		t.Errorf("%d row groups, want 3", n)
+	if n := len(pf.RowGroups()); n != 5 {
+		t.Errorf("%d row groups, want 5", n)
 	}
 	events, err := readFile(parts[0].Temp, nil)
 	if err != nil {
