@@ -223,7 +223,8 @@ var errClientLineTooLong = errors.New("line too long")
 const clientMaxLine = 64 << 20
 
 // clientLines reads lines of any length up to clientMaxLine, reusing one
-// buffer; a line's bytes are valid until the next call.
+// buffer (or the reader's, for a line that fits in it); a line's bytes are
+// valid until the next call.
 type clientLines struct {
 	r    *bufio.Reader
 	buf  []byte
@@ -241,6 +242,10 @@ func (l *clientLines) next() ([]byte, int64, error) {
 	tooLong := false
 	for {
 		frag, err := l.r.ReadSlice('\n')
+		if err == nil && len(l.buf) == 0 && !tooLong { // a whole line in the reader's buffer: no copy
+			l.line++
+			return bytes.TrimSuffix(bytes.TrimSuffix(frag, []byte{'\n'}), []byte{'\r'}), l.line, nil
+		}
 		if len(l.buf)+len(frag) <= clientMaxLine {
 			l.buf = append(l.buf, frag...)
 		} else {

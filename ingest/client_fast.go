@@ -198,6 +198,9 @@ const (
 // clientRecord.chunks would; it returns -1 for anything that route would
 // reject or decode differently.
 func (c *clientFast) chunk(line []byte, j int) int {
+	if end, ok := c.chunkCompact(line, j); ok {
+		return end
+	}
 	var ms float64
 	var tokens int64
 	var kind []byte
@@ -233,6 +236,42 @@ func (c *clientFast) chunk(line []byte, j int) int {
 	}
 	c.out.chunks++
 	return end
+}
+
+// chunkCompact reads a chunk written the way ttftrace's client writes it,
+// {"t_ms":N,"tokens":N,"kind":"K"} (tokens optional), without the generic
+// walk; ok is false for any other layout, which chunk reads.
+func (c *clientFast) chunkCompact(line []byte, j int) (int, bool) {
+	const head, tokensKey, kindKey = `{"t_ms":`, `,"tokens":`, `,"kind":"`
+	if !clientHasAt(line, j, head) {
+		return 0, false
+	}
+	ms, i, ok := jsonFloat(line, j+len(head))
+	if !ok {
+		return 0, false
+	}
+	var tokens int64
+	hasTokens := clientHasAt(line, i, tokensKey)
+	if hasTokens {
+		if tokens, i, ok = jsonStrictInt(line, i+len(tokensKey)); !ok || tokens != int64(int32(tokens)) {
+			return 0, false
+		}
+	}
+	if !clientHasAt(line, i, kindKey) {
+		return 0, false
+	}
+	i += len(kindKey)
+	q := bytes.IndexByte(line[i:], '"') // addChunk takes only plain kind names
+	if q < 0 || !clientHasAt(line, i+q, `"}`) || !c.addChunk(ms, tokens, hasTokens, line[i:i+q]) {
+		return 0, false
+	}
+	c.out.chunks++
+	return i + q + 2, true
+}
+
+// clientHasAt reports whether b holds s at i.
+func clientHasAt(b []byte, i int, s string) bool {
+	return i <= len(b) && len(b)-i >= len(s) && string(b[i:i+len(s)]) == s
 }
 
 // clientChunkKey returns the seen bit of a chunk key, 0 for a key struct

@@ -13,33 +13,10 @@ import "strconv"
 // for them too, so the result is the same correctly rounded float); any
 // other number goes to ParseFloat itself.
 func jsonFloat(b []byte, i int) (f float64, end int, ok bool) {
-	j := i
-	neg := j < len(b) && b[j] == '-'
-	if neg {
-		j++
-	}
-	var mant uint64
-	digits, frac := 0, 0
-	if j < len(b) && b[j] == '0' {
-		j, digits = j+1, 1
-	} else {
-		for ; j < len(b) && b[j] >= '0' && b[j] <= '9'; j++ {
-			mant = mant*10 + uint64(b[j]-'0')
-			digits++
-		}
-	}
-	if digits == 0 {
+	neg := i < len(b) && b[i] == '-'
+	mant, digits, frac, j, ok := jsonMantissa(b, i+btoi(neg))
+	if !ok {
 		return 0, j, false
-	}
-	if j < len(b) && b[j] == '.' {
-		for j++; j < len(b) && b[j] >= '0' && b[j] <= '9'; j++ {
-			mant = mant*10 + uint64(b[j]-'0')
-			digits++
-			frac++
-		}
-		if frac == 0 {
-			return 0, j, false
-		}
 	}
 	exp := 0
 	if j < len(b) && (b[j] == 'e' || b[j] == 'E') {
@@ -67,6 +44,41 @@ func jsonFloat(b []byte, i int) (f float64, end int, ok bool) {
 		f = -f
 	}
 	return f, j, true
+}
+
+// jsonMantissa reads the digits of a number's integer part and fraction
+// starting at b[j] (after the sign), with JSON's grammar, as one integer
+// (wrapping past 19 digits); frac counts the fraction's digits.
+func jsonMantissa(b []byte, j int) (mant uint64, digits, frac, end int, ok bool) {
+	if j < len(b) && b[j] == '0' {
+		j, digits = j+1, 1
+	} else {
+		for ; j < len(b) && b[j] >= '0' && b[j] <= '9'; j++ {
+			mant = mant*10 + uint64(b[j]-'0')
+			digits++
+		}
+	}
+	if digits == 0 {
+		return 0, 0, 0, j, false
+	}
+	if j < len(b) && b[j] == '.' {
+		for j++; j < len(b) && b[j] >= '0' && b[j] <= '9'; j++ {
+			mant = mant*10 + uint64(b[j]-'0')
+			digits++
+			frac++
+		}
+		if frac == 0 {
+			return 0, 0, 0, j, false
+		}
+	}
+	return mant, digits, frac, j, true
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // jsonExponent reads the exponent starting at b[j] (after the 'e'); ok is
