@@ -154,16 +154,7 @@ func ReadDataset(paths ...string) ([]Event, error) {
 	// joined in path order, so the result does not depend on scheduling.
 	parts := make([][]Event, len(files))
 	errs := make([]error, len(files))
-	next := atomic.Int64{}
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
-				parts[i], errs[i] = readFile(files[i], nil)
-			}
-		})
-	}
-	wg.Wait()
+	forEach(len(files), func(i int) { parts[i], errs[i] = readFile(files[i], nil) })
 	if err := firstError(errs); err != nil {
 		return nil, err
 	}
@@ -177,6 +168,20 @@ func ReadDataset(paths ...string) ([]Event, error) {
 		parts[i] = nil
 	}
 	return events, nil
+}
+
+// forEach calls fn(0…n−1) on up to GOMAXPROCS goroutines and waits.
+func forEach(n int, fn func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // firstError returns the first non-nil error of errs.

@@ -344,21 +344,44 @@ func CompactParts(dir string, parts []StagedPart) ([]StagedPart, error) {
 			small[p.Partition]++
 		}
 	}
-	pw := NewPartWriter(dir)
-	var merged []int // indexes into parts of the small parts merged
+	// Each partition's small parts merge on their own writer, partitions in
+	// parallel; a partition's parts are copied in the order given.
+	var partitions []string
+	byPartition := map[string][]int{}
 	for i, p := range parts {
-		if !isSmall[i] || small[p.Partition] < 2 {
-			continue
+		if isSmall[i] && small[p.Partition] >= 2 {
+			if byPartition[p.Partition] == nil {
+				partitions = append(partitions, p.Partition)
+			}
+			byPartition[p.Partition] = append(byPartition[p.Partition], i)
 		}
-		if err := copyPart(pw, p.Temp); err != nil {
-			pw.Abort()
-			return parts, err
-		}
-		merged = append(merged, i)
 	}
-	out, err := pw.Close()
-	if err != nil || len(merged) == 0 {
+	outs := make([][]StagedPart, len(partitions))
+	errs := make([]error, len(partitions))
+	forEach(len(partitions), func(k int) {
+		pw := NewPartWriter(dir)
+		for _, i := range byPartition[partitions[k]] {
+			if errs[k] = copyPart(pw, parts[i].Temp); errs[k] != nil {
+				pw.Abort()
+				return
+			}
+		}
+		outs[k], errs[k] = pw.Close()
+	})
+	var merged []int // indexes into parts of the small parts merged
+	var out []StagedPart
+	for k, p := range partitions {
+		merged = append(merged, byPartition[p]...)
+		out = append(out, outs[k]...)
+	}
+	if err := firstError(errs); err != nil {
+		for _, m := range out {
+			os.Remove(m.Temp)
+		}
 		return parts, err
+	}
+	if len(merged) == 0 {
+		return parts, nil
 	}
 	return replaceMerged(parts, merged, out), nil
 }
