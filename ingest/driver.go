@@ -49,7 +49,8 @@ type DriverOptions struct {
 // Result is what one ingest call read.
 type Result struct {
 	// Events are the request records kept, in input order then record
-	// order, without duplicates (see DriverOptions.KeepEvents).
+	// order, without duplicates (see DriverOptions.KeepEvents). Events of
+	// one input may share an equal Attrs map: treat them as read-only.
 	Events []schema.Event
 	// Records is the number of events kept (without duplicates), whether
 	// held in Events or not.

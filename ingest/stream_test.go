@@ -3,6 +3,7 @@ package ingest
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/ttftrace/ttftrace/schema"
@@ -66,5 +67,29 @@ func TestRunStreamDiscard(t *testing.T) {
 	}
 	if _, err := res.Write(filepath.Join(dir, "elsewhere")); err == nil {
 		t.Errorf("Write to a folder other than the staging one succeeded")
+	}
+}
+
+// TestAttrCacheShares checks that kept events share an equal Attrs map and
+// never the format's own map, which it may reuse.
+func TestAttrCacheShares(t *testing.T) {
+	var c attrCache
+	own := map[string]string{"region": "eu", "app": "chat"}
+	a := c.keep(own)
+	own["region"] = "us" // the format reuses its map
+	b := c.keep(own)
+	own["region"] = "eu"
+	d := c.keep(own)
+	if a["region"] != "eu" || b["region"] != "us" {
+		t.Fatalf("kept maps changed with the format's: %v %v", a, b)
+	}
+	if reflect.ValueOf(a).Pointer() != reflect.ValueOf(d).Pointer() {
+		t.Error("an equal map was copied again instead of shared")
+	}
+	if reflect.ValueOf(a).Pointer() == reflect.ValueOf(own).Pointer() {
+		t.Error("the format's own map was kept")
+	}
+	if c.keep(nil) != nil {
+		t.Error("nil attrs became a map")
 	}
 }
