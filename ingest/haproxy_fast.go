@@ -43,7 +43,11 @@ func (d *haproxyFast) line(in *Input, sink Sink, n int64, s []byte) bool {
 	}
 	date, rest, ok := haproxyHeadAt(s)
 	if !ok {
-		return false
+		if !bytes.Contains(s, []byte("Connect from ")) && !bytes.Contains(s, []byte("haproxy[")) {
+			return false // a reject
+		}
+		sink.Skip(n, "not an HTTP request log line")
+		return true
 	}
 	start, ok := clfMillisNs(date, d.loc)
 	if !ok {
@@ -100,17 +104,18 @@ func (d *haproxyFast) clearEvent(in *Input, n int64) {
 // " [dd/Mon/yyyy:hh:mm:ss.mmm] " preceded by a "client:port" word, and what
 // follows the head.
 func haproxyHeadAt(s []byte) (date, rest []byte, ok bool) {
-	for from := 0; ; {
-		i := bytes.Index(s[from:], []byte(" ["))
+	for from := 1; from < len(s); {
+		i := bytes.IndexByte(s[from:], '[')
 		if i < 0 {
-			return nil, nil, false
+			break
 		}
-		p := from + i
-		from = p + 1
-		if len(s) >= p+28 && haproxyDateShape(s[p+2:p+26]) && s[p+26] == ']' && s[p+27] == ' ' && haproxyClientPort(s[:p]) {
+		p := from + i - 1 // the space before '['
+		from = p + 2
+		if s[p] == ' ' && len(s) >= p+28 && haproxyDateShape(s[p+2:p+26]) && s[p+26] == ']' && s[p+27] == ' ' && haproxyClientPort(s[:p]) {
 			return s[p+2 : p+26], s[p+28:], true
 		}
 	}
+	return nil, nil, false
 }
 
 // haproxyDateShape reports whether d has the shape \d\d/[A-Z][a-z]{2}/\d{4}:\d\d:\d\d:\d\d\.\d{3}.
@@ -160,14 +165,12 @@ func haproxyClientPort(s []byte) bool {
 // haproxySplit cuts s into f as strings.SplitN(s, " ", 10) does and returns
 // the number of fields.
 func haproxySplit(s []byte, f *haproxyFields) int {
-	n := 0
-	for ; n < len(f)-1; n++ {
-		i := bytes.IndexByte(s, ' ')
-		if i < 0 {
-			break
+	n, start := 0, 0
+	for i := 0; i < len(s) && n < len(f)-1; i++ {
+		if s[i] == ' ' {
+			f[n], start, n = s[start:i], i+1, n+1
 		}
-		f[n], s = s[:i], s[i+1:]
 	}
-	f[n] = s
+	f[n] = s[start:]
 	return n + 1
 }

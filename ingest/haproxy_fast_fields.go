@@ -128,8 +128,15 @@ func (d *haproxyFast) tail(rest []byte) bool {
 // line (which the caller checked is not white space); ok is false when a
 // non-ASCII byte follows, which strings.TrimSpace may trim too.
 func haproxyTrimLeft(s []byte) ([]byte, bool) {
-	t := bytes.TrimLeft(s, " \t\n\v\f\r")
-	return t, len(t) == 0 || t[0] < 0x80
+	for len(s) > 0 && asciiSpace(s[0]) {
+		s = s[1:]
+	}
+	return s, len(s) == 0 || s[0] < 0x80
+}
+
+// asciiSpace reports whether c is ASCII white space as unicode.IsSpace has it.
+func asciiSpace(c byte) bool {
+	return c == ' ' || c >= '\t' && c <= '\r'
 }
 
 // request sets the endpoint and method from the quoted request line.
@@ -164,7 +171,12 @@ func haproxyCapturedIDs(captured []byte, rid *[]byte, tid *envoyTraceID) bool {
 		} else {
 			more = false
 		}
-		h = bytes.Trim(h, " \t\n\v\f\r")
+		for len(h) > 0 && asciiSpace(h[0]) {
+			h = h[1:]
+		}
+		for len(h) > 0 && asciiSpace(h[len(h)-1]) {
+			h = h[:len(h)-1]
+		}
 		if len(h) > 0 && (h[0] >= 0x80 || h[len(h)-1] >= 0x80) {
 			return false
 		}

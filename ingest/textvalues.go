@@ -54,7 +54,7 @@ func (a *valueArena) bool(v bool) *bool {
 // recent values are compared before the map is looked up. It stops growing
 // at internMax entries; longer values are not kept.
 type internTable struct {
-	recent [8]string // by internSlot
+	recent [16]string // by internSlot
 	m      map[string]string
 }
 
@@ -68,7 +68,7 @@ func internSlot(b []byte) int {
 	if len(b) == 0 {
 		return 0
 	}
-	return (len(b) + int(b[0]) + int(b[len(b)-1])) & 7
+	return (len(b)*5 + int(b[0])*3 + int(b[len(b)/2])*7 + int(b[len(b)-1])) & 15
 }
 
 func (t *internTable) get(b []byte) string {
