@@ -287,13 +287,27 @@ var tgiDurationUnits = []struct {
 
 // tgiDuration parses a Rust Duration Debug string ("1.234567s", "40ms",
 // "25.3µs", "812ns") or a compound one ("1m5.3s", "1h2m") into nanoseconds.
-func tgiDuration(s string) (int64, bool) {
-	s = strings.TrimSpace(s)
-	if s == "" {
+// It reads strings and line bytes alike.
+func tgiDuration[S ~string | ~[]byte](s S) (int64, bool) {
+	for len(s) > 0 && asciiSpace(s[0]) {
+		s = s[1:]
+	}
+	for len(s) > 0 && asciiSpace(s[len(s)-1]) {
+		s = s[:len(s)-1]
+	}
+	if len(s) > 0 && (s[0] >= 0x80 || s[len(s)-1] >= 0x80) {
+		return tgiDurationOf(strings.TrimSpace(string(s)))
+	}
+	return tgiDurationOf(s)
+}
+
+// tgiDurationOf is tgiDuration for trimmed text.
+func tgiDurationOf[S ~string | ~[]byte](s S) (int64, bool) {
+	if len(s) == 0 {
 		return 0, false
 	}
 	var total int64
-	for s != "" {
+	for len(s) > 0 {
 		i := 0
 		for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
 			i++
@@ -304,7 +318,7 @@ func tgiDuration(s string) (int64, bool) {
 		num, rest := s[:i], s[i:]
 		unit := int64(0)
 		for _, u := range tgiDurationUnits {
-			if strings.HasPrefix(rest, u.suffix) {
+			if len(rest) >= len(u.suffix) && string(rest[:len(u.suffix)]) == u.suffix {
 				unit, rest = u.ns, rest[len(u.suffix):]
 				break
 			}
@@ -312,7 +326,7 @@ func tgiDuration(s string) (int64, bool) {
 		if unit == 0 {
 			return 0, false
 		}
-		ns, ok := scaledDecimalToNs(num, unit)
+		ns, ok := decimalNs(num, unit)
 		if !ok || total > math.MaxInt64-ns {
 			return 0, false
 		}
