@@ -102,36 +102,50 @@ type tgiRecord struct {
 	message string
 }
 
-func (t tgi) Decode(in *Input, sink Sink) error {
+func (tgi) Decode(in *Input, sink Sink) error {
+	return tgiDecode(in, sink, true)
+}
+
+// tgiDecode is Decode, by the fast path (tgi_fast.go) when fast is set and
+// it takes the line, else by tgiLine.
+func tgiDecode(in *Input, sink Sink, fast bool) error {
+	f := &tgiFast{}
 	return readRecordsByLine(in.R, func(line int64, b []byte) {
-		text := tgiANSI.ReplaceAllString(string(b), "")
-		if strings.TrimSpace(text) == "" {
-			sink.Skip(line, "blank line")
-			return
-		}
-		var rec tgiRecord
-		var ok bool
-		if trimmed := strings.TrimSpace(text); strings.HasPrefix(trimmed, `{"timestamp"`) {
-			var err error
-			if rec, err = tgiParseJSON(trimmed); err != nil {
-				sink.Reject(line, "invalid json", truncateDetail(err.Error()))
-				return
-			}
-			ok = true
-		} else {
-			rec, ok = tgiParseText(text)
-		}
-		switch {
-		case !ok && strings.Contains(text, "total_time="):
-			// A request's timing line that does not parse was cut or mangled:
-			// it is a request record lost, not a foreign line.
-			sink.Reject(line, "malformed request line", truncateDetail(text))
-		case !ok:
-			sink.Skip(line, "not a log record")
-		default:
-			t.emit(in, line, b, rec, sink)
+		if !fast || !f.line(in, sink, line, b) {
+			tgiLine(in, sink, line, b)
 		}
 	})
+}
+
+// tgiLine decodes one line by the general route.
+func tgiLine(in *Input, sink Sink, line int64, b []byte) {
+	text := tgiANSI.ReplaceAllString(string(b), "")
+	if strings.TrimSpace(text) == "" {
+		sink.Skip(line, "blank line")
+		return
+	}
+	var rec tgiRecord
+	var ok bool
+	if trimmed := strings.TrimSpace(text); strings.HasPrefix(trimmed, `{"timestamp"`) {
+		var err error
+		if rec, err = tgiParseJSON(trimmed); err != nil {
+			sink.Reject(line, "invalid json", truncateDetail(err.Error()))
+			return
+		}
+		ok = true
+	} else {
+		rec, ok = tgiParseText(text)
+	}
+	switch {
+	case !ok && strings.Contains(text, "total_time="):
+		// A request's timing line that does not parse was cut or mangled:
+		// it is a request record lost, not a foreign line.
+		sink.Reject(line, "malformed request line", truncateDetail(text))
+	case !ok:
+		sink.Skip(line, "not a log record")
+	default:
+		tgi{}.emit(in, line, b, rec, sink)
+	}
 }
 
 // emit turns one log record into an event, a skip or a reject.
