@@ -84,19 +84,33 @@ func (haproxy) Sniff(head []byte) bool {
 
 // Decode reads one log line per record.
 func (haproxy) Decode(in *Input, sink Sink) error {
+	return haproxyDecode(in, sink, true)
+}
+
+// haproxyDecode is Decode, by the fast path (haproxy_fast.go) when fast is
+// set and it takes the line, else by haproxyLine.
+func haproxyDecode(in *Input, sink Sink, fast bool) error {
 	loc := in.Opts.TZ
 	if loc == nil {
 		loc = time.UTC
 	}
+	f := &haproxyFast{loc: loc}
 	return readRecordsByLine(in.R, sink, func(line int64, text []byte) {
-		s := strings.TrimSpace(string(text))
-		if s == "" {
-			sink.Skip(line, "blank line")
-			return
+		if !fast || !f.line(in, sink, line, text) {
+			haproxyLine(in, sink, line, text, loc)
 		}
-		ev, skip, reason, detail := haproxyEvent(s, loc)
-		emitRecord(in, sink, line, text, onWallClock(ev, in, "haproxy", schema.SourceProxy), skip, reason, detail)
 	})
+}
+
+// haproxyLine decodes one line by the general route.
+func haproxyLine(in *Input, sink Sink, line int64, text []byte, loc *time.Location) {
+	s := strings.TrimSpace(string(text))
+	if s == "" {
+		sink.Skip(line, "blank line")
+		return
+	}
+	ev, skip, reason, detail := haproxyEvent(s, loc)
+	emitRecord(in, sink, line, text, onWallClock(ev, in, "haproxy", schema.SourceProxy), skip, reason, detail)
 }
 
 // haproxyEvent decodes one line; it returns a skip reason for lines that are

@@ -54,7 +54,7 @@ func (a *valueArena) bool(v bool) *bool {
 // recent values are compared before the map is looked up. It stops growing
 // at internMax entries; longer values are not kept.
 type internTable struct {
-	recent [8]string // by internSlot
+	recent [16]string // by internSlot
 	m      map[string]string
 }
 
@@ -68,7 +68,7 @@ func internSlot(b []byte) int {
 	if len(b) == 0 {
 		return 0
 	}
-	return (len(b) + int(b[0]) + int(b[len(b)-1])) & 7
+	return (len(b)*5 + int(b[0])*3 + int(b[len(b)/2])*7 + int(b[len(b)-1])) & 15
 }
 
 func (t *internTable) get(b []byte) string {
@@ -420,4 +420,48 @@ func decimalScaledBytes(b []byte, scale int) (int64, bool) {
 		v = -v
 	}
 	return v, true
+}
+
+// decimalNs is scaledDecimalToNs for digits with an optional fraction
+// ("1.234567") and a power-of-ten unit, read without big.Rat: num × unit
+// rounded to the nearest ns, halves away from zero. Anything else goes to
+// scaledDecimalToNs.
+func decimalNs[S ~string | ~[]byte](num S, unit int64) (int64, bool) {
+	p := 0 // unit = 10^p
+	for p < 18 && pow10(p) < unit {
+		p++
+	}
+	var ip, frac int64
+	i := 0
+	for ; i < len(num) && num[i] >= '0' && num[i] <= '9'; i++ {
+		ip = ip*10 + int64(num[i]-'0')
+	}
+	whole, k, dot := i, 0, i < len(num) && num[i] == '.'
+	if dot {
+		for i++; i < len(num) && num[i] >= '0' && num[i] <= '9'; i, k = i+1, k+1 {
+			frac = frac*10 + int64(num[i]-'0')
+		}
+	}
+	if pow10(p) != unit || whole == 0 || whole+p > 18 || i != len(num) || dot && k == 0 || k > 18 {
+		return scaledDecimalToNs(string(num), unit)
+	}
+	ns := ip * unit
+	if k <= p {
+		return ns + frac*pow10(p-k), true
+	}
+	div := pow10(k - p)
+	q, r := frac/div, frac%div
+	if 2*r >= div {
+		q++
+	}
+	return ns + q, true
+}
+
+// pow10 returns 10^n for n from 0 to 18.
+func pow10(n int) int64 {
+	v := int64(1)
+	for ; n > 0; n-- {
+		v *= 10
+	}
+	return v
 }

@@ -103,14 +103,32 @@ func TestValueArena(t *testing.T) {
 		}
 	}
 	var tab internTable
-	for range 2 {
-		for _, v := range []string{"POST", "GET", "", "/v1/chat/completions", "PUT", "POSTS"} {
+	values := []string{"POST", "GET", "", "/v1/chat/completions", "PUT", "POSTS", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"}
+	for round := range 2 {
+		for _, v := range values {
 			if s := tab.get([]byte(v)); s != v {
 				t.Errorf("intern(%q) = %q", v, s)
 			}
 		}
+		if n := len(tab.m); n > len(values) || round == 0 && n < len(values)-1 {
+			t.Errorf("round %d: intern table holds %d values", round, n)
+		}
 	}
-	if len(tab.m) != 6 {
-		t.Errorf("intern table holds %d values, want 6", len(tab.m))
+}
+
+// FuzzDecimalNs checks decimalNs against scaledDecimalToNs.
+func FuzzDecimalNs(f *testing.F) {
+	for _, s := range []string{"1.234567", "40", "25.3", "0.5", "0.05", "1.", ".5", "1.2.3", "", "999999999.999999999", "9223372036.854775807",
+		"0.0000000005", "1234567890123456789", "3.463885359", "1e3"} {
+		f.Add(s, uint8(2))
 	}
+	units := []int64{1, 1e3, 1e6, 1e9, 60e9, 3600e9, 10}
+	f.Fuzz(func(t *testing.T, s string, u uint8) {
+		unit := units[int(u)%len(units)]
+		got, ok := decimalNs(s, unit)
+		want, wok := scaledDecimalToNs(s, unit)
+		if got != want || ok != wok {
+			t.Fatalf("%q × %d: %d %v, scaledDecimalToNs %d %v", s, unit, got, ok, want, wok)
+		}
+	})
 }

@@ -102,36 +102,50 @@ type tgiRecord struct {
 	message string
 }
 
-func (t tgi) Decode(in *Input, sink Sink) error {
+func (tgi) Decode(in *Input, sink Sink) error {
+	return tgiDecode(in, sink, true)
+}
+
+// tgiDecode is Decode, by the fast path (tgi_fast.go) when fast is set and
+// it takes the line, else by tgiLine.
+func tgiDecode(in *Input, sink Sink, fast bool) error {
+	f := &tgiFast{}
 	return readRecordsByLine(in.R, sink, func(line int64, b []byte) {
-		text := tgiANSI.ReplaceAllString(string(b), "")
-		if strings.TrimSpace(text) == "" {
-			sink.Skip(line, "blank line")
-			return
-		}
-		var rec tgiRecord
-		var ok bool
-		if trimmed := strings.TrimSpace(text); strings.HasPrefix(trimmed, `{"timestamp"`) {
-			var err error
-			if rec, err = tgiParseJSON(trimmed); err != nil {
-				sink.Reject(line, "invalid json", truncateDetail(err.Error()))
-				return
-			}
-			ok = true
-		} else {
-			rec, ok = tgiParseText(text)
-		}
-		switch {
-		case !ok && strings.Contains(text, "total_time="):
-			// A request's timing line that does not parse was cut or mangled:
-			// it is a request record lost, not a foreign line.
-			sink.Reject(line, "malformed request line", truncateDetail(text))
-		case !ok:
-			sink.Skip(line, "not a log record")
-		default:
-			t.emit(in, line, b, rec, sink)
+		if !fast || !f.line(in, sink, line, b) {
+			tgiLine(in, sink, line, b)
 		}
 	})
+}
+
+// tgiLine decodes one line by the general route.
+func tgiLine(in *Input, sink Sink, line int64, b []byte) {
+	text := tgiANSI.ReplaceAllString(string(b), "")
+	if strings.TrimSpace(text) == "" {
+		sink.Skip(line, "blank line")
+		return
+	}
+	var rec tgiRecord
+	var ok bool
+	if trimmed := strings.TrimSpace(text); strings.HasPrefix(trimmed, `{"timestamp"`) {
+		var err error
+		if rec, err = tgiParseJSON(trimmed); err != nil {
+			sink.Reject(line, "invalid json", truncateDetail(err.Error()))
+			return
+		}
+		ok = true
+	} else {
+		rec, ok = tgiParseText(text)
+	}
+	switch {
+	case !ok && strings.Contains(text, "total_time="):
+		// A request's timing line that does not parse was cut or mangled:
+		// it is a request record lost, not a foreign line.
+		sink.Reject(line, "malformed request line", truncateDetail(text))
+	case !ok:
+		sink.Skip(line, "not a log record")
+	default:
+		tgi{}.emit(in, line, b, rec, sink)
+	}
 }
 
 // emit turns one log record into an event, a skip or a reject.
@@ -287,13 +301,27 @@ var tgiDurationUnits = []struct {
 
 // tgiDuration parses a Rust Duration Debug string ("1.234567s", "40ms",
 // "25.3µs", "812ns") or a compound one ("1m5.3s", "1h2m") into nanoseconds.
-func tgiDuration(s string) (int64, bool) {
-	s = strings.TrimSpace(s)
-	if s == "" {
+// It reads strings and line bytes alike.
+func tgiDuration[S ~string | ~[]byte](s S) (int64, bool) {
+	for len(s) > 0 && asciiSpace(s[0]) {
+		s = s[1:]
+	}
+	for len(s) > 0 && asciiSpace(s[len(s)-1]) {
+		s = s[:len(s)-1]
+	}
+	if len(s) > 0 && (s[0] >= 0x80 || s[len(s)-1] >= 0x80) {
+		return tgiDurationOf(strings.TrimSpace(string(s)))
+	}
+	return tgiDurationOf(s)
+}
+
+// tgiDurationOf is tgiDuration for trimmed text.
+func tgiDurationOf[S ~string | ~[]byte](s S) (int64, bool) {
+	if len(s) == 0 {
 		return 0, false
 	}
 	var total int64
-	for s != "" {
+	for len(s) > 0 {
 		i := 0
 		for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
 			i++
@@ -304,7 +332,7 @@ func tgiDuration(s string) (int64, bool) {
 		num, rest := s[:i], s[i:]
 		unit := int64(0)
 		for _, u := range tgiDurationUnits {
-			if strings.HasPrefix(rest, u.suffix) {
+			if len(rest) >= len(u.suffix) && string(rest[:len(u.suffix)]) == u.suffix {
 				unit, rest = u.ns, rest[len(u.suffix):]
 				break
 			}
@@ -312,7 +340,7 @@ func tgiDuration(s string) (int64, bool) {
 		if unit == 0 {
 			return 0, false
 		}
-		ns, ok := scaledDecimalToNs(num, unit)
+		ns, ok := decimalNs(num, unit)
 		if !ok || total > math.MaxInt64-ns {
 			return 0, false
 		}

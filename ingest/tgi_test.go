@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 
@@ -210,4 +211,56 @@ func TestTGICutRequestLineIsRejected(t *testing.T) {
 	if rec.Rejects[0].Line != 2 || rec.Rejects[0].Reason != "malformed request line" {
 		t.Fatalf("reject %+v", rec.Rejects[0])
 	}
+}
+
+// tgiDurationReference is tgiDuration as first written (strings and
+// scaledDecimalToNs), the reference FuzzTGIDuration checks against.
+func tgiDurationReference(s string) (int64, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, false
+	}
+	var total int64
+	for s != "" {
+		i := 0
+		for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
+			i++
+		}
+		if i == 0 {
+			return 0, false
+		}
+		num, rest := s[:i], s[i:]
+		unit := int64(0)
+		for _, u := range tgiDurationUnits {
+			if strings.HasPrefix(rest, u.suffix) {
+				unit, rest = u.ns, rest[len(u.suffix):]
+				break
+			}
+		}
+		if unit == 0 {
+			return 0, false
+		}
+		ns, ok := scaledDecimalToNs(num, unit)
+		if !ok || total > math.MaxInt64-ns {
+			return 0, false
+		}
+		total, s = total+ns, rest
+	}
+	return total, true
+}
+
+func FuzzTGIDuration(f *testing.F) {
+	for _, s := range []string{"1.234567s", "40ms", "25.3µs", "25.3μs", "812ns", "1m5.3s", "1h2m", " 5s ", "\u00a05s", "5µ", "µ", "1.5.3s", "", "9223372036.854775808s", "0.5ns"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := tgiDuration(s)
+		want, wok := tgiDurationReference(s)
+		if got != want || ok != wok {
+			t.Fatalf("%q: %d %v, reference %d %v", s, got, ok, want, wok)
+		}
+		if b, bok := tgiDuration([]byte(s)); b != got || bok != ok {
+			t.Fatalf("%q: bytes %d %v, string %d %v", s, b, bok, got, ok)
+		}
+	})
 }

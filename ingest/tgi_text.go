@@ -52,7 +52,7 @@ func tgiParseText(text string) (tgiRecord, bool) {
 // tgiChainEnd returns the index of the first ": " outside braces and quotes,
 // or -1, and whether the text before it is a target ("a::b") rather than a
 // span chain.
-func tgiChainEnd(s string) (int, bool) {
+func tgiChainEnd[S ~string | ~[]byte](s S) (int, bool) {
 	depth, target := 0, false
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
@@ -122,8 +122,8 @@ func tgiParseSpan(s string) tgiSpan {
 // tgiValueLen returns the length of the field value at the start of s: a
 // quoted string, or text up to a space (outside brackets and quotes) that is
 // followed by the next "key=".
-func tgiValueLen(s string) int {
-	if strings.HasPrefix(s, `"`) {
+func tgiValueLen[S ~string | ~[]byte](s S) int {
+	if len(s) > 0 && s[0] == '"' {
 		return tgiQuotedLen(s)
 	}
 	depth := 0
@@ -144,7 +144,7 @@ func tgiValueLen(s string) int {
 
 // tgiFieldStart reports whether s starts with "key=", key being a field name
 // like "total_time" or "otel.name".
-func tgiFieldStart(s string) bool {
+func tgiFieldStart[S ~string | ~[]byte](s S) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -160,7 +160,7 @@ func tgiFieldStart(s string) bool {
 
 // tgiQuotedLen returns the length of the double-quoted string at the start of
 // s, quotes included, honouring backslash escapes; len(s) when unterminated.
-func tgiQuotedLen(s string) int {
+func tgiQuotedLen[S ~string | ~[]byte](s S) int {
 	for i := 1; i < len(s); i++ {
 		switch s[i] {
 		case '\\':

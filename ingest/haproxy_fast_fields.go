@@ -1,0 +1,247 @@
+package ingest
+
+import (
+	"bytes"
+	"time"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// This file reads the fields of an HAProxy line for the fast path
+// (haproxy_fast.go), each the byte-reading twin of a part of haproxy.go.
+
+// timers is haproxyTimers: "TR/Tw/Tc/Tr/Ta" (four slashes, checked).
+func (d *haproxyFast) timers(field []byte, start int64) bool {
+	var ms [5]int64
+	last := field[bytes.LastIndexByte(field, '/')+1:]
+	logasap := len(last) > 0 && last[0] == '+'
+	for i, rest := 0, field; i < 5; i++ {
+		part := rest
+		if j := bytes.IndexByte(rest, '/'); j >= 0 {
+			part, rest = rest[:j], rest[j+1:]
+		}
+		v, ok := haproxyTimer(part)
+		if !ok {
+			return false
+		}
+		ms[i] = v
+	}
+	const msNs = int64(time.Millisecond)
+	ev := &d.ev
+	if ms[1] >= 0 {
+		ev.QueueNs = d.arena.int64(ms[1] * msNs)
+	}
+	if ms[2] >= 0 {
+		ev.ConnectNs = d.arena.int64(ms[2] * msNs)
+	}
+	if ms[0] >= 0 && ms[1] >= 0 && ms[2] >= 0 && ms[3] >= 0 {
+		ev.HeadersNs = d.arena.int64(start + (ms[0]+ms[1]+ms[2]+ms[3])*msNs)
+	}
+	if ms[4] >= 0 && !logasap {
+		ev.EndNs = d.arena.int64(start + ms[4]*msNs)
+	}
+	if logasap {
+		d.attrs = append(d.attrs, attrKV{"logasap", "true"})
+	}
+	return true
+}
+
+// haproxyTimer reads a timer as haproxyTimers does (one '+' dropped, then
+// an integer of at least -1) when it is "+"?"-"?digits; ok is false for
+// anything else, which the general route reads or rejects.
+func haproxyTimer(b []byte) (int64, bool) {
+	if len(b) > 0 && b[0] == '+' {
+		b = b[1:]
+	}
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	v, ok := digitsValue(b)
+	if neg {
+		v = -v
+	}
+	return v, ok && v >= -1
+}
+
+// status is haproxyEvent's status: digits, or "-" and digits (no status).
+func (d *haproxyFast) status(b []byte) bool {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	code, ok := digitsValue(b)
+	if !ok || len(b) > 9 {
+		return false
+	}
+	if !neg && code > 0 {
+		d.ev.Status = d.arena.int32(int32(code))
+	}
+	return true
+}
+
+// tail is haproxyTail: captured headers, the request line and an appended
+// unique id. RequestID and TraceID share one allocation. It reports false
+// where white space other than ASCII may be trimmed.
+func (d *haproxyFast) tail(rest []byte) bool {
+	ev := &d.ev
+	_, rest, _ = bytes.Cut(rest, []byte(" ")) // srv_queue/backend_queue
+	var rid []byte
+	var tid envoyTraceID
+	ok := true
+	rest, ok = haproxyTrimLeft(rest)
+	for first := true; ok && len(rest) > 0 && rest[0] == '{'; first = false {
+		end := bytes.IndexByte(rest, '}')
+		if end < 0 {
+			break
+		}
+		if first && !haproxyCapturedIDs(rest[1:end], &rid, &tid) {
+			return false
+		}
+		rest, ok = haproxyTrimLeft(rest[end+1:])
+	}
+	if !ok {
+		return false
+	}
+	if len(rest) > 0 && rest[0] == '"' {
+		req, trailing := rest[1:], []byte(nil)
+		if last := bytes.LastIndexByte(rest, '"'); last > 0 {
+			req = rest[1:last]
+			if trailing, ok = haproxyTrimLeft(rest[last+1:]); !ok {
+				return false
+			}
+		}
+		d.request(req)
+		if id, _, _ := bytes.Cut(trailing, []byte(" ")); len(id) > 0 && !(len(id) == 1 && id[0] == '-') {
+			rid = id
+		}
+	}
+	if len(rid)+tid.n > 0 {
+		d.scratch = append(append(d.scratch[:0], rid...), tid.id[:tid.n]...)
+		s := string(d.scratch)
+		ev.RequestID, ev.TraceID = s[:len(rid)], s[len(rid):]
+	}
+	return true
+}
+
+// haproxyTrimLeft drops leading ASCII white space from s, the end of the
+// line (which the caller checked is not white space); ok is false when a
+// non-ASCII byte follows, which strings.TrimSpace may trim too.
+func haproxyTrimLeft(s []byte) ([]byte, bool) {
+	for len(s) > 0 && asciiSpace(s[0]) {
+		s = s[1:]
+	}
+	return s, len(s) == 0 || s[0] < 0x80
+}
+
+// asciiSpace reports whether c is ASCII white space as unicode.IsSpace has it.
+func asciiSpace(c byte) bool {
+	return c == ' ' || c >= '\t' && c <= '\r'
+}
+
+// request sets the endpoint and method from the quoted request line.
+func (d *haproxyFast) request(req []byte) {
+	method, target, _ := bytes.Cut(req, []byte(" "))
+	target, _, _ = bytes.Cut(target, []byte(" "))
+	if i := bytes.Index(target, []byte("://")); i >= 0 {
+		target = target[i+3:]
+		if j := bytes.IndexByte(target, '/'); j >= 0 {
+			target = target[j:]
+		} else {
+			target = []byte("/")
+		}
+	}
+	if len(target) > 0 && target[0] == '/' {
+		d.ev.Endpoint = d.strs.get(endpointPath(target))
+	}
+	if len(method) > 0 {
+		d.attrs = append(d.attrs, attrKV{"method", d.strs.get(method)})
+	}
+}
+
+// haproxyCapturedIDs is haproxyCaptured: a UUID gives the request id (the
+// first), a traceparent the trace id (the last, even when it gives "").
+// It reports false for a header with non-ASCII ends, which strings.TrimSpace
+// may trim.
+func haproxyCapturedIDs(captured []byte, rid *[]byte, tid *envoyTraceID) bool {
+	for rest, more := captured, true; more; {
+		h := rest
+		if i := bytes.IndexByte(rest, '|'); i >= 0 {
+			h, rest = rest[:i], rest[i+1:]
+		} else {
+			more = false
+		}
+		for len(h) > 0 && asciiSpace(h[0]) {
+			h = h[1:]
+		}
+		for len(h) > 0 && asciiSpace(h[len(h)-1]) {
+			h = h[:len(h)-1]
+		}
+		if len(h) > 0 && (h[0] >= 0x80 || h[len(h)-1] >= 0x80) {
+			return false
+		}
+		switch {
+		case haproxyIsTraceparent(h):
+			tid.n = 0
+			tid.set(h, true)
+		case haproxyIsUUID(h) && *rid == nil:
+			*rid = h
+		}
+	}
+	return true
+}
+
+// haproxyIsTraceparent reports whether h matches haproxyTraceparent.
+func haproxyIsTraceparent(h []byte) bool {
+	return len(h) == 55 && h[2] == '-' && h[35] == '-' && h[52] == '-' &&
+		lowerHex(h[:2]) && lowerHex(h[3:35]) && lowerHex(h[36:52]) && lowerHex(h[53:])
+}
+
+// haproxyIsUUID reports whether h matches haproxyUUID.
+func haproxyIsUUID(h []byte) bool {
+	if len(h) != 36 || h[8] != '-' || h[13] != '-' || h[18] != '-' || h[23] != '-' {
+		return false
+	}
+	for i, c := range h {
+		if i != 8 && i != 13 && i != 18 && i != 23 && hexLower[c] == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func lowerHex(b []byte) bool {
+	for _, c := range b {
+		if hexLower[c] != c || c == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// classify is haproxyClassify.
+func (d *haproxyFast) classify(state []byte) {
+	ev := &d.ev
+	var c byte = '-'
+	if len(state) > 0 {
+		c = state[0]
+	}
+	switch c {
+	case 'C', 'K':
+		ev.Error = schema.ErrorInterrupted
+	case 'c', 's':
+		ev.Error = schema.ErrorTimeout
+	case 'S', 'R', 'I', 'D':
+		ev.Error = schema.ErrorServer
+	}
+	if ev.Error == "" && ev.Status != nil {
+		ev.Error = ErrorClass(int(*ev.Status))
+	}
+	logasap := false
+	for _, a := range d.attrs {
+		logasap = logasap || a.key == "logasap"
+	}
+	if (ev.Status != nil || ev.Error != "") && !logasap {
+		ev.Completed = d.arena.bool(ev.Error == schema.ErrorNone)
+	}
+}

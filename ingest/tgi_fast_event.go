@@ -1,0 +1,176 @@
+package ingest
+
+import (
+	"bytes"
+	"math"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// This file builds the event of the TGI fast path (tgi_fast.go) from a
+// record read in place, as tgi.emit does from a tgiRecord.
+
+// tgiFastDurations are the handler's timing fields, in tgiSuccess's order.
+var tgiFastDurations = [...]string{"total_time", "validation_time", "queue_time", "inference_time", "time_per_token"}
+
+// emit is tgi.emit: raw is the line as read; it reports false, having told
+// sink nothing, when the general route must decide.
+func (d *tgiFast) emit(in *Input, sink Sink, n int64, raw []byte) bool {
+	r := &d.rec
+	handler, found, ok := d.handlerSpan()
+	if !ok {
+		return false
+	}
+	success := bytes.HasPrefix(r.message, []byte("Success"))
+	level := string(r.level)
+	switch {
+	case level != "ERROR" && !success && bytes.Contains(raw, []byte("total_time=")):
+		return false // a reject
+	case !found:
+		sink.Skip(n, "not a request record")
+		return true
+	case level == "ERROR":
+		if !d.base(in, n, handler) {
+			return false
+		}
+		kind, class := tgiErrorKind(string(r.message))
+		d.ev.Completed, d.ev.Error = d.arena.bool(false), class
+		d.attrs = append(d.attrs, attrKV{"tgi_error", kind})
+	case level == "INFO" && success:
+		total, _, ok := d.field(handler, "total_time")
+		if !ok {
+			return false
+		}
+		if len(total) == 0 {
+			sink.Skip(n, "not a request record")
+			return true
+		}
+		if !d.base(in, n, handler) || !d.success(handler) {
+			return false
+		}
+	default:
+		sink.Skip(n, "not a request record")
+		return true
+	}
+	d.ev.Attrs = d.maps.get(d.attrs)
+	sink.Event(n, raw, &d.ev)
+	return true
+}
+
+// handlerSpan is tgiHandlerSpan: the innermost span with a total_time or a
+// handler's name.
+func (d *tgiFast) handlerSpan() (sp tgiFastSpan, found, ok bool) {
+	for i := len(d.rec.spans) - 1; i >= 0; i-- {
+		sp := d.rec.spans[i]
+		total, _, ok := d.field(sp, "total_time")
+		name, nok := d.text(sp.name)
+		if !ok || !nok {
+			return sp, false, false
+		}
+		if len(total) > 0 || tgiHandlers[string(name)] {
+			return sp, true, true
+		}
+	}
+	return sp, false, true
+}
+
+// base is tgiBase: the end instant, ids, endpoint, status and handler.
+func (d *tgiFast) base(in *Input, n int64, handler tgiFastSpan) bool {
+	name, ok := d.text(handler.name)
+	if !ok {
+		return false
+	}
+	d.ev = schema.Event{Source: schema.SourceServer, Format: "tgi", Host: in.Host, Clock: schema.ClockWall,
+		InputFile: in.Name, InputLine: n, EndNs: d.arena.int64(d.rec.timeNs)}
+	d.attrs = append(d.attrs[:0], attrKV{"handler", d.strs.get(name)})
+	switch string(name) {
+	case "generate":
+		d.ev.Stream = d.arena.bool(false)
+	case "generate_stream":
+		d.ev.Stream = d.arena.bool(true)
+	}
+	var rid, path []byte
+	var tid envoyTraceID
+	for _, sp := range d.rec.spans {
+		if !d.spanIDs(sp, &rid, &path, &tid) {
+			return false
+		}
+	}
+	if len(path) > 0 {
+		d.ev.Endpoint = d.strs.get(path)
+	}
+	if len(rid)+tid.n > 0 {
+		d.scratch = append(append(d.scratch[:0], rid...), tid.id[:tid.n]...)
+		s := string(d.scratch)
+		d.ev.RequestID, d.ev.TraceID = s[:len(rid)], s[len(rid):]
+	}
+	return true
+}
+
+// spanIDs reads one span's ids, route and status as tgiBase does.
+func (d *tgiFast) spanIDs(sp tgiFastSpan, rid, path *[]byte, tid *envoyTraceID) bool {
+	v, _, ok := d.field(sp, "trace_id")
+	if !ok {
+		return false
+	}
+	if len(v) > 0 {
+		var t envoyTraceID
+		if t.set(v, false); t.n > 0 {
+			*tid = t
+		}
+	}
+	if v, _, ok = d.field(sp, "request_id"); !ok {
+		return false
+	} else if len(v) > 0 {
+		*rid = v
+	}
+	for _, k := range [...]string{"http.route", "url.path", "http.target"} {
+		if v, _, ok = d.field(sp, k); !ok {
+			return false
+		} else if len(v) > 0 && len(*path) == 0 {
+			*path = endpointPath(v)
+		}
+	}
+	for _, k := range [...]string{"http.status_code", "http.response.status_code"} {
+		if v, _, ok = d.field(sp, k); !ok {
+			return false
+		}
+		if code, ok := tgiAtoi(v); ok && code >= 100 && code < 600 {
+			d.ev.Status = d.arena.int32(int32(code))
+		}
+	}
+	return true
+}
+
+// success is tgiSuccess's timings; it reports false for a duration that
+// does not parse (a reject).
+func (d *tgiFast) success(handler tgiFastSpan) bool {
+	var ns [len(tgiFastDurations)]int64
+	var set [len(tgiFastDurations)]bool
+	for i, key := range tgiFastDurations {
+		v, _, ok := d.field(handler, key)
+		if !ok {
+			return false
+		}
+		if len(v) == 0 {
+			continue
+		}
+		if ns[i], ok = tgiDuration(v); !ok {
+			return false
+		}
+		set[i] = true
+	}
+	ev := &d.ev
+	ev.StartNs = d.arena.int64(*ev.EndNs - ns[0])
+	for i, dst := range [...]**int64{nil, &ev.ValidationNs, &ev.QueueNs, &ev.InferenceNs, &ev.TimePerTokenNs} {
+		if dst != nil && set[i] {
+			*dst = d.arena.int64(ns[i])
+		}
+	}
+	ev.Status, ev.Completed = d.arena.int32(200), d.arena.bool(true)
+	if set[3] && set[4] && ns[4] > 0 {
+		n := int64(math.Round(float64(ns[3]) / float64(ns[4])))
+		ev.OutputTokens, ev.OutputTokensSource = d.arena.int64(n), schema.TokensDerived
+	}
+	return true
+}
