@@ -159,23 +159,15 @@ func (c *cli) pipeline(cmd string, inputs []string, dopts ingest.DriverOptions, 
 		res.Discard()
 		return status
 	}
+	if _, err := res.Write(dataset); err != nil {
+		return c.fail(cmd, err)
+	}
 	// Collect ingest's garbage before analysis: analysis then grows the heap
 	// from the events alone, not from a goal set while the decoders' and
 	// writers' buffers were live (peak memory of the 20k-request benchmark's
 	// run: about 40 MB less, at no measurable cost).
 	runtime.GC()
-	// The dataset's small parts merge and its parts are committed while the
-	// analysis runs; both only read the result. A failed write fails the run
-	// before anything else is written.
-	written := make(chan error, 1)
-	go func() {
-		_, err := res.Write(dataset)
-		written <- err
-	}()
 	a := analyze.Run(res.Events, res.Inputs, aopts)
-	if err := <-written; err != nil {
-		return c.fail(cmd, err)
-	}
 	if err := writeAnalysis(filepath.Join(o.Output, "analysis.json"), a); err != nil {
 		return c.fail(cmd, err)
 	}
