@@ -6,8 +6,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/ttftrace/ttftrace/fleet"
 )
 
 // clientRoutes decodes data by the general route alone and with the fast
@@ -116,18 +114,10 @@ func TestClientFastMatchesGeneral(t *testing.T) {
 		}
 		clientRoutes(t, data)
 	}
-	f := fleet.Generate(fleet.DefaultConfig(300))
 	for _, host := range []string{"web-1", "web-2"} {
-		h, err := f.Host(host)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var buf bytes.Buffer
-		if err := f.WriteHost(&buf, h); err != nil {
-			t.Fatal(err)
-		}
-		lines := bytes.Count(buf.Bytes(), []byte{'\n'})
-		if read := clientRoutes(t, buf.Bytes()); read != lines {
+		gen := fleetLog(t, smallFleet(), host)
+		lines := bytes.Count(gen, []byte{'\n'})
+		if read := clientRoutes(t, gen); read != lines {
 			t.Errorf("%s: the fast path read %d of %d lines", host, read, lines)
 		}
 	}

@@ -19,14 +19,22 @@ var benchFleet = sync.OnceValue(func() *fleet.Fleet {
 
 // benchLog returns the log host writes for benchFleet.
 func benchLog(b *testing.B, host string) []byte {
-	f := benchFleet()
+	return fleetLog(b, benchFleet(), host)
+}
+
+// smallFleet is a simulated fleet of 300 requests, generated once for the
+// tests that compare decoding routes on generated logs.
+var smallFleet = sync.OnceValue(func() *fleet.Fleet { return fleet.Generate(fleet.DefaultConfig(300)) })
+
+// fleetLog returns the log host writes for f.
+func fleetLog(tb testing.TB, f *fleet.Fleet, host string) []byte {
 	h, err := f.Host(host)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	var buf bytes.Buffer
 	if err := f.WriteHost(&buf, h); err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return buf.Bytes()
 }

@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/ttftrace/ttftrace/fleet"
 )
 
 // gpDecodeRoute decodes doc with the one-pass route on (general=false) or
@@ -263,17 +261,9 @@ func TestGenaiPerfQuickMatches(t *testing.T) {
 	if n := checkGpQuick(t, export); n < 6 {
 		t.Errorf("the one-pass route read %d testdata requests; want 6 of 8", n)
 	}
-	f := fleet.Generate(fleet.DefaultConfig(300))
-	h, err := f.Host("bench-1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := f.WriteHost(&buf, h); err != nil {
-		t.Fatal(err)
-	}
-	rec, _, _ := gpDecodeRoute(buf.Bytes(), true)
-	if n := checkGpQuick(t, buf.Bytes()); n != int64(len(rec.Events)) || n < 50 {
+	gen := fleetLog(t, smallFleet(), "bench-1")
+	rec, _, _ := gpDecodeRoute(gen, true)
+	if n := checkGpQuick(t, gen); n != int64(len(rec.Events)) || n < 50 {
 		t.Errorf("the one-pass route read %d of %d generated requests", n, len(rec.Events))
 	}
 	for _, html := range []bool{false, true} {

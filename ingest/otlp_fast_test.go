@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/ttftrace/ttftrace/fleet"
 )
 
 // otlpRoutes decodes data by the general route alone and with the fast
@@ -173,18 +171,10 @@ func TestOTLPFastMatchesGeneral(t *testing.T) {
 		}
 		otlpRoutes(t, data)
 	}
-	f := fleet.Generate(fleet.DefaultConfig(300))
 	for _, host := range []string{"gpu-1", "gpu-2"} {
-		h, err := f.Host(host)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var buf bytes.Buffer
-		if err := f.WriteHost(&buf, h); err != nil {
-			t.Fatal(err)
-		}
-		otlpRoutes(t, buf.Bytes())
-		if lines, read := bytes.Count(buf.Bytes(), []byte{'\n'}), otlpFastRead(buf.Bytes()); read != lines {
+		gen := fleetLog(t, smallFleet(), host)
+		otlpRoutes(t, gen)
+		if lines, read := bytes.Count(gen, []byte{'\n'}), otlpFastRead(gen); read != lines {
 			t.Errorf("%s: the fast path read %d of %d lines", host, read, lines)
 		}
 	}
