@@ -3,8 +3,8 @@ package ingest
 import (
 	"bufio"
 	"bytes"
-	"io"
 	"encoding/json"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -149,21 +149,19 @@ func (litellm) decode(in *Input, sink Sink, loc *time.Location, fast *litellmFas
 
 // litellmGeneral reads one record by the general route.
 func litellmGeneral(in *Input, loc *time.Location, sink Sink, line int64, raw []byte) {
-	{
-		var r litellmRecord
-		if err := json.Unmarshal(raw, &r); err != nil {
-			sink.Reject(line, "invalid json", truncateDetail(err.Error()))
-			return
-		}
-		ev, reason, detail := r.event(loc)
-		if reason != "" {
-			sink.Reject(line, reason, truncateDetail(detail))
-			return
-		}
-		ev.Format, ev.Source, ev.Host, ev.Clock = "litellm", schema.SourceProxy, in.Host, schema.ClockWall
-		ev.InputFile, ev.InputLine = in.Name, line
-		sink.Event(line, raw, ev)
+	var r litellmRecord
+	if err := json.Unmarshal(raw, &r); err != nil {
+		sink.Reject(line, "invalid json", truncateDetail(err.Error()))
+		return
 	}
+	ev, reason, detail := r.event(loc)
+	if reason != "" {
+		sink.Reject(line, reason, truncateDetail(detail))
+		return
+	}
+	ev.Format, ev.Source, ev.Host, ev.Clock = "litellm", schema.SourceProxy, in.Host, schema.ClockWall
+	ev.InputFile, ev.InputLine = in.Name, line
+	sink.Event(line, raw, ev)
 }
 
 // event builds the event of one payload, or a reject reason and detail.
