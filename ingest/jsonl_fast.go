@@ -46,7 +46,6 @@ type jsonlFast struct {
 	attrs   []attrKV
 	maps    attrMaps
 	index   jsonlIndex
-	tbuf    []byte // scratch for a timestamp
 }
 
 // parse walks line into f.members and reports whether it is one JSON
@@ -196,7 +195,7 @@ func (f *jsonlFast) instant(k int, format string) (int64, bool) {
 	if format != "rfc3339" {
 		return scaledDecimalBytesNs(bytes.TrimSpace(s), jsonlUnitNs[format])
 	}
-	if ns, ok := f.rfc3339(s); ok {
+	if ns, ok := looseRFC3339Ns(s, f.in.Opts.TZ); ok {
 		return ns, true
 	}
 	return jsonlTimeText(string(s), format, f.in.Opts.TZ)

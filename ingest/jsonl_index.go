@@ -63,26 +63,25 @@ func (x *jsonlIndex) find(members []jsonlMember, obj int, key string) int {
 	}
 }
 
-// rfc3339 reads the common shapes of jsonlTimeText's rfc3339 format in
-// place: RFC 3339 with 'T' or ' ' between date and time, and, when the
-// zone is UTC, without a zone; ok is false for anything else, which
-// jsonlTimeText then reads.
-func (f *jsonlFast) rfc3339(s []byte) (int64, bool) {
+// looseRFC3339Ns reads the common shapes of the date formats jsonl's
+// rfc3339 and litellm's ISO dates accept, in place: RFC 3339 with 'T' or
+// ' ' between date and time, and, when tz is nil or UTC, without a zone;
+// ok is false for anything else, which their time.Parse layouts then read.
+func looseRFC3339Ns(s []byte, tz *time.Location) (int64, bool) {
 	if ns, ok := rfc3339Ns(s); ok {
 		return ns, true
 	}
-	if len(s) < 19 || s[10] != ' ' && s[10] != 'T' {
+	if len(s) < 19 || len(s) > 47 || s[10] != ' ' && s[10] != 'T' {
 		return 0, false
 	}
-	b := append(f.tbuf[:0], s...)
+	var buf [48]byte
+	b := append(buf[:0], s...)
 	b[10] = 'T'
-	f.tbuf = b
 	if ns, ok := rfc3339Ns(b); ok {
 		return ns, true
 	}
-	if tz := f.in.Opts.TZ; tz != nil && tz != time.UTC {
+	if tz != nil && tz != time.UTC {
 		return 0, false
 	}
-	f.tbuf = append(b, 'Z')
-	return rfc3339Ns(f.tbuf)
+	return rfc3339Ns(append(b, 'Z'))
 }

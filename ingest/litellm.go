@@ -283,7 +283,7 @@ func litellmTime(raw json.RawMessage, loc *time.Location) (*int64, bool) {
 		return &ns, ok && ns > 0
 	}
 	if len(raw) >= 2 && raw[len(raw)-1] == '"' {
-		if ns, ok := rfc3339Ns(raw[1 : len(raw)-1]); ok {
+		if ns, ok := looseRFC3339Ns(raw[1:len(raw)-1], loc); ok {
 			return &ns, true
 		}
 	}
