@@ -68,13 +68,23 @@ func (genericJSONL) Describe() string {
 func (genericJSONL) Sniff(head []byte) bool { return false }
 
 func (g genericJSONL) Decode(in *Input, sink Sink) error {
+	return g.decode(in, sink, true)
+}
+
+// decode reads the input, by the fast path (jsonl_fast.go) first when
+// useFast is set, else by the general route alone.
+func (genericJSONL) decode(in *Input, sink Sink, useFast bool) error {
 	m, err := parseJSONLMapping(in.Opts.Map)
 	if err != nil {
 		return err
 	}
+	fast := &jsonlFast{m: m, in: in}
 	return readRecordsByLine(in.R, sink, func(line int64, b []byte) {
 		if len(bytes.TrimSpace(b)) == 0 {
 			sink.Skip(line, "blank line")
+			return
+		}
+		if useFast && fast.decode(line, b, sink) {
 			return
 		}
 		dec := json.NewDecoder(bytes.NewReader(b))
@@ -139,6 +149,11 @@ func jsonlTime(v any, format string, tz *time.Location) (int64, bool) {
 	if !ok {
 		return 0, false
 	}
+	return jsonlTimeText(s, format, tz)
+}
+
+// jsonlTimeText parses the text of an absolute instant into Unix nanoseconds.
+func jsonlTimeText(s, format string, tz *time.Location) (int64, bool) {
 	if format != "rfc3339" {
 		return scaledDecimalToNs(strings.TrimSpace(s), jsonlUnitNs[format])
 	}

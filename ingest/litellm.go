@@ -1,8 +1,10 @@
 package ingest
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -112,26 +114,54 @@ var litellmEndpoints = map[string]string{
 }
 
 // Decode reads JSON lines, pretty-printed objects or an array of objects.
-func (litellm) Decode(in *Input, sink Sink) error {
+func (l litellm) Decode(in *Input, sink Sink) error {
 	loc := in.Opts.TZ
 	if loc == nil {
 		loc = time.UTC
 	}
-	return proxyJSONRecords(in.R, sink, func(line int64, raw []byte) {
-		var r litellmRecord
-		if err := json.Unmarshal(raw, &r); err != nil {
-			sink.Reject(line, "invalid json", truncateDetail(err.Error()))
-			return
+	return l.decode(in, sink, loc, &litellmFast{})
+}
+
+// decode reads the input, trying fast (nil: none) on every line that starts
+// an object before the general route.
+func (litellm) decode(in *Input, sink Sink, loc *time.Location, fast *litellmFast) error {
+	var fastLine func(line int64, t []byte) bool
+	r := io.Reader(in.R)
+	if fast != nil {
+		fastLine = func(line int64, t []byte) bool { return fast.decode(in, loc, line, t, sink) }
+		br := bufio.NewReaderSize(in.R, 64<<10)
+		if peekJSONArray(br) {
+			data, err := io.ReadAll(br)
+			if err != nil {
+				return err
+			}
+			if fast.array(data, fastLine, func(line int64, raw []byte) { litellmGeneral(in, loc, sink, line, raw) }) {
+				return nil
+			}
+			br = bufio.NewReader(bytes.NewReader(data))
 		}
-		ev, reason, detail := r.event(loc)
-		if reason != "" {
-			sink.Reject(line, reason, truncateDetail(detail))
-			return
-		}
-		ev.Format, ev.Source, ev.Host, ev.Clock = "litellm", schema.SourceProxy, in.Host, schema.ClockWall
-		ev.InputFile, ev.InputLine = in.Name, line
-		sink.Event(line, raw, ev)
+		r = br
+	}
+	return proxyJSONRecordsFast(r, sink, fastLine, func(line int64, raw []byte) {
+		litellmGeneral(in, loc, sink, line, raw)
 	})
+}
+
+// litellmGeneral reads one record by the general route.
+func litellmGeneral(in *Input, loc *time.Location, sink Sink, line int64, raw []byte) {
+	var r litellmRecord
+	if err := json.Unmarshal(raw, &r); err != nil {
+		sink.Reject(line, "invalid json", truncateDetail(err.Error()))
+		return
+	}
+	ev, reason, detail := r.event(loc)
+	if reason != "" {
+		sink.Reject(line, reason, truncateDetail(detail))
+		return
+	}
+	ev.Format, ev.Source, ev.Host, ev.Clock = "litellm", schema.SourceProxy, in.Host, schema.ClockWall
+	ev.InputFile, ev.InputLine = in.Name, line
+	sink.Event(line, raw, ev)
 }
 
 // event builds the event of one payload, or a reject reason and detail.
@@ -246,8 +276,16 @@ func litellmTime(raw json.RawMessage, loc *time.Location) (*int64, bool) {
 		return nil, true
 	}
 	if raw[0] != '"' {
-		ns, ok := decimalScaled(string(raw), 9)
+		ns, ok, slow := litellmEpochNs(raw)
+		if slow {
+			ns, ok = decimalScaled(string(raw), 9)
+		}
 		return &ns, ok && ns > 0
+	}
+	if len(raw) >= 2 && raw[len(raw)-1] == '"' {
+		if ns, ok := looseRFC3339Ns(raw[1:len(raw)-1], loc); ok {
+			return &ns, true
+		}
 	}
 	s := jsonString(raw)
 	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {

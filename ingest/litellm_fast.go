@@ -1,0 +1,328 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// The fast path of the litellm decoder. Profiling showed the time in
+// encoding/json unmarshalling every payload into litellmRecord (reflection,
+// a map of additional headers, a string per field). Here a line is walked
+// once in place: the fields litellmRecord holds are read from the bytes
+// (repeated values interned, counts from one arena) into a litellmRecord
+// whose event is built by the same code as the general route's. Whatever it
+// does not reproduce exactly (case-folded or escaped keys, duplicate keys,
+// values of another type, undecodable escapes) goes to the general route,
+// so events, rejects and reasons are the same either way;
+// TestLiteLLMFastMatchesGeneral and FuzzLiteLLMFast check it.
+
+// litellmFields are the record keys the fast path reads, by index.
+var litellmFields = []string{"id", "request_id", "litellm_call_id", "trace_id", "call_type", "stream", "status",
+	"startTime", "endTime", "completionStartTime", "model", "model_group", "api_base", "custom_llm_provider",
+	"prompt_tokens", "completion_tokens", "response_cost", "cache_hit", "metadata", "hidden_params", "error_information"}
+
+// litellmHeader is one of hidden_params.additional_headers.
+type litellmHeader struct {
+	key   []byte
+	value json.RawMessage
+}
+
+// litellmFast reads litellm lines in place; its scratch is reused.
+type litellmFast struct {
+	rec     litellmRecord
+	headers []litellmHeader
+	stack   []byte
+	fail    bool
+	intern  internTable
+	arena   valueArena
+}
+
+// read fills f.rec and f.headers from line and reports false when the
+// line needs the general route.
+func (f *litellmFast) read(line []byte) bool {
+	f.rec, f.headers, f.fail = litellmRecord{}, f.headers[:0], false
+	var seen uint32
+	end := jsonWalkObject(line, 0, func(key []byte, j int) int {
+		k, ok := jsonStructKey(key, litellmFields)
+		if !ok || k >= 0 && seen&(1<<k) != 0 {
+			return -1
+		}
+		if k < 0 {
+			return jsonWalkSkip(line, j, &f.stack)
+		}
+		seen |= 1 << k
+		return f.field(line, k, j)
+	})
+	return end == len(line) && !f.fail
+}
+
+// field reads the value at line[j] of field k.
+func (f *litellmFast) field(line []byte, k, j int) int {
+	r := &f.rec
+	switch k {
+	case 0, 1, 2, 3:
+		return f.str(line, j, []*string{&r.ID, &r.RequestID, &r.CallID, &r.TraceID}[k], false)
+	case 4:
+		return f.str(line, j, &r.CallType, true)
+	case 6:
+		return f.str(line, j, &r.Status, true)
+	case 10, 11, 12, 13:
+		return f.str(line, j, []*string{&r.Model, &r.ModelGroup, &r.APIBase, &r.Provider}[k-10], true)
+	case 5, 17:
+		return f.boolean(line, j, []**bool{&r.Stream, &r.CacheHit}[(k-5)/12])
+	case 7, 8, 9:
+		end := jsonWalkSkip(line, j, &f.stack)
+		if end >= 0 {
+			*[]*json.RawMessage{&r.StartTime, &r.EndTime, &r.CompletionStartTime}[k-7] = line[j:end]
+		}
+		return end
+	case 14, 15:
+		return f.count(line, j, []**int64{&r.PromptTokens, &r.CompletionTokens}[k-14])
+	case 16:
+		return f.number(line, j)
+	case 18:
+		return f.metadata(line, j)
+	case 19:
+		return f.hidden(line, j)
+	}
+	return f.errorInfo(line, j)
+}
+
+// str reads a string field (null leaves it empty).
+func (f *litellmFast) str(line []byte, j int, dst *string, intern bool) int {
+	if line[j] == 'n' {
+		return jsonWalkLiteral(line, j, "null")
+	}
+	s, end, plain, ok := jsonWalkString(line, j)
+	if !ok {
+		return -1
+	}
+	if !plain {
+		var good bool
+		if s, good = jsonAppendUnescapedText(nil, s); !good {
+			return -1
+		}
+	}
+	if intern {
+		*dst = f.intern.get(s)
+	} else {
+		*dst = string(s)
+	}
+	return end
+}
+
+// boolean reads a *bool field.
+func (f *litellmFast) boolean(line []byte, j int, dst **bool) int {
+	switch line[j] {
+	case 'n':
+		*dst = nil
+		return jsonWalkLiteral(line, j, "null")
+	case 't':
+		*dst = f.arena.bool(true)
+		return jsonWalkLiteral(line, j, "true")
+	}
+	*dst = f.arena.bool(false)
+	return jsonWalkLiteral(line, j, "false")
+}
+
+// count reads a *int64 field.
+func (f *litellmFast) count(line []byte, j int, dst **int64) int {
+	if line[j] == 'n' {
+		*dst = nil
+		return jsonWalkLiteral(line, j, "null")
+	}
+	v, end, ok := jsonStrictInt(line, j)
+	if !ok || end < len(line) && (line[end] == '.' || line[end] == 'e' || line[end] == 'E') {
+		return -1
+	}
+	*dst = f.arena.int64(v)
+	return end
+}
+
+// number reads response_cost, a json.Number (null leaves it empty).
+func (f *litellmFast) number(line []byte, j int) int {
+	if line[j] == 'n' {
+		return jsonWalkLiteral(line, j, "null")
+	}
+	if c := line[j]; c != '-' && (c < '0' || c > '9') {
+		return -1
+	}
+	end, st := jsonNumberEnd(line, j)
+	if st != scanOK {
+		return -1
+	}
+	f.rec.ResponseCost = json.Number(f.intern.get(line[j:end]))
+	return end
+}
+
+// object walks the object (or null) at line[j] with member, failing on
+// duplicate keys among names.
+func (f *litellmFast) object(line []byte, j int, names []string, member func(k, j int) int) int {
+	if line[j] == 'n' {
+		return jsonWalkLiteral(line, j, "null")
+	}
+	var seen uint32
+	return jsonWalkObject(line, j, func(key []byte, j int) int {
+		k, ok := jsonStructKey(key, names)
+		if !ok || k >= 0 && seen&(1<<k) != 0 {
+			return -1
+		}
+		if k < 0 {
+			return jsonWalkSkip(line, j, &f.stack)
+		}
+		seen |= 1 << k
+		return member(k, j)
+	})
+}
+
+func (f *litellmFast) metadata(line []byte, j int) int {
+	m := &f.rec.Metadata
+	return f.object(line, j, []string{"user_api_key_request_route", "status"}, func(k, j int) int {
+		return f.str(line, j, []*string{&m.Route, &m.Status}[k], true)
+	})
+}
+
+func (f *litellmFast) errorInfo(line []byte, j int) int {
+	e := &f.rec.ErrorInformation
+	return f.object(line, j, []string{"error_code", "error_class"}, func(k, j int) int {
+		if k == 1 {
+			return f.str(line, j, &e.Class, true)
+		}
+		end := jsonWalkSkip(line, j, &f.stack)
+		if end >= 0 {
+			e.Code = line[j:end]
+		}
+		return end
+	})
+}
+
+// hidden reads hidden_params.additional_headers into f.headers.
+func (f *litellmFast) hidden(line []byte, j int) int {
+	return f.object(line, j, []string{"additional_headers"}, func(_, j int) int {
+		if line[j] == 'n' {
+			return jsonWalkLiteral(line, j, "null")
+		}
+		return jsonWalkObject(line, j, func(key []byte, j int) int {
+			if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
+				return -1
+			}
+			for _, h := range f.headers {
+				if bytes.Equal(h.key, key) {
+					return -1
+				}
+			}
+			end := jsonWalkSkip(line, j, &f.stack)
+			if end >= 0 {
+				f.headers = append(f.headers, litellmHeader{key, line[j:end]})
+			}
+			return end
+		})
+	})
+}
+
+// headerIDs appends the x-request-id headers' values as ids does.
+func (f *litellmFast) headerIDs(ev *schema.Event) {
+	slices.SortFunc(f.headers, func(a, b litellmHeader) int { return bytes.Compare(a.key, b.key) })
+	for _, h := range f.headers {
+		if !litellmRequestIDKey(h.key) {
+			continue
+		}
+		if s := jsonString(h.value); s != "" {
+			ev.OtherIDs = append(ev.OtherIDs, s)
+		}
+	}
+}
+
+// litellmRequestIDKey is strings.HasSuffix(strings.ToLower(k), "x-request-id").
+func litellmRequestIDKey(k []byte) bool {
+	for _, c := range k {
+		if c >= utf8.RuneSelf {
+			return strings.HasSuffix(strings.ToLower(string(k)), "x-request-id")
+		}
+	}
+	const suffix = "x-request-id"
+	return len(k) >= len(suffix) && bytes.EqualFold(k[len(k)-len(suffix):], []byte(suffix))
+}
+
+// decode reads one line whose first byte is '{': false when the general
+// route must read it, else it told sink what the general route would have.
+func (f *litellmFast) decode(in *Input, loc *time.Location, line int64, t []byte, sink Sink) bool {
+	if !f.read(t) {
+		return false
+	}
+	ev, reason, _ := f.rec.event(loc)
+	if reason != "" {
+		return false
+	}
+	f.headerIDs(ev)
+	ev.Format, ev.Source, ev.Host, ev.Clock = "litellm", schema.SourceProxy, in.Host, schema.ClockWall
+	ev.InputFile, ev.InputLine = in.Name, line
+	sink.Event(line, t, ev)
+	return true
+}
+
+// litellmEpochNs is decimalScaled(s, 9) for a JSON number in place, for
+// numbers of at most 10 integer digits without exponent; ok is false and
+// slow true for the others.
+func litellmEpochNs(b []byte) (ns int64, ok, slow bool) {
+	i, neg := 0, b[0] == '-'
+	if neg {
+		i = 1
+	}
+	var v uint64
+	start := i
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		v = v*10 + uint64(b[i]-'0')
+	}
+	if i == start || i-start > 10 {
+		return 0, false, true
+	}
+	scale := uint64(1e9)
+	v *= scale
+	if i < len(b) && b[i] == '.' {
+		for i++; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+			if scale > 1 {
+				scale /= 10
+				v += uint64(b[i]-'0') * scale
+			}
+		}
+	}
+	if i != len(b) || v > math.MaxInt64 {
+		return 0, false, true
+	}
+	if neg {
+		return -int64(v), true, false
+	}
+	return int64(v), true, false
+}
+
+// array reads a whole input holding one JSON array of records, as
+// proxyJSONArray does: each element that starts an object goes to fast
+// first, then to rec. It reports false, having read nothing, when the
+// array is not valid JSON (or starts with a byte-order mark), whose
+// errors the general route reports.
+func (f *litellmFast) array(data []byte, fast func(line int64, t []byte) bool, rec func(line int64, raw []byte)) bool {
+	start := jsonSkipWS(data, 0)
+	if _, st, grown := jsonValueEnd(data, start, f.stack); st != scanOK {
+		f.stack = grown[:0]
+		return false
+	}
+	line, pos := int64(1), 0
+	jsonArray(data, start, func(j int) int {
+		line += int64(bytes.Count(data[pos:j], []byte("\n")))
+		pos = j
+		end := jsonSkip(data, j, &f.stack)
+		if data[j] != '{' || !fast(line, data[j:end]) {
+			rec(line, data[j:end])
+		}
+		return end
+	})
+	return true
+}

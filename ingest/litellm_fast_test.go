@@ -1,0 +1,94 @@
+package ingest
+
+import (
+	"bytes"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// litellmRoutes decodes data by the general route alone and with the fast
+// path, and fails when the two report anything differently.
+func litellmRoutes(t *testing.T, data []byte) {
+	t.Helper()
+	general, fast := &recorder{}, &recorder{}
+	in := func() *Input { return &Input{R: bytes.NewReader(data), Name: "x", Host: "h"} }
+	errG := litellm{}.decode(in(), general, time.UTC, nil)
+	errF := litellm{}.decode(in(), fast, time.UTC, &litellmFast{})
+	if (errG == nil) != (errF == nil) || !reflect.DeepEqual(general, fast) {
+		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", truncateDetail(string(data)), errG, general, errF, fast)
+	}
+}
+
+// litellmFastEdges are records the fast path must read as the general
+// route does, or hand to it.
+var litellmFastEdges = []string{
+	`{"id":"a","startTime":1795428000.5,"endTime":1795428001}`,
+	` { "id" : "a\u00e9\"\\\/" , "startTime" : 1795428000.5 , "endTime" : 1795428001 } `,
+	`{"id":"a","ID":"b","startTime":1795428000.5,"endTime":1795428001}`,
+	`{"id":"a","id":"b","startTime":1795428000.5,"endTime":1795428001}`,
+	`{"i\u0064":"a","startTime":1795428000.5,"endTime":1795428001}`,
+	`{"id":"\ud83d","startTime":1795428000.5,"endTime":1795428001}`,
+	`{"id":"caf` + "\xe9" + `","startTime":1795428000.5,"endTime":1795428001}`,
+	`{"id":5,"startTime":1795428000.5,"endTime":1795428001}`,
+	`{"id":null,"stream":null,"startTime":1795428000.5,"endTime":null,"completionStartTime":null}`,
+	`{"startTime":1795428000.5e0,"endTime":17954280011234567890}`,
+	`{"startTime":-1,"endTime":1795428001}`,
+	`{"startTime":"2026-11-23T10:00:00Z","endTime":"2026-11-23 10:00:01","completionStartTime":"2026-11-23T10:00:00.5+00:00","stream":true}`,
+	`{"startTime":"2026-11-23T10:00:00\u005a","endTime":"2026-11-23T10:00:01Z"}`,
+	`{"startTime":true,"endTime":1795428001}`,
+	`{"startTime":1795428000,"endTime":1795428001,"stream":"true"}`,
+	`{"startTime":1795428000,"endTime":1795428001,"prompt_tokens":1.0,"completion_tokens":-1}`,
+	`{"startTime":1795428000,"endTime":1795428001,"prompt_tokens":9223372036854775808}`,
+	`{"startTime":1795428000,"endTime":1795428001,"response_cost":"0.5","cache_hit":true}`,
+	`{"startTime":1795428000,"endTime":1795428001,"response_cost":1e-7}`,
+	`{"startTime":1795428000,"endTime":1795428001,"metadata":{"status":"failure","status":"success"}}`,
+	`{"startTime":1795428000,"endTime":1795428001,"metadata":null,"hidden_params":null,"error_information":null}`,
+	`{"startTime":1795428000,"endTime":1795428001,"metadata":"x"}`,
+	`{"startTime":1795428000,"endTime":1795428001,"hidden_params":{"additional_headers":{"b-X-Request-ID":"2","a-x-request-id":"1","x-request-id":5,"y":{}}}}`,
+	`{"startTime":1795428000,"endTime":1795428001,"hidden_params":{"additional_headers":{"x-request-id":"1","x-request-id":"2"}}}`,
+	`{"startTime":1795428000,"endTime":1795428001,"hidden_params":{"additional_headers":{"X-REQUEST-İD":"1","\u0078-request-id":"2"}}}`,
+	`{"startTime":1795428000,"endTime":1795428001,"status":"failure","error_information":{"error_code":429,"error_class":"RateLimitError"}}`,
+	`{"startTime":1795428000,"endTime":1795428001,"status":"failure","error_information":{"error_code":"5O0","error_class":"APITimeoutError"}}`,
+	`{"startTime":1795428000,"endTime":1795428001,"deep":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}`,
+	`{"startTime":1795428000,"endTime":1795428001} x`,
+	`{"startTime":1795428000,"endTime":1795428001`,
+	"{\"startTime\":1795428000,\n\"endTime\":1795428001}",
+	`[{"id":"a","startTime":1795428000.5,"endTime":1795428001}, 5, {"id":"b"}, {"id":"c","startTime":1,"endTime":2}]`,
+	"[\n {\"id\":\"a\",\n  \"startTime\":1795428000.5,\"endTime\":1795428001},\n\n{\"id\":\"b\",\"startTime\":1795428000.5,\"endTime\":1795428001}]",
+	`[{"id":"a","startTime":1795428000.5,"endTime":1795428001}, {"id":`,
+	"\xef\xbb\xbf[{\"id\":\"a\",\"startTime\":1795428000.5,\"endTime\":1795428001}]",
+	`[]`, `[{}]`, `{}`, `null`,
+}
+
+func TestLiteLLMFastMatchesGeneral(t *testing.T) {
+	for _, name := range testdataFiles(t, "litellm") {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		litellmRoutes(t, data)
+	}
+	for _, rec := range litellmFastEdges {
+		litellmRoutes(t, []byte(rec))
+	}
+	if !testing.Short() {
+		litellmRoutes(t, benchLiteLLMInput()[:1<<20])
+		litellmRoutes(t, benchSpendLogsInput())
+	}
+}
+
+func FuzzLiteLLMFast(f *testing.F) {
+	for _, name := range testdataFiles(f, "litellm") {
+		data, _ := os.ReadFile(name)
+		f.Add(string(data))
+	}
+	for _, rec := range litellmFastEdges {
+		f.Add(rec)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		litellmRoutes(t, []byte(data))
+	})
+}
