@@ -458,10 +458,6 @@ func decimalNs[S ~string | ~[]byte](num S, unit int64) (int64, bool) {
 }
 
 // pow10 returns 10^n for n from 0 to 18.
-func pow10(n int) int64 {
-	v := int64(1)
-	for ; n > 0; n-- {
-		v *= 10
-	}
-	return v
-}
+func pow10(n int) int64 { return pow10s[n] }
+
+var pow10s = [19]int64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18}

@@ -23,6 +23,7 @@ import (
 // tgiFast is the fast path's state for one input.
 type tgiFast struct {
 	clean   []byte // the line without colour codes, when it had some
+	splits  []int  // where the chain being read splits into spans
 	rec     tgiFastRecord
 	unesc   []byte // unquoted values of the record
 	stack   []byte // scratch for the JSON scanner
@@ -43,10 +44,74 @@ type tgiFastRecord struct {
 	message []byte
 }
 
-// tgiFastSpan is a span: its name and its fields, fields[lo:hi].
+// tgiFastSpan is a span: its name, its fields (fields[lo:hi]) and where
+// the last field of each key the event reads is, -1 when it has none.
 type tgiFastSpan struct {
 	name   tgiField
 	lo, hi int
+	at     [tkCount]int32
+}
+
+// The span fields the event reads, as indexes into tgiFastSpan.at; the
+// timings come first, in tgiSuccess's order.
+const (
+	tkTotal = iota
+	tkValidation
+	tkQueue
+	tkInference
+	tkPerToken
+	tkTraceID
+	tkRequestID
+	tkRoute
+	tkURLPath
+	tkTarget
+	tkStatus
+	tkRespStatus
+	tkCount
+)
+
+// tgiKeyOf returns the tk* index of a field key, or -1.
+func tgiKeyOf(key []byte) int {
+	switch string(key) {
+	case "total_time":
+		return tkTotal
+	case "validation_time":
+		return tkValidation
+	case "queue_time":
+		return tkQueue
+	case "inference_time":
+		return tkInference
+	case "time_per_token":
+		return tkPerToken
+	case "trace_id":
+		return tkTraceID
+	case "request_id":
+		return tkRequestID
+	case "http.route":
+		return tkRoute
+	case "url.path":
+		return tkURLPath
+	case "http.target":
+		return tkTarget
+	case "http.status_code":
+		return tkStatus
+	case "http.response.status_code":
+		return tkRespStatus
+	}
+	return -1
+}
+
+// index sets sp.at from the span's fields (the last of each key wins, as
+// in a map).
+func (d *tgiFast) index(sp *tgiFastSpan) {
+	for k := range sp.at {
+		sp.at[k] = -1
+	}
+	for i := sp.lo; i < sp.hi; i++ {
+		if k := tgiKeyOf(d.rec.fields[i].key); k >= 0 {
+			sp.at[k] = int32(i)
+		}
+	}
 }
 
 // tgiField is a span field: its key and its value as written, a raw JSON
@@ -145,13 +210,20 @@ func (d *tgiFast) parseText(text []byte) bool {
 	default:
 		return false
 	}
-	end, target := tgiChainEnd(rest)
+	end, target, scanned := d.chainScan(rest)
+	if !scanned {
+		end, target = tgiChainEnd(rest)
+	}
 	if end < 0 {
 		r.message = rest
 		return true
 	}
 	if !target {
-		d.parseChain(rest[:end])
+		if scanned {
+			d.parseSplits(rest[:end])
+		} else {
+			d.parseChain(rest[:end])
+		}
 		rest = rest[end+2:]
 		if i := bytes.Index(rest, []byte(": ")); i >= 0 && bytes.IndexByte(rest[:i], ' ') < 0 {
 			rest = rest[i+2:] // the target after the chain
@@ -192,11 +264,78 @@ func tgiStripFileLine(s []byte) []byte {
 	return s[w+1:]
 }
 
+// chainScan is tgiChainEnd and, in the same pass, tgiParseChain's splits of
+// the chain into spans (d.splits), for a chain where both agree on what is
+// inside brackets (they count different brackets); scanned is false when
+// they may not, and the caller runs them one after the other.
+func (d *tgiFast) chainScan(s []byte) (end int, target, scanned bool) {
+	d.splits = d.splits[:0]
+	all, brace := 0, 0 // tgiChainEnd's depth, tgiParseChain's
+	for i := 0; i < len(s); i++ {
+		for i < len(s) && !tgiSpecial[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
+		switch s[i] {
+		case '"':
+			if (all > 0) != (brace > 0) {
+				return 0, false, false
+			}
+			if all > 0 {
+				i += tgiQuotedLen(s[i:]) - 1
+			}
+		case '{':
+			all, brace = all+1, brace+1
+		case '(', '[':
+			all++
+		case '}':
+			all, brace = max(all-1, 0), max(brace-1, 0)
+		case ')', ']':
+			all = max(all-1, 0)
+		case ':':
+			switch {
+			case (all > 0) != (brace > 0):
+				return 0, false, false
+			case all > 0:
+			case i+1 < len(s) && s[i+1] == ':':
+				target = true
+				i++
+			case i+1 < len(s) && s[i+1] == ' ':
+				return i, target, true
+			default:
+				d.splits = append(d.splits, i)
+			}
+		}
+	}
+	return -1, false, true
+}
+
+// parseSplits parses the spans of a chain split at d.splits, as
+// tgiParseChain does.
+func (d *tgiFast) parseSplits(chain []byte) {
+	start := 0
+	for _, p := range d.splits {
+		d.parseSpan(chain[start:p])
+		start = p + 1
+	}
+	if start < len(chain) {
+		d.parseSpan(chain[start:])
+	}
+}
+
 // parseChain is tgiParseChain: spans split at ':' outside braces.
 func (d *tgiFast) parseChain(chain []byte) {
 	for len(chain) > 0 {
 		i, depth := 0, 0
 		for ; i < len(chain); i++ {
+			for i < len(chain) && !tgiSpecial[chain[i]] {
+				i++
+			}
+			if i == len(chain) {
+				break
+			}
 			c := chain[i]
 			if c == '"' && depth > 0 {
 				i += tgiQuotedLen(chain[i:]) - 1
@@ -236,6 +375,7 @@ func (d *tgiFast) parseSpan(s []byte) {
 		}
 	}
 	sp.hi = len(r.fields)
+	d.index(&sp)
 	r.spans = append(r.spans, sp)
 }
 
@@ -261,16 +401,15 @@ func (d *tgiFast) text(f tgiField) ([]byte, bool) {
 	return s, true // strconv.Unquote gives s, or fails and tgiUnquote gives s
 }
 
-// field returns the text of the last field key of span sp (a map keeps the
-// last), and whether it is there; ok is false as for text.
-func (d *tgiFast) field(sp tgiFastSpan, key string) (v []byte, present, ok bool) {
-	for i := sp.hi - 1; i >= sp.lo; i-- {
-		if f := d.rec.fields[i]; string(f.key) == key {
-			v, ok = d.text(f)
-			return v, true, ok
-		}
+// field returns the text of span sp's field k (a tk* index), and whether
+// it is there; ok is false as for text.
+func (d *tgiFast) field(sp *tgiFastSpan, k int) (v []byte, present, ok bool) {
+	i := sp.at[k]
+	if i < 0 {
+		return nil, false, true
 	}
-	return nil, false, true
+	v, ok = d.text(d.rec.fields[i])
+	return v, true, ok
 }
 
 // tgiAtoi is strconv.Atoi for field bytes.

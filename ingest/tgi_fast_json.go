@@ -160,6 +160,7 @@ func (d *tgiFast) jsonSpan(b []byte, i int, sp *tgiFastSpan) int {
 		return end
 	})
 	sp.hi = len(r.fields)
+	d.index(sp)
 	return end
 }
 

@@ -55,6 +55,12 @@ func tgiParseText(text string) (tgiRecord, bool) {
 func tgiChainEnd[S ~string | ~[]byte](s S) (int, bool) {
 	depth, target := 0, false
 	for i := 0; i < len(s); i++ {
+		for i < len(s) && !tgiSpecial[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
 		switch c := s[i]; {
 		case c == '"' && depth > 0:
 			i += tgiQuotedLen(s[i:]) - 1
@@ -71,6 +77,15 @@ func tgiChainEnd[S ~string | ~[]byte](s S) (int, bool) {
 	}
 	return -1, false
 }
+
+// tgiSpecial marks the bytes the chain and value scanners act on: quotes,
+// brackets, ':' and ' '; runs of other bytes are skipped a byte a step.
+var tgiSpecial = func() (t [256]bool) {
+	for _, c := range []byte(`"{([})]: `) {
+		t[c] = true
+	}
+	return t
+}()
 
 // tgiParseChain splits "HTTP request{…}:generate_stream{…}" into spans.
 func tgiParseChain(chain string) []tgiSpan {
@@ -128,6 +143,12 @@ func tgiValueLen[S ~string | ~[]byte](s S) int {
 	}
 	depth := 0
 	for i := 0; i < len(s); i++ {
+		for i < len(s) && !tgiSpecial[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
 		switch c := s[i]; {
 		case c == '"':
 			i += tgiQuotedLen(s[i:]) - 1
