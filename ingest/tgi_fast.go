@@ -22,6 +22,7 @@ import (
 
 // tgiFast is the fast path's state for one input.
 type tgiFast struct {
+	cur     []byte // the text of the record being read
 	clean   []byte // the line without colour codes, when it had some
 	splits  []int  // where the chain being read splits into spans
 	rec     tgiFastRecord
@@ -108,23 +109,38 @@ func (d *tgiFast) index(sp *tgiFastSpan) {
 		sp.at[k] = -1
 	}
 	for i := sp.lo; i < sp.hi; i++ {
-		if k := tgiKeyOf(d.rec.fields[i].key); k >= 0 {
+		f := &d.rec.fields[i]
+		if k := tgiKeyOf(d.cur[f.kLo:f.kHi]); k >= 0 {
 			sp.at[k] = int32(i)
 		}
 	}
 }
 
-// tgiField is a span field: its key and its value as written, a raw JSON
-// value in a JSON record, else text that may be Debug-quoted.
+// tgiField is a span field: where its key and its value as written lie in
+// the record's text (d.cur[kLo:kHi], d.cur[vLo:vHi]); json says the value is
+// a raw JSON value, else it is text that may be Debug-quoted. Offsets rather
+// than slices keep the field list free of pointers, so filling it costs no
+// write barriers.
 type tgiField struct {
-	key, val []byte
-	json     bool
+	kLo, kHi, vLo, vHi int32
+	json               bool
 }
+
+// tgiFieldAt returns the field for key and val, subslices of d.cur.
+func (d *tgiFast) tgiFieldAt(key, val []byte, json bool) tgiField {
+	k, v := d.off(key), d.off(val)
+	return tgiField{int32(k), int32(k + len(key)), int32(v), int32(v + len(val)), json}
+}
+
+// off returns where s, sliced from d.cur, starts in it: the capacity a
+// subslice loses is its offset.
+func (d *tgiFast) off(s []byte) int { return cap(d.cur) - cap(s) }
 
 // line decodes one line and reports it to sink; it reports false, having
 // told sink nothing, when the general route must decide.
 func (d *tgiFast) line(in *Input, sink Sink, n int64, b []byte) bool {
 	text := d.stripANSI(b)
+	d.cur = text
 	d.rec = tgiFastRecord{spans: d.rec.spans[:0], fields: d.rec.fields[:0]}
 	d.unesc = d.unesc[:0]
 	switch {
@@ -272,7 +288,7 @@ func (d *tgiFast) chainScan(s []byte) (end int, target, scanned bool) {
 	d.splits = d.splits[:0]
 	all, brace := 0, 0 // tgiChainEnd's depth, tgiParseChain's
 	for i := 0; i < len(s); i++ {
-		for i < len(s) && !tgiSpecial[s[i]] {
+		for i < len(s) && !tgiBracketSpecial[s[i]] {
 			i++
 		}
 		if i == len(s) {
@@ -330,7 +346,7 @@ func (d *tgiFast) parseChain(chain []byte) {
 	for len(chain) > 0 {
 		i, depth := 0, 0
 		for ; i < len(chain); i++ {
-			for i < len(chain) && !tgiSpecial[chain[i]] {
+			for i < len(chain) && !tgiBracketSpecial[chain[i]] {
 				i++
 			}
 			if i == len(chain) {
@@ -358,9 +374,9 @@ func (d *tgiFast) parseSpan(s []byte) {
 	sp := tgiFastSpan{lo: len(r.fields)}
 	open := bytes.IndexByte(s, '{')
 	if open < 0 || s[len(s)-1] != '}' {
-		sp.name.val = s
+		sp.name = d.tgiFieldAt(s[:0], s, false)
 	} else {
-		sp.name.val = s[:open]
+		sp.name = d.tgiFieldAt(s[:0], s[:open], false)
 		body := s[open+1 : len(s)-1]
 		for body = tgiTrimSpaces(body); len(body) > 0; body = tgiTrimSpaces(body) {
 			eq := bytes.IndexByte(body, '=')
@@ -370,7 +386,7 @@ func (d *tgiFast) parseSpan(s []byte) {
 			key := body[:eq]
 			body = body[eq+1:]
 			n := tgiValueLen(body)
-			r.fields = append(r.fields, tgiField{key: key, val: body[:n]})
+			r.fields = append(r.fields, d.tgiFieldAt(key, body[:n], false))
 			body = body[n:]
 		}
 	}
@@ -382,11 +398,11 @@ func (d *tgiFast) parseSpan(s []byte) {
 // text returns the value of a field as the general route has it: Debug
 // quotes removed (tgiUnquote), or a JSON value as tgiJSONString renders
 // it. ok is false for a JSON value the fast path does not render.
-func (d *tgiFast) text(f tgiField) ([]byte, bool) {
+func (d *tgiFast) text(f *tgiField) ([]byte, bool) {
+	v := d.cur[f.vLo:f.vHi]
 	if f.json {
-		return d.jsonText(f.val)
+		return d.jsonText(v)
 	}
-	v := f.val
 	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
 		return v, true
 	}
@@ -408,7 +424,7 @@ func (d *tgiFast) field(sp *tgiFastSpan, k int) (v []byte, present, ok bool) {
 	if i < 0 {
 		return nil, false, true
 	}
-	v, ok = d.text(d.rec.fields[i])
+	v, ok = d.text(&d.rec.fields[i])
 	return v, true, ok
 }
 

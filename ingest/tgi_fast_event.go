@@ -60,7 +60,7 @@ func (d *tgiFast) handlerSpan() (sp tgiFastSpan, found, ok bool) {
 	for i := len(d.rec.spans) - 1; i >= 0; i-- {
 		sp := &d.rec.spans[i]
 		total, _, ok := d.field(sp, tkTotal)
-		name, nok := d.text(sp.name)
+		name, nok := d.text(&sp.name)
 		if !ok || !nok {
 			return *sp, false, false
 		}
@@ -73,7 +73,7 @@ func (d *tgiFast) handlerSpan() (sp tgiFastSpan, found, ok bool) {
 
 // base is tgiBase: the end instant, ids, endpoint, status and handler.
 func (d *tgiFast) base(in *Input, n int64, handler tgiFastSpan) bool {
-	name, ok := d.text(handler.name)
+	name, ok := d.text(&handler.name)
 	if !ok {
 		return false
 	}

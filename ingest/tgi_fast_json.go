@@ -153,9 +153,9 @@ func (d *tgiFast) jsonSpan(b []byte, i int, sp *tgiFastSpan) int {
 			return -1
 		}
 		if string(key) == "name" {
-			sp.name = tgiField{val: b[i:end], json: true}
+			sp.name = d.tgiFieldAt(key, b[i:end], true)
 		} else {
-			r.fields = append(r.fields, tgiField{key: key, val: b[i:end], json: true})
+			r.fields = append(r.fields, d.tgiFieldAt(key, b[i:end], true))
 		}
 		return end
 	})

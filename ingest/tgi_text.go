@@ -55,7 +55,7 @@ func tgiParseText(text string) (tgiRecord, bool) {
 func tgiChainEnd[S ~string | ~[]byte](s S) (int, bool) {
 	depth, target := 0, false
 	for i := 0; i < len(s); i++ {
-		for i < len(s) && !tgiSpecial[s[i]] {
+		for i < len(s) && !tgiBracketSpecial[s[i]] {
 			i++
 		}
 		if i == len(s) {
@@ -84,6 +84,14 @@ var tgiSpecial = func() (t [256]bool) {
 	for _, c := range []byte(`"{([})]: `) {
 		t[c] = true
 	}
+	return t
+}()
+
+// tgiBracketSpecial is tgiSpecial without the space, for the scanners (and
+// places) where a space ends nothing.
+var tgiBracketSpecial = func() (t [256]bool) {
+	t = tgiSpecial
+	t[' '] = false
 	return t
 }()
 
@@ -143,7 +151,11 @@ func tgiValueLen[S ~string | ~[]byte](s S) int {
 	}
 	depth := 0
 	for i := 0; i < len(s); i++ {
-		for i < len(s) && !tgiSpecial[s[i]] {
+		skip := &tgiSpecial // inside brackets spaces end nothing
+		if depth > 0 {
+			skip = &tgiBracketSpecial
+		}
+		for i < len(s) && !skip[s[i]] {
 			i++
 		}
 		if i == len(s) {
