@@ -63,12 +63,18 @@ const (
 	internMaxLen = 256
 )
 
-// internSlot picks the recent-value slot of b from its length and ends.
+// internSlot picks the recent-value slot of b from a hash of its length
+// and last eight bytes (where ids and addresses differ).
 func internSlot(b []byte) int {
-	if len(b) == 0 {
-		return 0
+	var x uint64
+	if len(b) >= 8 {
+		x = binary.LittleEndian.Uint64(b[len(b)-8:])
+	} else {
+		for _, c := range b {
+			x = x<<8 | uint64(c)
+		}
 	}
-	return (len(b)*5 + int(b[0])*3 + int(b[len(b)/2])*7 + int(b[len(b)-1])) & 15
+	return int(((x ^ uint64(len(b))) * 0x9e3779b97f4a7c15) >> 60)
 }
 
 func (t *internTable) get(b []byte) string {
