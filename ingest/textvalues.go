@@ -434,8 +434,17 @@ func decimalScaledBytes(b []byte, scale int) (int64, bool) {
 // scaledDecimalToNs.
 func decimalNs[S ~string | ~[]byte](num S, unit int64) (int64, bool) {
 	p := 0 // unit = 10^p
-	for p < 18 && pow10(p) < unit {
-		p++
+	switch unit {
+	case 1e9:
+		p = 9
+	case 1e6:
+		p = 6
+	case 1e3:
+		p = 3
+	default:
+		for p < 18 && pow10(p) < unit {
+			p++
+		}
 	}
 	var ip, frac int64
 	i := 0

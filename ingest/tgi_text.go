@@ -87,13 +87,23 @@ var tgiSpecial = func() (t [256]bool) {
 	return t
 }()
 
-// tgiBracketSpecial is tgiSpecial without the space, for the scanners (and
-// places) where a space ends nothing.
-var tgiBracketSpecial = func() (t [256]bool) {
-	t = tgiSpecial
-	t[' '] = false
+// tgiBracketSpecial is tgiSpecial without the space, for the chain
+// scanners, where a space ends nothing; tgiValueSpecial is it without ':',
+// for tgiValueLen, and tgiNestedSpecial without either, for tgiValueLen
+// inside brackets.
+var (
+	tgiBracketSpecial = tgiSpecialWithout(' ')
+	tgiValueSpecial   = tgiSpecialWithout(':')
+	tgiNestedSpecial  = tgiSpecialWithout(' ', ':')
+)
+
+func tgiSpecialWithout(cs ...byte) [256]bool {
+	t := tgiSpecial
+	for _, c := range cs {
+		t[c] = false
+	}
 	return t
-}()
+}
 
 // tgiParseChain splits "HTTP request{…}:generate_stream{…}" into spans.
 func tgiParseChain(chain string) []tgiSpan {
@@ -151,9 +161,9 @@ func tgiValueLen[S ~string | ~[]byte](s S) int {
 	}
 	depth := 0
 	for i := 0; i < len(s); i++ {
-		skip := &tgiSpecial // inside brackets spaces end nothing
+		skip := &tgiValueSpecial // inside brackets spaces end nothing
 		if depth > 0 {
-			skip = &tgiBracketSpecial
+			skip = &tgiNestedSpecial
 		}
 		for i < len(s) && !skip[s[i]] {
 			i++
