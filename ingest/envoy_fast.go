@@ -172,10 +172,11 @@ type envoyDurs struct {
 // reports it to sink; it reports false, having told sink nothing, when the
 // general route must decide (the entry is a reject).
 func (d *envoyFast) emit(in *Input, sink Sink, line int64, raw []byte, vals []envoyFastValue) bool {
-	start, skip, ok := envoyFastStart(vals)
+	start, logType, ok := envoyFastStart(vals)
 	switch {
-	case skip != "":
-		sink.Skip(line, skip)
+	case logType != nil:
+		d.scratch = append(append(append(d.scratch[:0], "intermediate access log entry ("...), logType...), ')')
+		sink.Skip(line, d.strs.get(d.scratch))
 		return true
 	case !ok:
 		return false
@@ -207,22 +208,22 @@ func (d *envoyFast) clearEvent(in *Input, n int64) {
 }
 
 // envoyFastStart is envoyEvent's first pass: the start instant (the last
-// START_TIME given) and whether the entry is an intermediate one.
-func envoyFastStart(vals []envoyFastValue) (start int64, skip string, ok bool) {
+// START_TIME given), or the %ACCESS_LOG_TYPE% of an intermediate entry.
+func envoyFastStart(vals []envoyFastValue) (start int64, intermediate []byte, ok bool) {
 	for i := range vals {
 		v := &vals[i]
 		if v.op.code == ecStart && len(v.val) > 0 {
 			ns, good := envoyStartNs(v.val, v.op.op.arg)
 			if !good {
-				return 0, "", false
+				return 0, nil, false
 			}
 			start, ok = ns, true
 		}
 		if v.op.code == ecLogType && !envoyFinalLogType(string(v.val)) {
-			return 0, "intermediate access log entry (" + string(v.val) + ")", false
+			return 0, v.val, false
 		}
 	}
-	return start, "", ok
+	return start, nil, ok
 }
 
 // envoyStartNs is envoyStartTime for value bytes.

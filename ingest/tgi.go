@@ -289,66 +289,6 @@ func tgiErrorKind(msg string) (kind, class string) {
 	return "other", schema.ErrorServer
 }
 
-// tgiDurationUnits are the units of Rust Duration Debug strings and of
-// compound forms, in nanoseconds, longest suffix first.
-var tgiDurationUnits = []struct {
-	suffix string
-	ns     int64
-}{
-	{"ms", 1e6}, {"µs", 1e3}, {"μs", 1e3}, {"us", 1e3}, {"ns", 1},
-	{"h", 3600e9}, {"m", 60e9}, {"s", 1e9},
-}
-
-// tgiDuration parses a Rust Duration Debug string ("1.234567s", "40ms",
-// "25.3µs", "812ns") or a compound one ("1m5.3s", "1h2m") into nanoseconds.
-// It reads strings and line bytes alike.
-func tgiDuration[S ~string | ~[]byte](s S) (int64, bool) {
-	for len(s) > 0 && asciiSpace(s[0]) {
-		s = s[1:]
-	}
-	for len(s) > 0 && asciiSpace(s[len(s)-1]) {
-		s = s[:len(s)-1]
-	}
-	if len(s) > 0 && (s[0] >= 0x80 || s[len(s)-1] >= 0x80) {
-		return tgiDurationOf(strings.TrimSpace(string(s)))
-	}
-	return tgiDurationOf(s)
-}
-
-// tgiDurationOf is tgiDuration for trimmed text.
-func tgiDurationOf[S ~string | ~[]byte](s S) (int64, bool) {
-	if len(s) == 0 {
-		return 0, false
-	}
-	var total int64
-	for len(s) > 0 {
-		i := 0
-		for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
-			i++
-		}
-		if i == 0 {
-			return 0, false
-		}
-		num, rest := s[:i], s[i:]
-		unit := int64(0)
-		for _, u := range tgiDurationUnits {
-			if len(rest) >= len(u.suffix) && string(rest[:len(u.suffix)]) == u.suffix {
-				unit, rest = u.ns, rest[len(u.suffix):]
-				break
-			}
-		}
-		if unit == 0 {
-			return 0, false
-		}
-		ns, ok := decimalNs(num, unit)
-		if !ok || total > math.MaxInt64-ns {
-			return 0, false
-		}
-		total, s = total+ns, rest
-	}
-	return total, true
-}
-
 // tgiParseJSON parses a --json-output line.
 func tgiParseJSON(text string) (tgiRecord, error) {
 	var j struct {

@@ -22,7 +22,9 @@ import (
 
 // tgiFast is the fast path's state for one input.
 type tgiFast struct {
+	cur     []byte // the text of the record being read
 	clean   []byte // the line without colour codes, when it had some
+	splits  []int  // where the chain being read splits into spans
 	rec     tgiFastRecord
 	unesc   []byte // unquoted values of the record
 	stack   []byte // scratch for the JSON scanner
@@ -43,23 +45,102 @@ type tgiFastRecord struct {
 	message []byte
 }
 
-// tgiFastSpan is a span: its name and its fields, fields[lo:hi].
+// tgiFastSpan is a span: its name, its fields (fields[lo:hi]) and where
+// the last field of each key the event reads is, -1 when it has none.
 type tgiFastSpan struct {
 	name   tgiField
 	lo, hi int
+	at     [tkCount]int32
 }
 
-// tgiField is a span field: its key and its value as written, a raw JSON
-// value in a JSON record, else text that may be Debug-quoted.
-type tgiField struct {
-	key, val []byte
-	json     bool
+// The span fields the event reads, as indexes into tgiFastSpan.at; the
+// timings come first, in tgiSuccess's order.
+const (
+	tkTotal = iota
+	tkValidation
+	tkQueue
+	tkInference
+	tkPerToken
+	tkTraceID
+	tkRequestID
+	tkRoute
+	tkURLPath
+	tkTarget
+	tkStatus
+	tkRespStatus
+	tkCount
+)
+
+// tgiKeyOf returns the tk* index of a field key, or -1.
+func tgiKeyOf(key []byte) int {
+	switch string(key) {
+	case "total_time":
+		return tkTotal
+	case "validation_time":
+		return tkValidation
+	case "queue_time":
+		return tkQueue
+	case "inference_time":
+		return tkInference
+	case "time_per_token":
+		return tkPerToken
+	case "trace_id":
+		return tkTraceID
+	case "request_id":
+		return tkRequestID
+	case "http.route":
+		return tkRoute
+	case "url.path":
+		return tkURLPath
+	case "http.target":
+		return tkTarget
+	case "http.status_code":
+		return tkStatus
+	case "http.response.status_code":
+		return tkRespStatus
+	}
+	return -1
 }
+
+// index sets sp.at from the span's fields (the last of each key wins, as
+// in a map).
+func (d *tgiFast) index(sp *tgiFastSpan) {
+	for k := range sp.at {
+		sp.at[k] = -1
+	}
+	for i := sp.lo; i < sp.hi; i++ {
+		f := &d.rec.fields[i]
+		if k := tgiKeyOf(d.cur[f.kLo:f.kHi]); k >= 0 {
+			sp.at[k] = int32(i)
+		}
+	}
+}
+
+// tgiField is a span field: where its key and its value as written lie in
+// the record's text (d.cur[kLo:kHi], d.cur[vLo:vHi]); json says the value is
+// a raw JSON value, else it is text that may be Debug-quoted. Offsets rather
+// than slices keep the field list free of pointers, so filling it costs no
+// write barriers.
+type tgiField struct {
+	kLo, kHi, vLo, vHi int32
+	json               bool
+}
+
+// tgiFieldAt returns the field for key and val, subslices of d.cur.
+func (d *tgiFast) tgiFieldAt(key, val []byte, json bool) tgiField {
+	k, v := d.off(key), d.off(val)
+	return tgiField{int32(k), int32(k + len(key)), int32(v), int32(v + len(val)), json}
+}
+
+// off returns where s, sliced from d.cur, starts in it: the capacity a
+// subslice loses is its offset.
+func (d *tgiFast) off(s []byte) int { return cap(d.cur) - cap(s) }
 
 // line decodes one line and reports it to sink; it reports false, having
 // told sink nothing, when the general route must decide.
 func (d *tgiFast) line(in *Input, sink Sink, n int64, b []byte) bool {
 	text := d.stripANSI(b)
+	d.cur = text
 	d.rec = tgiFastRecord{spans: d.rec.spans[:0], fields: d.rec.fields[:0]}
 	d.unesc = d.unesc[:0]
 	switch {
@@ -120,133 +201,14 @@ func tgiANSIAt(b []byte) int {
 	return 0
 }
 
-// parseText is tgiParseText over the line's bytes; it reports false for a
-// line the general route must read.
-func (d *tgiFast) parseText(text []byte) bool {
-	r := &d.rec
-	t := bytes.TrimLeft(text, " \t")
-	sp := bytes.IndexByte(t, ' ')
-	if sp < 0 {
-		return false
-	}
-	ns, ok := rfc3339Ns(t[:sp])
-	if !ok {
-		return false
-	}
-	r.timeNs = ns
-	rest := tgiTrimSpaces(t[sp+1:])
-	if i := bytes.IndexByte(rest, ' '); i >= 0 {
-		r.level, rest = rest[:i], tgiTrimSpaces(rest[i+1:])
-	} else {
-		r.level, rest = rest, nil
-	}
-	switch string(r.level) {
-	case "TRACE", "DEBUG", "INFO", "WARN", "ERROR":
-	default:
-		return false
-	}
-	end, target := tgiChainEnd(rest)
-	if end < 0 {
-		r.message = rest
-		return true
-	}
-	if !target {
-		d.parseChain(rest[:end])
-		rest = rest[end+2:]
-		if i := bytes.Index(rest, []byte(": ")); i >= 0 && bytes.IndexByte(rest[:i], ' ') < 0 {
-			rest = rest[i+2:] // the target after the chain
-		}
-	} else {
-		rest = rest[end+2:]
-	}
-	r.message = tgiStripFileLine(rest)
-	return true
-}
-
-// tgiTrimSpaces drops leading spaces.
-func tgiTrimSpaces(b []byte) []byte {
-	for len(b) > 0 && b[0] == ' ' {
-		b = b[1:]
-	}
-	return b
-}
-
-// tgiStripFileLine is tgiFileLine.ReplaceAllString(s, ""): it drops a
-// leading `\S+:\d+: `, the word before the first white space ending in
-// ":digits:" after at least one byte.
-func tgiStripFileLine(s []byte) []byte {
-	w := 0
-	for w < len(s) && !(s[w] == ' ' || s[w] == '\t' || s[w] == '\n' || s[w] == '\f' || s[w] == '\r') {
-		w++
-	}
-	if w == len(s) || s[w] != ' ' || w < 4 || s[w-1] != ':' {
-		return s
-	}
-	k := w - 1
-	for k > 0 && s[k-1] >= '0' && s[k-1] <= '9' {
-		k--
-	}
-	if k == w-1 || k < 2 || s[k-1] != ':' {
-		return s
-	}
-	return s[w+1:]
-}
-
-// parseChain is tgiParseChain: spans split at ':' outside braces.
-func (d *tgiFast) parseChain(chain []byte) {
-	for len(chain) > 0 {
-		i, depth := 0, 0
-		for ; i < len(chain); i++ {
-			c := chain[i]
-			if c == '"' && depth > 0 {
-				i += tgiQuotedLen(chain[i:]) - 1
-			} else if c == '{' {
-				depth++
-			} else if c == '}' && depth > 0 {
-				depth--
-			} else if c == ':' && depth == 0 {
-				break
-			}
-		}
-		d.parseSpan(chain[:min(i, len(chain))])
-		chain = chain[min(i+1, len(chain)):]
-	}
-}
-
-// parseSpan is tgiParseSpan: "name{key=value …}" or "name".
-func (d *tgiFast) parseSpan(s []byte) {
-	r := &d.rec
-	sp := tgiFastSpan{lo: len(r.fields)}
-	open := bytes.IndexByte(s, '{')
-	if open < 0 || s[len(s)-1] != '}' {
-		sp.name.val = s
-	} else {
-		sp.name.val = s[:open]
-		body := s[open+1 : len(s)-1]
-		for body = tgiTrimSpaces(body); len(body) > 0; body = tgiTrimSpaces(body) {
-			eq := bytes.IndexByte(body, '=')
-			if eq <= 0 {
-				break
-			}
-			key := body[:eq]
-			body = body[eq+1:]
-			n := tgiValueLen(body)
-			r.fields = append(r.fields, tgiField{key: key, val: body[:n]})
-			body = body[n:]
-		}
-	}
-	sp.hi = len(r.fields)
-	r.spans = append(r.spans, sp)
-}
-
 // text returns the value of a field as the general route has it: Debug
 // quotes removed (tgiUnquote), or a JSON value as tgiJSONString renders
 // it. ok is false for a JSON value the fast path does not render.
-func (d *tgiFast) text(f tgiField) ([]byte, bool) {
+func (d *tgiFast) text(f *tgiField) ([]byte, bool) {
+	v := d.cur[f.vLo:f.vHi]
 	if f.json {
-		return d.jsonText(f.val)
+		return d.jsonText(v)
 	}
-	v := f.val
 	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
 		return v, true
 	}
@@ -261,16 +223,15 @@ func (d *tgiFast) text(f tgiField) ([]byte, bool) {
 	return s, true // strconv.Unquote gives s, or fails and tgiUnquote gives s
 }
 
-// field returns the text of the last field key of span sp (a map keeps the
-// last), and whether it is there; ok is false as for text.
-func (d *tgiFast) field(sp tgiFastSpan, key string) (v []byte, present, ok bool) {
-	for i := sp.hi - 1; i >= sp.lo; i-- {
-		if f := d.rec.fields[i]; string(f.key) == key {
-			v, ok = d.text(f)
-			return v, true, ok
-		}
+// field returns the text of span sp's field k (a tk* index), and whether
+// it is there; ok is false as for text.
+func (d *tgiFast) field(sp *tgiFastSpan, k int) (v []byte, present, ok bool) {
+	i := sp.at[k]
+	if i < 0 {
+		return nil, false, true
 	}
-	return nil, false, true
+	v, ok = d.text(&d.rec.fields[i])
+	return v, true, ok
 }
 
 // tgiAtoi is strconv.Atoi for field bytes.

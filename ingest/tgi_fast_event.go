@@ -10,9 +10,6 @@ import (
 // This file builds the event of the TGI fast path (tgi_fast.go) from a
 // record read in place, as tgi.emit does from a tgiRecord.
 
-// tgiFastDurations are the handler's timing fields, in tgiSuccess's order.
-var tgiFastDurations = [...]string{"total_time", "validation_time", "queue_time", "inference_time", "time_per_token"}
-
 // emit is tgi.emit: raw is the line as read; it reports false, having told
 // sink nothing, when the general route must decide.
 func (d *tgiFast) emit(in *Input, sink Sink, n int64, raw []byte) bool {
@@ -37,7 +34,7 @@ func (d *tgiFast) emit(in *Input, sink Sink, n int64, raw []byte) bool {
 		d.ev.Completed, d.ev.Error = d.arena.bool(false), class
 		d.attrs = append(d.attrs, attrKV{"tgi_error", kind})
 	case level == "INFO" && success:
-		total, _, ok := d.field(handler, "total_time")
+		total, _, ok := d.field(&handler, tkTotal)
 		if !ok {
 			return false
 		}
@@ -61,27 +58,27 @@ func (d *tgiFast) emit(in *Input, sink Sink, n int64, raw []byte) bool {
 // handler's name.
 func (d *tgiFast) handlerSpan() (sp tgiFastSpan, found, ok bool) {
 	for i := len(d.rec.spans) - 1; i >= 0; i-- {
-		sp := d.rec.spans[i]
-		total, _, ok := d.field(sp, "total_time")
-		name, nok := d.text(sp.name)
+		sp := &d.rec.spans[i]
+		total, _, ok := d.field(sp, tkTotal)
+		name, nok := d.text(&sp.name)
 		if !ok || !nok {
-			return sp, false, false
+			return *sp, false, false
 		}
 		if len(total) > 0 || tgiHandlers[string(name)] {
-			return sp, true, true
+			return *sp, true, true
 		}
 	}
-	return sp, false, true
+	return tgiFastSpan{}, false, true
 }
 
 // base is tgiBase: the end instant, ids, endpoint, status and handler.
 func (d *tgiFast) base(in *Input, n int64, handler tgiFastSpan) bool {
-	name, ok := d.text(handler.name)
+	name, ok := d.text(&handler.name)
 	if !ok {
 		return false
 	}
-	d.ev = schema.Event{Source: schema.SourceServer, Format: "tgi", Host: in.Host, Clock: schema.ClockWall,
-		InputFile: in.Name, InputLine: n, EndNs: d.arena.int64(d.rec.timeNs)}
+	d.clearEvent(in, n)
+	d.ev.EndNs = d.arena.int64(d.rec.timeNs)
 	d.attrs = append(d.attrs[:0], attrKV{"handler", d.strs.get(name)})
 	switch string(name) {
 	case "generate":
@@ -91,8 +88,8 @@ func (d *tgiFast) base(in *Input, n int64, handler tgiFastSpan) bool {
 	}
 	var rid, path []byte
 	var tid envoyTraceID
-	for _, sp := range d.rec.spans {
-		if !d.spanIDs(sp, &rid, &path, &tid) {
+	for i := range d.rec.spans {
+		if !d.spanIDs(&d.rec.spans[i], &rid, &path, &tid) {
 			return false
 		}
 	}
@@ -107,9 +104,23 @@ func (d *tgiFast) base(in *Input, n int64, handler tgiFastSpan) bool {
 	return true
 }
 
+// clearEvent readies d.ev for line n: the fields the fast path sets are
+// cleared (the others stay zero), the input's fields set. The sink copies
+// the event it is given, so d.ev is reused.
+func (d *tgiFast) clearEvent(in *Input, n int64) {
+	ev := &d.ev
+	if ev.Format == "" {
+		*ev = schema.Event{Source: schema.SourceServer, Format: "tgi", Clock: schema.ClockWall}
+	}
+	ev.Host, ev.InputFile, ev.InputLine = in.Host, in.Name, n
+	ev.StartNs, ev.EndNs, ev.ValidationNs, ev.QueueNs, ev.InferenceNs, ev.TimePerTokenNs = nil, nil, nil, nil, nil, nil
+	ev.Status, ev.Completed, ev.Stream, ev.Error, ev.Attrs = nil, nil, nil, "", nil
+	ev.RequestID, ev.TraceID, ev.Endpoint, ev.OutputTokens, ev.OutputTokensSource = "", "", "", nil, ""
+}
+
 // spanIDs reads one span's ids, route and status as tgiBase does.
-func (d *tgiFast) spanIDs(sp tgiFastSpan, rid, path *[]byte, tid *envoyTraceID) bool {
-	v, _, ok := d.field(sp, "trace_id")
+func (d *tgiFast) spanIDs(sp *tgiFastSpan, rid, path *[]byte, tid *envoyTraceID) bool {
+	v, _, ok := d.field(sp, tkTraceID)
 	if !ok {
 		return false
 	}
@@ -119,19 +130,19 @@ func (d *tgiFast) spanIDs(sp tgiFastSpan, rid, path *[]byte, tid *envoyTraceID) 
 			*tid = t
 		}
 	}
-	if v, _, ok = d.field(sp, "request_id"); !ok {
+	if v, _, ok = d.field(sp, tkRequestID); !ok {
 		return false
 	} else if len(v) > 0 {
 		*rid = v
 	}
-	for _, k := range [...]string{"http.route", "url.path", "http.target"} {
+	for _, k := range [...]int{tkRoute, tkURLPath, tkTarget} {
 		if v, _, ok = d.field(sp, k); !ok {
 			return false
 		} else if len(v) > 0 && len(*path) == 0 {
 			*path = endpointPath(v)
 		}
 	}
-	for _, k := range [...]string{"http.status_code", "http.response.status_code"} {
+	for _, k := range [...]int{tkStatus, tkRespStatus} {
 		if v, _, ok = d.field(sp, k); !ok {
 			return false
 		}
@@ -145,10 +156,10 @@ func (d *tgiFast) spanIDs(sp tgiFastSpan, rid, path *[]byte, tid *envoyTraceID) 
 // success is tgiSuccess's timings; it reports false for a duration that
 // does not parse (a reject).
 func (d *tgiFast) success(handler tgiFastSpan) bool {
-	var ns [len(tgiFastDurations)]int64
-	var set [len(tgiFastDurations)]bool
-	for i, key := range tgiFastDurations {
-		v, _, ok := d.field(handler, key)
+	var ns [tkPerToken + 1]int64
+	var set [tkPerToken + 1]bool
+	for i := range ns {
+		v, _, ok := d.field(&handler, i)
 		if !ok {
 			return false
 		}

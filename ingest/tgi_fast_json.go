@@ -57,37 +57,17 @@ func (d *tgiFast) parseJSON(b []byte) bool {
 // jsonMember reads one top-level member and returns the index after its
 // value, or -1.
 func (d *tgiFast) jsonMember(j *tgiJSONRead, b, key []byte, i int) int {
-	k := -1
-	for n, name := range tgiJSONKeys {
-		if string(key) == name {
-			k = n
-		} else if bytes.EqualFold(key, []byte(name)) || bytes.IndexByte(key, '\\') >= 0 {
-			return -1
-		}
-	}
-	if k < 0 {
-		return jsonScalarEnd(b, i, &d.stack)
-	}
-	if j.seen&(1<<k) != 0 || i >= len(b) {
+	k, ok := tgiJSONKey(key)
+	switch {
+	case !ok || k >= 0 && (j.seen&(1<<k) != 0 || i >= len(b)):
 		return -1
+	case k < 0:
+		return jsonScalarEnd(b, i, &d.stack)
 	}
 	j.seen |= 1 << k
 	switch c := b[i]; {
 	case k <= 2 && c == '"':
-		end, st := jsonStringEndFast(b, i)
-		if st != scanOK {
-			return -1
-		}
-		v, _ := d.jsonText(b[i:end])
-		switch k {
-		case 0:
-			j.ts = v
-		case 1:
-			j.level = v
-		case 2:
-			j.message, j.hasMessage = v, true
-		}
-		return end
+		return d.jsonTopString(j, k, b, i)
 	case k >= 2 && c == 'n':
 		end, st := jsonLiteralEnd(b, i)
 		if st != scanOK {
@@ -95,19 +75,7 @@ func (d *tgiFast) jsonMember(j *tgiJSONRead, b, key []byte, i int) int {
 		}
 		return end
 	case k == 3 && c == '{':
-		return jsonWalkObject(b, i, func(key []byte, i int) int {
-			end := d.jsonSpanValue(b, i)
-			if end < 0 || bytes.IndexByte(key, '\\') >= 0 {
-				return -1
-			}
-			if string(key) == "message" { // the last one; a string or nothing
-				j.fieldsMessage = nil
-				if b[i] == '"' {
-					j.fieldsMessage, _ = d.jsonText(b[i:end])
-				}
-			}
-			return end
-		})
+		return d.jsonFields(j, b, i)
 	case k == 4 && c == '{':
 		end := d.jsonSpan(b, i, &j.span)
 		j.hasSpan = end >= 0
@@ -116,6 +84,57 @@ func (d *tgiFast) jsonMember(j *tgiJSONRead, b, key []byte, i int) int {
 		return d.jsonSpans(b, i)
 	}
 	return -1
+}
+
+// tgiJSONKey returns the index in tgiJSONKeys of a top-level key, -1 for
+// another key; ok is false for a key the struct decoding may match only
+// after unescaping or folding case.
+func tgiJSONKey(key []byte) (k int, ok bool) {
+	k = -1
+	for n, name := range tgiJSONKeys {
+		if string(key) == name {
+			k = n
+		} else if bytes.EqualFold(key, []byte(name)) || bytes.IndexByte(key, '\\') >= 0 {
+			return -1, false
+		}
+	}
+	return k, true
+}
+
+// jsonTopString reads the string value of timestamp, level or message.
+func (d *tgiFast) jsonTopString(j *tgiJSONRead, k int, b []byte, i int) int {
+	end, st := jsonStringEndFast(b, i)
+	if st != scanOK {
+		return -1
+	}
+	v, _ := d.jsonText(b[i:end])
+	switch k {
+	case 0:
+		j.ts = v
+	case 1:
+		j.level = v
+	default:
+		j.message, j.hasMessage = v, true
+	}
+	return end
+}
+
+// jsonFields reads the "fields" object: fields.message, the last one, when
+// it is a string.
+func (d *tgiFast) jsonFields(j *tgiJSONRead, b []byte, i int) int {
+	return jsonWalkObject(b, i, func(key []byte, i int) int {
+		end := d.jsonSpanValue(b, i)
+		if end < 0 || bytes.IndexByte(key, '\\') >= 0 {
+			return -1
+		}
+		if string(key) == "message" {
+			j.fieldsMessage = nil
+			if b[i] == '"' {
+				j.fieldsMessage, _ = d.jsonText(b[i:end])
+			}
+		}
+		return end
+	})
 }
 
 // jsonSpans reads the "spans" array: objects only.
@@ -153,13 +172,14 @@ func (d *tgiFast) jsonSpan(b []byte, i int, sp *tgiFastSpan) int {
 			return -1
 		}
 		if string(key) == "name" {
-			sp.name = tgiField{val: b[i:end], json: true}
+			sp.name = d.tgiFieldAt(key, b[i:end], true)
 		} else {
-			r.fields = append(r.fields, tgiField{key: key, val: b[i:end], json: true})
+			r.fields = append(r.fields, d.tgiFieldAt(key, b[i:end], true))
 		}
 		return end
 	})
 	sp.hi = len(r.fields)
+	d.index(sp)
 	return end
 }
 

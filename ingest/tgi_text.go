@@ -55,6 +55,12 @@ func tgiParseText(text string) (tgiRecord, bool) {
 func tgiChainEnd[S ~string | ~[]byte](s S) (int, bool) {
 	depth, target := 0, false
 	for i := 0; i < len(s); i++ {
+		for i < len(s) && !tgiBracketSpecial[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
 		switch c := s[i]; {
 		case c == '"' && depth > 0:
 			i += tgiQuotedLen(s[i:]) - 1
@@ -70,6 +76,33 @@ func tgiChainEnd[S ~string | ~[]byte](s S) (int, bool) {
 		}
 	}
 	return -1, false
+}
+
+// tgiSpecial marks the bytes the chain and value scanners act on: quotes,
+// brackets, ':' and ' '; runs of other bytes are skipped a byte a step.
+var tgiSpecial = func() (t [256]bool) {
+	for _, c := range []byte(`"{([})]: `) {
+		t[c] = true
+	}
+	return t
+}()
+
+// tgiBracketSpecial is tgiSpecial without the space, for the chain
+// scanners, where a space ends nothing; tgiValueSpecial is it without ':',
+// for tgiValueLen, and tgiNestedSpecial without either, for tgiValueLen
+// inside brackets.
+var (
+	tgiBracketSpecial = tgiSpecialWithout(' ')
+	tgiValueSpecial   = tgiSpecialWithout(':')
+	tgiNestedSpecial  = tgiSpecialWithout(' ', ':')
+)
+
+func tgiSpecialWithout(cs ...byte) [256]bool {
+	t := tgiSpecial
+	for _, c := range cs {
+		t[c] = false
+	}
+	return t
 }
 
 // tgiParseChain splits "HTTP request{…}:generate_stream{…}" into spans.
@@ -128,6 +161,16 @@ func tgiValueLen[S ~string | ~[]byte](s S) int {
 	}
 	depth := 0
 	for i := 0; i < len(s); i++ {
+		skip := &tgiValueSpecial // inside brackets spaces end nothing
+		if depth > 0 {
+			skip = &tgiNestedSpecial
+		}
+		for i < len(s) && !skip[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
 		switch c := s[i]; {
 		case c == '"':
 			i += tgiQuotedLen(s[i:]) - 1

@@ -1,0 +1,152 @@
+package ingest
+
+import "time"
+
+// This file holds the fast text paths' readers of dates (see textvalues.go):
+// each reads the common layout in place and reports false for anything else,
+// which the caller hands to time.Parse.
+
+// twoDigits returns the value of b[i:i+2] when both are digits, else -1.
+func twoDigits(b []byte, i int) int {
+	c, d := b[i]-'0', b[i+1]-'0'
+	if c > 9 || d > 9 {
+		return -1
+	}
+	return int(c)*10 + int(d)
+}
+
+// unixDays returns the days from 1970-01-01 to the given proleptic
+// Gregorian date (Howard Hinnant's days_from_civil).
+func unixDays(y, m, d int) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := y / 400 // y >= 0 here
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64(era*146097 + doe - 719468)
+}
+
+// daysInMonth is the number of days of month m (1-12) in year y.
+func daysInMonth(m, y int) int {
+	if m == 2 && (y%4 == 0 && (y%100 != 0 || y%400 == 0)) {
+		return 29
+	}
+	return int("\x1f\x1c\x1f\x1e\x1f\x1e\x1f\x1f\x1e\x1f\x1e\x1f"[m-1])
+}
+
+// civilNs is a validated date and time of day (years 1900-2199, so that
+// any instant fits int64 nanoseconds) as Unix nanoseconds, UTC.
+func civilNs(y, mo, d, h, mi, s int) (int64, bool) {
+	if y < 1900 || y > 2199 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(mo, y) ||
+		h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59 {
+		return 0, false
+	}
+	return (unixDays(y, mo, d)*86400 + int64(h*3600+mi*60+s)) * 1e9, true
+}
+
+// rfc3339Ns reads "2006-01-02T15:04:05[.fraction](Z|±07:00)" as
+// time.Parse(time.RFC3339Nano, …).UnixNano() does, for years 1900-2199 and
+// zone offsets below 24 h; it reports false for any other text.
+func rfc3339Ns(b []byte) (int64, bool) {
+	if len(b) < 20 || b[4] != '-' || b[7] != '-' || b[10] != 'T' || b[13] != ':' || b[16] != ':' {
+		return 0, false
+	}
+	y1, y2 := twoDigits(b, 0), twoDigits(b, 2)
+	if y1 < 0 || y2 < 0 {
+		return 0, false
+	}
+	ns, ok := civilNs(y1*100+y2, twoDigits(b, 5), twoDigits(b, 8), twoDigits(b, 11), twoDigits(b, 14), twoDigits(b, 17))
+	if !ok {
+		return 0, false
+	}
+	rest := b[19:]
+	if len(rest) >= 2 && rest[0] == '.' && rest[1] >= '0' && rest[1] <= '9' {
+		n := 1
+		var frac, scale int64 = 0, 1e9
+		for ; n < len(rest) && rest[n] >= '0' && rest[n] <= '9'; n++ {
+			if n <= 9 {
+				frac, scale = frac*10+int64(rest[n]-'0'), scale/10
+			}
+		}
+		ns += frac * scale
+		rest = rest[n:]
+	}
+	off, ok := zoneOffset(rest, true)
+	return ns - off, ok
+}
+
+// zoneOffset reads "Z" (when z is set), "±hh:mm" (colon) or "±hhmm" as the
+// whole of b, with hh below 24 and mm below 60, into nanoseconds east of UTC.
+func zoneOffset(b []byte, colon bool) (int64, bool) {
+	if z := len(b) == 1 && b[0] == 'Z'; z || len(b) == 0 {
+		return 0, z && colon
+	}
+	mm := 3
+	if colon {
+		if len(b) != 6 || b[3] != ':' {
+			return 0, false
+		}
+		mm = 4
+	} else if len(b) != 5 {
+		return 0, false
+	}
+	h, m := twoDigits(b, 1), twoDigits(b, mm)
+	if h < 0 || h > 23 || m < 0 || m > 59 || b[0] != '+' && b[0] != '-' {
+		return 0, false
+	}
+	off := int64(h*3600+m*60) * 1e9
+	if b[0] == '-' {
+		off = -off
+	}
+	return off, true
+}
+
+// clfMonths are the month names of the Common Log Format's dates, in order.
+const clfMonths = "JanFebMarAprMayJunJulAugSepOctNovDec"
+
+// clfDate reads "02/Jan/2006:15:04:05" at the start of b: the layout of
+// nginx's $time_local and HAProxy's dates, without their zone or
+// milliseconds. It returns the fields, or ok=false for anything that
+// time.Parse might read differently (one-digit hours, other month cases).
+func clfDate(b []byte) (y, mo, d, h, mi, s int, ok bool) {
+	if len(b) < 20 || b[2] != '/' || b[6] != '/' || b[11] != ':' || b[14] != ':' || b[17] != ':' {
+		return
+	}
+	for i := 0; i < len(clfMonths); i += 3 {
+		if string(b[3:6]) == clfMonths[i:i+3] {
+			mo = i/3 + 1
+		}
+	}
+	y1, y2 := twoDigits(b, 7), twoDigits(b, 9)
+	d, h, mi, s = twoDigits(b, 0), twoDigits(b, 12), twoDigits(b, 15), twoDigits(b, 18)
+	return y1*100 + y2, mo, d, h, mi, s, mo > 0 && y1 >= 0 && y2 >= 0
+}
+
+// timeLocalNs reads nginx's $time_local ("02/Jan/2006:15:04:05 -0700") as
+// time.Parse does, for the shapes clfDate, civilNs and zoneOffset take.
+func timeLocalNs(b []byte) (int64, bool) {
+	y, mo, d, h, mi, s, ok := clfDate(b)
+	if !ok || len(b) != 26 || b[20] != ' ' {
+		return 0, false
+	}
+	ns, ok := civilNs(y, mo, d, h, mi, s)
+	off, zok := zoneOffset(b[21:], false)
+	return ns - off, ok && zok
+}
+
+// clfMillisNs reads HAProxy's "02/Jan/2006:15:04:05.000" in loc as
+// time.ParseInLocation does, for the shapes clfDate and civilNs take.
+func clfMillisNs(b []byte, loc *time.Location) (int64, bool) {
+	y, mo, d, h, mi, s, ok := clfDate(b)
+	if !ok || len(b) != 24 || b[20] != '.' {
+		return 0, false
+	}
+	ms, ok2 := digitsValue(b[21:24])
+	if _, ok3 := civilNs(y, mo, d, h, mi, s); !ok2 || !ok3 {
+		return 0, false
+	}
+	return time.Date(y, time.Month(mo), d, h, mi, s, int(ms)*1e6, loc).UnixNano(), true
+}
