@@ -68,9 +68,9 @@ func TestEnvoyJSONFastMatchesGeneral(t *testing.T) {
 		}
 		lines := strings.Join(envoyEdgeRecords, "\n")
 		pretty := "{\n  \"start_time\": \"2026-11-23T10:00:04.925Z\",\n  \"duration\": 5\n}\n{\"cut\": \n"
-		envoyRoutesAgree(t, spec, []byte(lines+"\n\n"+pretty))
+		routesAgree(t, envoyDecode, Options{LogFormat: spec}, []byte(lines+"\n\n"+pretty))
 		if spec != "" {
-			envoyRoutesAgree(t, spec, []byte("[\n"+strings.Join(envoyEdgeRecords[:3], ",\n")+"\n]"))
+			routesAgree(t, envoyDecode, Options{LogFormat: spec}, []byte("[\n"+strings.Join(envoyEdgeRecords[:3], ",\n")+"\n]"))
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -58,7 +57,7 @@ func checkEnvoyText(t *testing.T, formats []envoyFormat, fast *envoyTextFast, li
 		return false
 	}
 	envoyTextLine(in, &b, 7, line, formats)
-	envoyRecordersAgree(t, line, &a, &b)
+	recordersAgree(t, line, &a, &b)
 	return true
 }
 
@@ -73,16 +72,8 @@ func checkEnvoyJSON(t *testing.T, ops map[string]*envoyOp, fast *envoyJSONFast, 
 		return false
 	}
 	envoyJSONRecord(in, &b, 7, raw, ops)
-	envoyRecordersAgree(t, raw, &a, &b)
+	recordersAgree(t, raw, &a, &b)
 	return true
-}
-
-func envoyRecordersAgree(t *testing.T, input []byte, fast, general *recorder) {
-	if !reflect.DeepEqual(fast, general) {
-		f, _ := json.Marshal(fast)
-		g, _ := json.Marshal(general)
-		t.Fatalf("%q:\nfast    %s\ngeneral %s", input, f, g)
-	}
 }
 
 // envoyTextFastFor compiles a --log-format for both text routes.
@@ -104,22 +95,6 @@ func envoyTextFastFor(t testing.TB, spec string) ([]envoyFormat, *envoyTextFast)
 	return formats, fast
 }
 
-// envoyRoutesAgree decodes data by envoyDecode with and without the fast
-// path and compares everything the sink was told.
-func envoyRoutesAgree(t *testing.T, spec string, data []byte) {
-	var fast, general recorder
-	for _, r := range []struct {
-		rec  *recorder
-		fast bool
-	}{{&fast, true}, {&general, false}} {
-		in := &Input{R: bytes.NewReader(data), Name: "t", Host: "h", Opts: Options{LogFormat: spec}}
-		if err := envoyDecode(in, r.rec, r.fast); err != nil {
-			t.Fatal(err)
-		}
-	}
-	envoyRecordersAgree(t, []byte(spec), &fast, &general)
-}
-
 func TestEnvoyTextFastMatchesGeneral(t *testing.T) {
 	for _, spec := range envoyTextTestFormats {
 		formats, fast := envoyTextFastFor(t, spec)
@@ -132,7 +107,7 @@ func TestEnvoyTextFastMatchesGeneral(t *testing.T) {
 		if took < 2 {
 			t.Errorf("format %.40q: the fast path took %d lines", spec, took)
 		}
-		envoyRoutesAgree(t, spec, []byte(strings.Join(envoyEdgeLines, "\r\n")))
+		routesAgree(t, envoyDecode, Options{LogFormat: spec}, []byte(strings.Join(envoyEdgeLines, "\r\n")))
 	}
 }
 
@@ -144,10 +119,10 @@ func TestEnvoyFastTestdataAndFleet(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		envoyRoutesAgree(t, testdataLogFormat(t, path), data)
+		routesAgree(t, envoyDecode, Options{LogFormat: testdataLogFormat(t, path)}, data)
 	}
 	data := benchLog(&testing.B{}, "edge-2")
-	envoyRoutesAgree(t, fleet.EnvoyLogFormat, data)
+	routesAgree(t, envoyDecode, Options{LogFormat: fleet.EnvoyLogFormat}, data)
 	ops, fast := envoyJSONFastFor(t, fleet.EnvoyLogFormat)
 	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
 		if !checkEnvoyJSON(t, ops, fast, line) {

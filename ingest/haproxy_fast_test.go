@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"bytes"
 	"os"
 	"strings"
 	"testing"
@@ -53,24 +52,8 @@ func checkHAProxyLine(t *testing.T, f *haproxyFast, line []byte) bool {
 		return false
 	}
 	haproxyLine(in, &b, 3, line, f.loc)
-	envoyRecordersAgree(t, line, &a, &b)
+	recordersAgree(t, line, &a, &b)
 	return true
-}
-
-// haproxyRoutesAgree decodes data by haproxyDecode with and without the
-// fast path and compares everything the sink was told.
-func haproxyRoutesAgree(t *testing.T, data []byte, tz *time.Location) {
-	var fast, general recorder
-	for _, r := range []struct {
-		rec  *recorder
-		fast bool
-	}{{&fast, true}, {&general, false}} {
-		in := &Input{R: bytes.NewReader(data), Name: "t", Host: "h", Opts: Options{TZ: tz}}
-		if err := haproxyDecode(in, r.rec, r.fast); err != nil {
-			t.Fatal(err)
-		}
-	}
-	envoyRecordersAgree(t, data[:min(len(data), 100)], &fast, &general)
 }
 
 func TestHAProxyFastMatchesGeneral(t *testing.T) {
@@ -89,14 +72,14 @@ func TestHAProxyFastMatchesGeneral(t *testing.T) {
 		if took < 9 {
 			t.Errorf("the fast path took %d lines", took)
 		}
-		haproxyRoutesAgree(t, []byte(strings.Join(haproxyEdgeLines, "\r\n")), loc)
+		routesAgree(t, haproxyDecode, Options{TZ: loc}, []byte(strings.Join(haproxyEdgeLines, "\r\n")))
 	}
 	for _, path := range testdataFiles(t, "haproxy") {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		haproxyRoutesAgree(t, data, nil)
+		routesAgree(t, haproxyDecode, Options{}, data)
 	}
 }
 

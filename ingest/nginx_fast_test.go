@@ -84,25 +84,6 @@ func nginxFastFor(t testing.TB, spec string) ([]*nginxLogFormat, *nginxFast) {
 	return formats, &nginxFast{plan: p, vals: make([]nginxSpan, len(p.f.vars))}
 }
 
-// nginxRoutesAgree decodes data by both routes (nginxDecode with and
-// without the fast path) and compares everything the sink was told.
-func nginxRoutesAgree(t *testing.T, spec string, data []byte) {
-	var fast, general recorder
-	for _, r := range []struct {
-		rec  *recorder
-		fast bool
-	}{{&fast, true}, {&general, false}} {
-		in := &Input{R: bytes.NewReader(data), Name: "t.log", Host: "h", Opts: Options{LogFormat: spec}}
-		if err := nginxDecode(in, r.rec, r.fast); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if !reflect.DeepEqual(fast, general) {
-		t.Fatalf("format %q: the routes differ: %d/%d/%d events/skips/rejects fast, %d/%d/%d general", spec,
-			len(fast.Events), len(fast.Skips), len(fast.Rejects), len(general.Events), len(general.Skips), len(general.Rejects))
-	}
-}
-
 func TestNginxFastMatchesGeneral(t *testing.T) {
 	took := map[string]int{}
 	for _, spec := range nginxTestFormats {
@@ -112,7 +93,7 @@ func TestNginxFastMatchesGeneral(t *testing.T) {
 				took[spec]++
 			}
 		}
-		nginxRoutesAgree(t, spec, []byte("\xef\xbb\xbf"+strings.Join(nginxEdgeLines, "\n")))
+		routesAgree(t, nginxDecode, Options{LogFormat: spec}, []byte("\xef\xbb\xbf"+strings.Join(nginxEdgeLines, "\n")))
 	}
 	for _, spec := range nginxTestFormats {
 		if took[spec] < 2 {
@@ -132,7 +113,7 @@ func TestNginxFastFleetAndTestdata(t *testing.T) {
 			t.Errorf("line %d: the fast path declined %q", i+1, line)
 		}
 	}
-	nginxRoutesAgree(t, fleet.NginxLogFormat, data)
+	routesAgree(t, nginxDecode, Options{LogFormat: fleet.NginxLogFormat}, data)
 	for _, path := range testdataFiles(t, "nginx") {
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -148,7 +129,7 @@ func TestNginxFastFleetAndTestdata(t *testing.T) {
 			}
 			spec = opts.LogFormat
 		}
-		nginxRoutesAgree(t, spec, data)
+		routesAgree(t, nginxDecode, Options{LogFormat: spec}, data)
 	}
 }
 

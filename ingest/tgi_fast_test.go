@@ -65,23 +65,8 @@ func checkTGILine(t *testing.T, f *tgiFast, line []byte) bool {
 		return false
 	}
 	tgiLine(in, &b, 5, line)
-	envoyRecordersAgree(t, line, &a, &b)
+	recordersAgree(t, line, &a, &b)
 	return true
-}
-
-// tgiRoutesAgree decodes data by tgiDecode with and without the fast path
-// and compares everything the sink was told.
-func tgiRoutesAgree(t *testing.T, data []byte) {
-	var fast, general recorder
-	for _, r := range []struct {
-		rec  *recorder
-		fast bool
-	}{{&fast, true}, {&general, false}} {
-		if err := tgiDecode(&Input{R: bytes.NewReader(data), Name: "t", Host: "h"}, r.rec, r.fast); err != nil {
-			t.Fatal(err)
-		}
-	}
-	envoyRecordersAgree(t, data[:min(len(data), 100)], &fast, &general)
 }
 
 func TestTGIFastMatchesGeneral(t *testing.T) {
@@ -95,19 +80,19 @@ func TestTGIFastMatchesGeneral(t *testing.T) {
 	if took < 25 {
 		t.Errorf("the fast path took %d lines", took)
 	}
-	tgiRoutesAgree(t, []byte(strings.Join(tgiEdgeLines, "\n")))
+	routesAgree(t, tgiDecode, Options{}, []byte(strings.Join(tgiEdgeLines, "\n")))
 	for _, path := range testdataFiles(t, "tgi") {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		tgiRoutesAgree(t, data)
+		routesAgree(t, tgiDecode, Options{}, data)
 		for _, line := range bytes.Split(data, []byte("\n")) {
 			checkTGILine(t, f, line)
 		}
 	}
 	data := benchLog(&testing.B{}, "gpu-3")
-	tgiRoutesAgree(t, data)
+	routesAgree(t, tgiDecode, Options{}, data)
 	for i, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
 		if !checkTGILine(t, f, line) {
 			t.Errorf("line %d: the fast path declined %q", i+1, line)

@@ -1,0 +1,34 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// routesAgree decodes data by decode's fast route and by its general one
+// (fast false) and fails unless the sink was told the same by both: events,
+// skips, rejects and their reasons, in order.
+func routesAgree(t *testing.T, decode func(in *Input, sink Sink, fast bool) error, opts Options, data []byte) {
+	t.Helper()
+	var fast, general recorder
+	for _, r := range []struct {
+		rec  *recorder
+		fast bool
+	}{{&fast, true}, {&general, false}} {
+		in := &Input{R: bytes.NewReader(data), Name: "t.log", Host: "h", Opts: opts}
+		if err := decode(in, r.rec, r.fast); err != nil {
+			t.Fatal(err)
+		}
+	}
+	recordersAgree(t, data[:min(len(data), 100)], &fast, &general)
+}
+
+func recordersAgree(t *testing.T, input []byte, fast, general *recorder) {
+	if !reflect.DeepEqual(fast, general) {
+		f, _ := json.Marshal(fast)
+		g, _ := json.Marshal(general)
+		t.Fatalf("%q:\nfast    %s\ngeneral %s", input, f, g)
+	}
+}
