@@ -127,30 +127,7 @@ func (e *gpEsc) array(i int, elem func(i int) int) int {
 
 // choice reads one element of "choices" at b[i], as gpFacts.choice does.
 func (e *gpEsc) choice(f *gpFacts, i int) int {
-	i, empty := e.open(i, '{', '}')
-	if i < 0 || empty {
-		return i
-	}
-	for seen := 0; ; {
-		key, j := e.key(i)
-		if j < 0 {
-			return j
-		}
-		k, ok := gpEscKey(key, gpChoiceKeys)
-		if !ok || (k >= 0 && seen&(1<<k) != 0) {
-			return gpBail
-		}
-		if k >= 0 {
-			seen |= 1 << k
-		}
-		if i = e.choiceMember(f, k, j); i < 0 {
-			return i
-		}
-		var more bool
-		if i, more = e.next(i, '}'); !more {
-			return i
-		}
-	}
+	return e.object(i, gpChoiceKeys, func(k, j int) int { return e.choiceMember(f, k, j) })
 }
 
 // choiceMember reads the value at b[j] of gpChoiceKeys[k] (k < 0: another key).
@@ -177,34 +154,16 @@ func (e *gpEsc) choiceMember(f *gpFacts, k, j int) int {
 
 // message reads a delta or message object at b[i], as gpFacts.message does.
 func (e *gpEsc) message(f *gpFacts, i int) int {
-	i, empty := e.open(i, '{', '}')
-	if i < 0 || empty {
-		return i
-	}
-	for seen := 0; ; {
-		key, j := e.key(i)
-		if j < 0 {
-			return j
-		}
-		k, ok := gpEscKey(key, gpMessageKeys)
-		if !ok || (k >= 0 && seen&(1<<k) != 0) {
-			return gpBail
-		}
-		if i = e.skip(j); i < 0 {
-			return i
-		}
-		if k >= 0 {
-			seen |= 1 << k
+	return e.object(i, gpMessageKeys, func(k, j int) int {
+		i := e.skip(j)
+		if k >= 0 && i >= 0 {
 			f.token = f.token || gpEscNonEmpty(e.b[j:i])
 			if i-j > 4 && e.b[j] == '\\' {
 				e.text = [2]int{j, i} // a non-empty string: see gpEscTemplate
 			}
 		}
-		var more bool
-		if i, more = e.next(i, '}'); !more {
-			return i
-		}
-	}
+		return i
+	})
 }
 
 // gpEscNonEmpty is gpNonEmpty for an escaped value (no white space around it).
@@ -218,6 +177,28 @@ func gpEscNonEmpty(v []byte) bool {
 
 // usage reads the usage object at b[i], as gpFacts.usage does.
 func (e *gpEsc) usage(f *gpFacts, i int) int {
+	return e.object(i, gpUsageKeys, func(k, j int) int {
+		switch {
+		case k < 0:
+			return e.skip(j)
+		case e.null(j):
+			return j + 4
+		}
+		n, i := e.int(j)
+		if k == 0 {
+			f.usageIn, f.hasIn = n, true
+		} else {
+			f.usageOut, f.hasOut = n, true
+		}
+		return i
+	})
+}
+
+// object walks the escaped object at b[i] and returns the index past it:
+// for each member, k is the key's index in keys (−1 for another key; a
+// listed key seen twice bails), and member reads the value at b[j] and
+// returns the index past it (negative to stop).
+func (e *gpEsc) object(i int, keys []string, member func(k, j int) int) int {
 	i, empty := e.open(i, '{', '}')
 	if i < 0 || empty {
 		return i
@@ -227,27 +208,14 @@ func (e *gpEsc) usage(f *gpFacts, i int) int {
 		if j < 0 {
 			return j
 		}
-		k, ok := gpEscKey(key, gpUsageKeys)
+		k, ok := gpEscKey(key, keys)
 		if !ok || (k >= 0 && seen&(1<<k) != 0) {
 			return gpBail
 		}
-		switch {
-		case k < 0:
-			i = e.skip(j)
-		case e.null(j):
+		if k >= 0 {
 			seen |= 1 << k
-			i = j + 4
-		default:
-			seen |= 1 << k
-			var n int64
-			n, i = e.int(j)
-			if k == 0 {
-				f.usageIn, f.hasIn = n, true
-			} else {
-				f.usageOut, f.hasOut = n, true
-			}
 		}
-		if i < 0 {
+		if i = member(k, j); i < 0 {
 			return i
 		}
 		var more bool
