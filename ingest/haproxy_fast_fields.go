@@ -13,18 +13,19 @@ import (
 // timers is haproxyTimers: "TR/Tw/Tc/Tr/Ta" (four slashes, checked).
 func (d *haproxyFast) timers(field []byte, start int64) bool {
 	var ms [5]int64
-	last := field[bytes.LastIndexByte(field, '/')+1:]
-	logasap := len(last) > 0 && last[0] == '+'
-	for i, rest := 0, field; i < 5; i++ {
-		part := rest
-		if j := bytes.IndexByte(rest, '/'); j >= 0 {
-			part, rest = rest[:j], rest[j+1:]
+	logasap := false
+	for i, p := 0, 0; i < 5; i, p = i+1, p+1 {
+		n := bytes.IndexByte(field[p:], '/')
+		if n < 0 {
+			n = len(field) - p // the last part (four slashes, checked)
 		}
+		part := field[p : p+n]
 		v, ok := haproxyTimer(part)
 		if !ok {
 			return false
 		}
-		ms[i] = v
+		ms[i], p = v, p+n
+		logasap = i == 4 && len(part) > 0 && part[0] == '+'
 	}
 	const msNs = int64(time.Millisecond)
 	ev := &d.ev

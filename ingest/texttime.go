@@ -145,8 +145,12 @@ func clfMillisNs(b []byte, loc *time.Location) (int64, bool) {
 		return 0, false
 	}
 	ms, ok2 := digitsValue(b[21:24])
-	if _, ok3 := civilNs(y, mo, d, h, mi, s); !ok2 || !ok3 {
+	ns, ok3 := civilNs(y, mo, d, h, mi, s)
+	if !ok2 || !ok3 {
 		return 0, false
+	}
+	if loc == time.UTC {
+		return ns + ms*1e6, true
 	}
 	return time.Date(y, time.Month(mo), d, h, mi, s, int(ms)*1e6, loc).UnixNano(), true
 }
