@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"maps"
+	"strings"
 
 	"github.com/ttftrace/ttftrace/schema"
 )
@@ -88,7 +89,7 @@ func newNginxPlan(f *nginxLogFormat) *nginxPlan {
 		p.at[k] = at(name)
 	}
 	for _, name := range nginxIDOrder(maps.Keys(index)) {
-		p.ids = append(p.ids, nginxIDPlace{at(name), len(name) > 9 && name[:9] == "upstream_"})
+		p.ids = append(p.ids, nginxIDPlace{at(name), strings.HasPrefix(name, "upstream_")})
 	}
 	return p
 }
