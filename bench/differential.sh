@@ -17,6 +17,7 @@ trap 'git worktree remove --force "$WORK/old-tree" >/dev/null 2>&1 || true; rm -
 git worktree add -q "$WORK/old-tree" "$REV"
 (cd "$WORK/old-tree" && go build -o "$WORK/old" ./cmd/ttftrace)
 go build -o "$WORK/new" ./cmd/ttftrace
+go build -o "$WORK/dump" ./bench/dumpevents
 go build -o bench/bin/ttftrace-gen ./cmd/ttftrace-gen
 if [ ! -f "$DATA/.done" ]; then
   rm -rf "$DATA"; bench/bin/ttftrace-gen -n "$N" -o "$DATA" >/dev/null; touch "$DATA/.done"
@@ -60,7 +61,11 @@ check() { # file, extra flags...
     { "$WORK/$v" ingest -q "$@" -o "$WORK/ds-$v" "$f" 2>&1; echo "exit $?"; } >"$WORK/out-$v" || true
   done
   files=$((files + 1))
-  if ! cmp -s "$WORK/out-old" "$WORK/out-new" || ! diff -r -q "$WORK/ds-old" "$WORK/ds-new" >/dev/null 2>&1; then
+  for v in old new; do
+    { (cd "$WORK/ds-$v" 2>/dev/null && find . -type f | sort && cat _manifest.jsonl _rejects.jsonl 2>/dev/null) || true
+      if [ -d "$WORK/ds-$v" ]; then "$WORK/dump" "$WORK/ds-$v" 2>&1 || true; fi; } >"$WORK/content-$v"
+  done
+  if ! cmp -s "$WORK/out-old" "$WORK/out-new" || ! cmp -s "$WORK/content-old" "$WORK/content-new"; then
     differ=$((differ + 1)); echo "differs: $f"
   fi
 }
