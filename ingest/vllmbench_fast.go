@@ -81,19 +81,19 @@ func (f *vbenchFast) member(k, j int) int {
 	if b[j] == 'n' {
 		return jsonWalkLiteral(b, j, "null")
 	}
-	s, end, plain, ok := jsonWalkString(b, j)
-	if !ok || !plain {
+	s, end, ok := vbenchString(b, j)
+	if !ok {
 		return -1
 	}
 	switch vbenchFields[k] {
 	case "model_id":
-		f.run.model = string(s)
+		f.run.model = s
 	case "backend":
-		f.run.backend = string(s)
+		f.run.backend = s
 	case "endpoint_type":
-		f.endType = string(s)
+		f.endType = s
 	case "label":
-		f.run.label = string(s)
+		f.run.label = s
 	}
 	return end
 }
@@ -151,21 +151,11 @@ func (f *vbenchFast) readErrors(j int) int {
 			f.errs = append(f.errs, vbenchErr{})
 			return jsonWalkLiteral(b, k, "null")
 		}
-		s, end, plain, ok := jsonWalkString(b, k)
+		s, end, ok := vbenchString(b, k)
 		if !ok {
 			return -1
 		}
-		e := vbenchErr{}
-		if len(s) > 0 && plain {
-			e.text = string(s)
-		} else if len(s) > 0 {
-			t, ok := jsonAppendUnescapedText(nil, s)
-			if !ok {
-				return -1
-			}
-			e.text = string(t)
-		}
-		f.errs = append(f.errs, e)
+		f.errs = append(f.errs, vbenchErr{s})
 		return end
 	})
 }
@@ -223,4 +213,21 @@ func (f *vbenchFast) requestITLs(dst [][]byte, i int) [][]byte {
 		dst = append(dst, f.text(s))
 	}
 	return dst
+}
+
+// vbenchString reads the JSON string at b[j] and returns its text and the
+// index after it; ok is false for anything else, or a string whose
+// unescaping jsonAppendUnescapedText leaves to a full decoder.
+func vbenchString(b []byte, j int) (string, int, bool) {
+	s, end, plain, ok := jsonWalkString(b, j)
+	switch {
+	case !ok:
+		return "", end, false
+	case len(s) == 0:
+		return "", end, true
+	case plain:
+		return string(s), end, true
+	}
+	t, ok := jsonAppendUnescapedText(nil, s)
+	return string(t), end, ok
 }
