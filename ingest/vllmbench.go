@@ -145,11 +145,44 @@ func vbenchText(n *json.Number) []byte {
 	return []byte(n.String())
 }
 
-// vbenchRun holds the run-level values every request's event carries.
+// vbenchRun holds the run-level values every request's event carries, and
+// the scratch its events are built in.
 type vbenchRun struct {
 	model, backend, label string
 	stream                bool  // the document has itls
 	origin                int64 // the earliest start time (ns)
+	ev                    schema.Event
+	vals                  []vbenchVals // slab the events' pointer fields point into
+	offs                  []int64      // slab the events' chunk offsets are cut from
+}
+
+// vbenchVals holds the values an event points to, so that one event's
+// pointer fields take one allocation (amortized over a slab) instead of
+// one each.
+type vbenchVals struct {
+	start, first, last, end, prompt, output int64
+	status                                  int32
+	stream, completed                       bool
+}
+
+// newVals returns zeroed values for one event, cut from the slab.
+func (r *vbenchRun) newVals() *vbenchVals {
+	if len(r.vals) == 0 {
+		r.vals = make([]vbenchVals, 256)
+	}
+	v := &r.vals[0]
+	r.vals = r.vals[1:]
+	return v
+}
+
+// newOffsets returns a slice of n offsets for one event, cut from the slab.
+func (r *vbenchRun) newOffsets(n int) []int64 {
+	if len(r.offs) < n {
+		r.offs = make([]int64, max(4096, n))
+	}
+	o := r.offs[:n:n]
+	r.offs = r.offs[n:]
+	return o
 }
 
 // vbenchReq holds the values of one request as number texts (nil: missing
@@ -178,20 +211,7 @@ func (r *vbenchRun) emit(in *Input, sink Sink, i int, req *vbenchReq, raw []byte
 // request builds the event of request i; it returns a reject reason and
 // detail when one of its values is missing or not a number.
 func (r *vbenchRun) request(in *Input, req *vbenchReq, i int) (*schema.Event, string, string) {
-	ev := &schema.Event{
-		Source: schema.SourceClient, Format: "vllm-bench", Host: in.Host, Clock: schema.ClockRelative,
-		Model: r.model, InputFile: in.Name, Attrs: map[string]string{"request_index": strconv.Itoa(i)},
-	}
-	if r.backend != "" {
-		ev.Attrs["backend"] = r.backend
-	}
-	if r.label != "" {
-		ev.Attrs["label"] = r.label
-	}
-	if r.stream {
-		ev.Stream = ptr(true)
-	}
-	start := int64(0)
+	var start int64
 	if req.start != nil {
 		ns, ok := vbenchNs(req.start)
 		if !ok {
@@ -199,20 +219,32 @@ func (r *vbenchRun) request(in *Input, req *vbenchReq, i int) (*schema.Event, st
 		}
 		start = ns - r.origin
 	}
-	ev.StartNs = ptr(start)
+	var prompt int64
 	if req.input != nil {
 		n, ok := vbenchCount(req.input)
 		if !ok {
 			return nil, "bad token count", "input_lens: " + truncateDetail(string(req.input))
 		}
-		ev.PromptTokens, ev.PromptTokensSource = ptr(n), vbenchTokenSource(r.backend)
+		prompt = n
+	}
+	ev, v := &r.ev, r.newVals()
+	*ev = schema.Event{
+		Source: schema.SourceClient, Format: "vllm-bench", Host: in.Host, Clock: schema.ClockRelative,
+		Model: r.model, InputFile: in.Name, Attrs: r.attrs(i),
+	}
+	if r.stream {
+		v.stream, ev.Stream = true, &v.stream
+	}
+	v.start, ev.StartNs = start, &v.start
+	if req.input != nil {
+		v.prompt, ev.PromptTokens, ev.PromptTokensSource = prompt, &v.prompt, vbenchTokenSource(r.backend)
 	}
 	if req.err != "" {
-		ev.Completed, ev.PromptTokensSource = ptr(false), schema.TokensCounted
+		ev.Completed, ev.PromptTokensSource = &v.completed, schema.TokensCounted
 		ev.Error, ev.Status = vbenchErrorClass(req.err)
 		return ev, "", ""
 	}
-	if reason, detail := vbenchTimes(ev, req, i, start); reason != "" {
+	if reason, detail := r.times(ev, v, req, i); reason != "" {
 		return nil, reason, detail
 	}
 	if req.output != nil {
@@ -220,15 +252,29 @@ func (r *vbenchRun) request(in *Input, req *vbenchReq, i int) (*schema.Event, st
 		if !ok {
 			return nil, "bad token count", "output_lens: " + truncateDetail(string(req.output))
 		}
-		ev.OutputTokens, ev.OutputTokensSource = ptr(n), vbenchTokenSource(r.backend)
+		v.output, ev.OutputTokens, ev.OutputTokensSource = n, &v.output, vbenchTokenSource(r.backend)
 	}
-	ev.Status, ev.Completed = ptr(int32(200)), ptr(true)
+	v.status, v.completed = 200, true
+	ev.Status, ev.Completed = &v.status, &v.completed
 	return ev, "", ""
 }
 
-// vbenchTimes sets the first token, chunk offsets, last token and end of a
-// successful request i that started at start (ns on the relative clock).
-func vbenchTimes(ev *schema.Event, req *vbenchReq, i int, start int64) (string, string) {
+// attrs returns the attributes of request i's event.
+func (r *vbenchRun) attrs(i int) map[string]string {
+	m := make(map[string]string, 3)
+	m["request_index"] = strconv.Itoa(i)
+	if r.backend != "" {
+		m["backend"] = r.backend
+	}
+	if r.label != "" {
+		m["label"] = r.label
+	}
+	return m
+}
+
+// times sets the first token, chunk offsets, last token and end of a
+// successful request i that started at v.start (ns on the relative clock).
+func (r *vbenchRun) times(ev *schema.Event, v *vbenchVals, req *vbenchReq, i int) (string, string) {
 	if req.ttft == nil {
 		return "missing ttft", "ttfts[" + strconv.Itoa(i) + "]"
 	}
@@ -236,9 +282,9 @@ func vbenchTimes(ev *schema.Event, req *vbenchReq, i int, start int64) (string, 
 	if !ok || ttft < 0 {
 		return "bad number", "ttfts: " + truncateDetail(string(req.ttft))
 	}
-	offsets := make([]int64, 1, 1+len(req.itls))
+	offsets := r.newOffsets(1 + len(req.itls)) // a rejected request's are left unused
 	offsets[0] = ttft
-	for _, g := range req.itls {
+	for k, g := range req.itls {
 		if g == nil {
 			return "bad number", "itls: null"
 		}
@@ -246,18 +292,19 @@ func vbenchTimes(ev *schema.Event, req *vbenchReq, i int, start int64) (string, 
 		if !ok || ns < 0 {
 			return "bad number", "itls: " + truncateDetail(string(g))
 		}
-		offsets = append(offsets, offsets[len(offsets)-1]+ns)
+		offsets[k+1] = offsets[k] + ns
 	}
 	last := offsets[len(offsets)-1]
-	ev.FirstTokenNs, ev.LastTokenNs, ev.EndNs = ptr(start+ttft), ptr(start+last), ptr(start+last)
-	ev.ChunkOffsetsNs = offsets
 	if req.latency != nil {
 		lat, ok := vbenchNs(req.latency)
 		if !ok || lat < 0 {
 			return "bad number", "latencies: " + truncateDetail(string(req.latency))
 		}
-		ev.LastTokenNs, ev.EndNs = ptr(start+lat), ptr(start+lat)
+		last = lat
 	}
+	v.first, v.last, v.end = v.start+ttft, v.start+last, v.start+last
+	ev.FirstTokenNs, ev.LastTokenNs, ev.EndNs = &v.first, &v.last, &v.end
+	ev.ChunkOffsetsNs = offsets
 	return "", ""
 }
 
