@@ -309,9 +309,50 @@ func (r *vbenchRun) times(ev *schema.Event, v *vbenchVals, req *vbenchReq, i int
 }
 
 // vbenchNs converts a number text in seconds to ns as scaledDecimalToNs
-// does, in place for the usual shapes.
+// does: the usual shape -?(0|[1-9][0-9]{0,8})(\.[0-9]+)? is read in place,
+// rounding half away from zero at the tenth fraction digit; anything else
+// goes to scaledDecimalBytesNs.
 func vbenchNs(b []byte) (int64, bool) {
-	if len(b) > 64 { // scaledDecimalToNs's limit, which the in-place reader does not apply
+	i := 0
+	if len(b) > 0 && b[0] == '-' {
+		i = 1
+	}
+	var sec, frac int64
+	j := i
+	for ; j < len(b) && j-i <= 9 && b[j] >= '0' && b[j] <= '9'; j++ {
+		sec = sec*10 + int64(b[j]-'0')
+	}
+	if j == i || j-i > 9 || j-i > 1 && b[i] == '0' || len(b) > 64 {
+		return vbenchNsSlow(b)
+	}
+	if j < len(b) {
+		if b[j] != '.' || j+1 == len(b) {
+			return vbenchNsSlow(b)
+		}
+		scale := int64(1e9)
+		for k := j + 1; k < len(b); k++ {
+			c := b[k]
+			switch {
+			case c < '0' || c > '9':
+				return vbenchNsSlow(b)
+			case k-j <= 9:
+				scale /= 10
+				frac += int64(c-'0') * scale
+			case k-j == 10 && c >= '5':
+				frac++
+			}
+		}
+	}
+	v := sec*1e9 + frac
+	if i == 1 {
+		v = -v
+	}
+	return v, true
+}
+
+// vbenchNsSlow is vbenchNs for the other shapes.
+func vbenchNsSlow(b []byte) (int64, bool) {
+	if len(b) > 64 { // scaledDecimalToNs's limit, which scaledDecimalBytesNs does not apply
 		return scaledDecimalToNs(string(b), 1e9)
 	}
 	return scaledDecimalBytesNs(b, 1e9)

@@ -44,6 +44,7 @@ func (f *vbenchFast) read(data []byte) bool {
 		return false
 	}
 	f.data = data
+	f.itls = make([]vbenchSpan, 0, len(data)/24) // an itl takes about 20 bytes
 	seen := 0
 	end := jsonWalkObject(data, 0, func(key []byte, j int) int {
 		k, ok := jsonStructKey(key, vbenchFields)

@@ -96,7 +96,7 @@ func TestVLLMBenchFastMatchesGeneral(t *testing.T) {
 
 func TestVLLMBenchNs(t *testing.T) {
 	for _, s := range []string{"0", "-0", "0.1", "1234.5", "0.010100000000000001", "1e-05", "1e31", "1e400",
-		"0.0000000005", "-0.0000000005", "0.00000000049", "12345678901234567890.5", "0." + strings.Repeat("0", 70) + "1"} {
+		"0.0000000005", "-0.0000000005", "0.00000000049", "1234567890.5", "123456789.5", "0.1234567894", "-0.12345678951", "00.5", "1.", "-", "1.5e3", "0.9999999999", "12345678901234567890.5", "0." + strings.Repeat("0", 70) + "1"} {
 		got, gotOK := vbenchNs([]byte(s))
 		want, wantOK := scaledDecimalToNs(s, 1e9)
 		if got != want || gotOK != wantOK {
