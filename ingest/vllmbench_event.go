@@ -18,6 +18,34 @@ type vbenchRun struct {
 	ev                    schema.Event
 	vals                  []vbenchVals // slab the events' pointer fields point into
 	offs                  []int64      // slab the events' chunk offsets are cut from
+	idx                   vbenchIndexes
+}
+
+// vbenchIndexes hands out the decimal texts of request indexes, 256 at a
+// time cut from one string, so that each does not take an allocation.
+type vbenchIndexes struct {
+	base int        // the first index in text
+	text string     // the texts of indexes base, base+1, … one after the other
+	ends [256]int32 // where each ends in text
+}
+
+// get returns the decimal text of i; indexes come in increasing order.
+func (x *vbenchIndexes) get(i int) string {
+	if x.text == "" || i < x.base || i >= x.base+len(x.ends) {
+		x.base = i
+		var b []byte
+		for k := range x.ends {
+			b = strconv.AppendInt(b, int64(i+k), 10)
+			x.ends[k] = int32(len(b))
+		}
+		x.text = string(b)
+	}
+	k := i - x.base
+	lo := int32(0)
+	if k > 0 {
+		lo = x.ends[k-1]
+	}
+	return x.text[lo:x.ends[k]]
 }
 
 // vbenchVals holds the values an event points to, so that one event's
@@ -126,7 +154,7 @@ func (r *vbenchRun) request(in *Input, req *vbenchReq, i int) (*schema.Event, st
 // attrs returns the attributes of request i's event.
 func (r *vbenchRun) attrs(i int) map[string]string {
 	m := make(map[string]string, 3)
-	m["request_index"] = strconv.Itoa(i)
+	m["request_index"] = r.idx.get(i)
 	if r.backend != "" {
 		m["backend"] = r.backend
 	}

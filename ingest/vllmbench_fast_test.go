@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -130,4 +131,13 @@ func FuzzVLLMBenchFast(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestVLLMBenchIndexes(t *testing.T) {
+	var x vbenchIndexes
+	for i := 0; i < 3000; i += 1 + i%7 {
+		if got := x.get(i); got != strconv.Itoa(i) {
+			t.Fatalf("get(%d) = %q", i, got)
+		}
+	}
 }
