@@ -221,17 +221,17 @@ func vbenchNs(b []byte) (int64, bool) {
 		if b[j] != '.' || j+1 == len(b) {
 			return vbenchNsSlow(b)
 		}
-		scale := int64(1e9)
-		for k := j + 1; k < len(b); k++ {
-			c := b[k]
-			switch {
-			case c < '0' || c > '9':
+		k := j + 1
+		for ; k < len(b) && k-j <= 9 && b[k] >= '0' && b[k] <= '9'; k++ {
+			frac = frac*10 + int64(b[k]-'0')
+		}
+		frac *= vbenchPow10[10-(k-j)]
+		if k < len(b) && k-j == 10 && b[k] >= '5' && b[k] <= '9' {
+			frac++
+		}
+		for ; k < len(b); k++ {
+			if b[k] < '0' || b[k] > '9' {
 				return vbenchNsSlow(b)
-			case k-j <= 9:
-				scale /= 10
-				frac += int64(c-'0') * scale
-			case k-j == 10 && c >= '5':
-				frac++
 			}
 		}
 	}
@@ -241,6 +241,9 @@ func vbenchNs(b []byte) (int64, bool) {
 	}
 	return v, true
 }
+
+// vbenchPow10 holds 10⁰ … 10⁹.
+var vbenchPow10 = [10]int64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9}
 
 // vbenchNsSlow is vbenchNs for the other shapes.
 func vbenchNsSlow(b []byte) (int64, bool) {
