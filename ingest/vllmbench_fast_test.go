@@ -141,3 +141,23 @@ func TestVLLMBenchIndexes(t *testing.T) {
 		}
 	}
 }
+
+// FuzzVLLMBenchNs checks vbenchNs against scaledDecimalToNs on JSON numbers.
+func FuzzVLLMBenchNs(f *testing.F) {
+	for _, s := range []string{"0.010100000000000001", "1234.5", "-0.0000000005", "1e-05", "123456789.99999999951"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if s == "" {
+			return
+		}
+		if e, st := jsonNumberEnd([]byte(s), 0); st == scanBad || e != len(s) {
+			return
+		}
+		got, gotOK := vbenchNs([]byte(s))
+		want, wantOK := scaledDecimalToNs(s, 1e9)
+		if got != want || gotOK != wantOK {
+			t.Fatalf("vbenchNs(%s) = %d %v, want %d %v", s, got, gotOK, want, wantOK)
+		}
+	})
+}
