@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -47,9 +46,10 @@ import (
 // as "Too Many Requests" → 429 rate_limited; "TimeoutError" → timeout;
 // "ServerDisconnectedError", "ClientPayloadError" → interrupted; anything else
 // server_error); the text itself is not stored. Each request is one record,
-// its line number i+1. The document is read whole (lists are decoded into
-// typed slices, texts are skipped); Python's NaN and Infinity are read as
-// null. A file without per-request lists is one skip.
+// its line number i+1. The document is read whole and walked in place
+// (vllmbench_fast.go; encoding/json reads anything unusual), texts skipped;
+// Python's NaN and Infinity are read as null. A file without per-request
+// lists is one skip.
 type vllmBench struct{}
 
 func (vllmBench) Name() string   { return "vllm-bench" }
@@ -89,8 +89,20 @@ func (v vllmBench) Decode(in *Input, sink Sink) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil
 	}
+	data = vbenchNullNonFinite(data)
+	var f vbenchFast
+	if f.read(data) {
+		f.emit(in, sink)
+		return nil
+	}
+	return v.decodeGeneral(in, sink, data)
+}
+
+// decodeGeneral decodes the document with encoding/json: the route for
+// anything the fast path does not read.
+func (vllmBench) decodeGeneral(in *Input, sink Sink, data []byte) error {
 	var doc vbenchDoc
-	if err := json.Unmarshal(vbenchNullNonFinite(data), &doc); err != nil {
+	if err := json.Unmarshal(data, &doc); err != nil {
 		sink.Reject(1, "invalid json", truncateDetail(err.Error()))
 		return nil
 	}
@@ -100,127 +112,53 @@ func (v vllmBench) Decode(in *Input, sink Sink) error {
 		sink.Skip(1, "no per-request lists (saved without --save-detailed)")
 		return nil
 	}
-	origin := vbenchOrigin(doc.StartTimes)
+	var starts [][]byte
+	for _, s := range doc.StartTimes {
+		starts = append(starts, vbenchText(s))
+	}
+	run := vbenchRun{model: doc.ModelID, backend: cmp.Or(doc.Backend, doc.EndpointType),
+		stream: doc.ITLs != nil, origin: vbenchOrigin(starts)}
+	if doc.Label != nil {
+		run.label = *doc.Label
+	}
+	var req vbenchReq
+	var raw []byte
 	for i := range n {
-		line := int64(i + 1)
-		ev, reason, detail := v.request(in, &doc, i, origin)
-		if reason != "" {
-			sink.Reject(line, reason, detail)
-			continue
+		req = vbenchReq{start: vbenchText(vbenchAt(doc.StartTimes, i)), ttft: vbenchText(vbenchAt(doc.TTFTs, i)),
+			latency: vbenchText(vbenchAt(doc.Latencies, i)), input: vbenchText(vbenchAt(doc.InputLens, i)),
+			output: vbenchText(vbenchAt(doc.OutputLens, i)), itls: req.itls[:0]}
+		for _, g := range vbenchAt(doc.ITLs, i) {
+			req.itls = append(req.itls, vbenchText(g))
 		}
-		ev.InputLine = line
-		sink.Event(line, vbenchRaw(&doc, i), ev)
+		if e := vbenchAt(doc.Errors, i); e != nil {
+			req.err = *e
+		}
+		raw = run.emit(in, sink, i, &req, raw)
 	}
 	return nil
 }
 
-// request builds the event of request i; it returns a reject reason and
-// detail when one of its values is missing or not a number.
-func (vllmBench) request(in *Input, doc *vbenchDoc, i int, origin int64) (*schema.Event, string, string) {
-	backend := cmp.Or(doc.Backend, doc.EndpointType)
-	ev := &schema.Event{
-		Source: schema.SourceClient, Format: "vllm-bench", Host: in.Host, Clock: schema.ClockRelative,
-		Model: doc.ModelID, InputFile: in.Name, Attrs: map[string]string{"request_index": strconv.Itoa(i)},
+// vbenchText is the text of a number, nil for null.
+func vbenchText(n *json.Number) []byte {
+	if n == nil {
+		return nil
 	}
-	if backend != "" {
-		ev.Attrs["backend"] = backend
-	}
-	if doc.Label != nil && *doc.Label != "" {
-		ev.Attrs["label"] = *doc.Label
-	}
-	if doc.ITLs != nil {
-		ev.Stream = ptr(true)
-	}
-	start := int64(0)
-	if s := vbenchAt(doc.StartTimes, i); s != nil {
-		ns, ok := scaledDecimalToNs(s.String(), 1e9)
-		if !ok {
-			return nil, "bad number", "start_times: " + truncateDetail(s.String())
-		}
-		start = ns - origin
-	}
-	ev.StartNs = ptr(start)
-	if p := vbenchAt(doc.InputLens, i); p != nil {
-		n, err := p.Int64()
-		if err != nil || n < 0 {
-			return nil, "bad token count", "input_lens: " + truncateDetail(p.String())
-		}
-		ev.PromptTokens, ev.PromptTokensSource = ptr(n), vbenchTokenSource(backend)
-	}
-	if e := vbenchAt(doc.Errors, i); e != nil && *e != "" {
-		ev.Completed, ev.PromptTokensSource = ptr(false), schema.TokensCounted
-		ev.Error, ev.Status = vbenchErrorClass(*e)
-		return ev, "", ""
-	}
-	if reason, detail := vbenchTimes(ev, doc, i, start); reason != "" {
-		return nil, reason, detail
-	}
-	if p := vbenchAt(doc.OutputLens, i); p != nil {
-		n, err := p.Int64()
-		if err != nil || n < 0 {
-			return nil, "bad token count", "output_lens: " + truncateDetail(p.String())
-		}
-		ev.OutputTokens, ev.OutputTokensSource = ptr(n), vbenchTokenSource(backend)
-	}
-	ev.Status, ev.Completed = ptr(int32(200)), ptr(true)
-	return ev, "", ""
-}
-
-// vbenchTimes sets the first token, chunk offsets, last token and end of a
-// successful request i that started at start (ns on the relative clock).
-func vbenchTimes(ev *schema.Event, doc *vbenchDoc, i int, start int64) (string, string) {
-	t := vbenchAt(doc.TTFTs, i)
-	if t == nil {
-		return "missing ttft", "ttfts[" + strconv.Itoa(i) + "]"
-	}
-	ttft, ok := scaledDecimalToNs(t.String(), 1e9)
-	if !ok || ttft < 0 {
-		return "bad number", "ttfts: " + truncateDetail(t.String())
-	}
-	offsets := []int64{ttft}
-	var itls []*json.Number
-	if i < len(doc.ITLs) {
-		itls = doc.ITLs[i]
-	}
-	for _, g := range itls {
-		if g == nil {
-			return "bad number", "itls: null"
-		}
-		ns, ok := scaledDecimalToNs(g.String(), 1e9)
-		if !ok || ns < 0 {
-			return "bad number", "itls: " + truncateDetail(g.String())
-		}
-		offsets = append(offsets, offsets[len(offsets)-1]+ns)
-	}
-	last := offsets[len(offsets)-1]
-	ev.FirstTokenNs, ev.LastTokenNs, ev.EndNs = ptr(start+ttft), ptr(start+last), ptr(start+last)
-	ev.ChunkOffsetsNs = offsets
-	if l := vbenchAt(doc.Latencies, i); l != nil {
-		lat, ok := scaledDecimalToNs(l.String(), 1e9)
-		if !ok || lat < 0 {
-			return "bad number", "latencies: " + truncateDetail(l.String())
-		}
-		ev.LastTokenNs, ev.EndNs = ptr(start+lat), ptr(start+lat)
-	}
-	return "", ""
+	return []byte(n.String())
 }
 
 // vbenchOrigin returns the earliest start time in ns (0 when there is none),
 // the origin the relative clock is rebased to.
-func vbenchOrigin(starts []*json.Number) int64 {
-	var ns []int64
+func vbenchOrigin(starts [][]byte) int64 {
+	origin, any := int64(0), false
 	for _, s := range starts {
 		if s == nil {
 			continue
 		}
-		if v, ok := scaledDecimalToNs(s.String(), 1e9); ok {
-			ns = append(ns, v)
+		if v, ok := vbenchNs(s); ok && (!any || v < origin) {
+			origin, any = v, true
 		}
 	}
-	if len(ns) == 0 {
-		return 0
-	}
-	return slices.Min(ns)
+	return origin
 }
 
 // vbenchTokenSource is the token provenance of a backend: the OpenAI-style
@@ -296,18 +234,15 @@ func vbenchNullNonFinite(data []byte) []byte {
 	return out
 }
 
-// vbenchRaw is the canonical text of request i (its index and timings), the
-// bytes the driver compares to recognize a repeated record.
-func vbenchRaw(doc *vbenchDoc, i int) []byte {
-	var b bytes.Buffer
-	b.WriteString(strconv.Itoa(i))
-	for _, l := range [][]*json.Number{doc.StartTimes, doc.TTFTs, doc.Latencies, doc.InputLens, doc.OutputLens} {
-		b.WriteByte(' ')
-		if p := vbenchAt(l, i); p != nil {
-			b.WriteString(p.String())
-		}
+// vbenchRaw appends to dst the canonical text of request i (its index and
+// timings), the bytes the driver compares to recognize a repeated record.
+func vbenchRaw(dst []byte, i int, req *vbenchReq) []byte {
+	dst = strconv.AppendInt(dst, int64(i), 10)
+	for _, v := range [...][]byte{req.start, req.ttft, req.latency, req.input, req.output} {
+		dst = append(dst, ' ')
+		dst = append(dst, v...)
 	}
-	return b.Bytes()
+	return dst
 }
 
 // vbenchAt returns s[i], or the zero value when i is out of range.

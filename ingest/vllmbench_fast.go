@@ -1,0 +1,234 @@
+package ingest
+
+import "cmp"
+
+// The fast path of the vllm-bench decoder. Profiling showed the time in
+// encoding/json decoding every number of the per-request lists into its own
+// *json.Number and the big.Rat arithmetic converting it; here the document
+// is walked once in place, each list kept as spans of the document, and
+// numbers read from their bytes. Whatever the fast path does not reproduce
+// exactly (escaped, non-ASCII or case-folded keys, duplicate keys, mistyped
+// values, strings it would have to unescape in a key field) sends the whole
+// document to the general route before anything is reported, so events,
+// rejects and reasons are the same either way; TestVLLMBenchFastMatchesGeneral
+// and FuzzVLLMBenchFast check it.
+
+// vbenchSpan is a number's place in the document; lo < 0 is null.
+type vbenchSpan struct{ lo, hi int32 }
+
+// vbenchFast reads a result document in place.
+type vbenchFast struct {
+	data    []byte
+	run     vbenchRun
+	endType string
+	lists   [5][]vbenchSpan // start_times, ttfts, latencies, input_lens, output_lens
+	itls    []vbenchSpan    // every request's itls, one after the other
+	itlSets []vbenchSpan    // request i's itls as bounds in itls; lo < 0 for a null list
+	hasITLs bool
+	errs    []vbenchErr
+	stack   []byte
+}
+
+// vbenchErr is one element of errors: its unescaped text ("" for null).
+type vbenchErr struct{ text string }
+
+// vbenchFields are the document keys the fast path reads, by index; the
+// first five are number lists in the order of vbenchFast.lists.
+var vbenchFields = []string{"start_times", "ttfts", "latencies", "input_lens", "output_lens",
+	"itls", "errors", "model_id", "backend", "endpoint_type", "label"}
+
+// read walks data, a whole result document, and reports false when it
+// needs the general route.
+func (f *vbenchFast) read(data []byte) bool {
+	if len(data) >= 1<<31-1 {
+		return false
+	}
+	f.data = data
+	f.itls = make([]vbenchSpan, 0, len(data)/24) // an itl takes about 20 bytes
+	seen := 0
+	end := jsonWalkObject(data, 0, func(key []byte, j int) int {
+		k, ok := jsonStructKey(key, vbenchFields)
+		switch {
+		case !ok:
+			return -1
+		case k < 0:
+			return jsonWalkSkip(data, j, &f.stack)
+		case seen&(1<<k) != 0:
+			return -1
+		}
+		seen |= 1 << k
+		return f.member(k, j)
+	})
+	return end >= 0 && jsonSkipWS(data, end) == len(data)
+}
+
+// member reads the value at data[j] of field k and returns the index past
+// it, or -1.
+func (f *vbenchFast) member(k, j int) int {
+	b := f.data
+	switch {
+	case k < 5:
+		if b[j] == 'n' {
+			return jsonWalkLiteral(b, j, "null")
+		}
+		var end int
+		f.lists[k], end = f.numbers(f.lists[k][:0], j)
+		return end
+	case vbenchFields[k] == "itls":
+		return f.readITLs(j)
+	case vbenchFields[k] == "errors":
+		return f.readErrors(j)
+	}
+	if b[j] == 'n' {
+		return jsonWalkLiteral(b, j, "null")
+	}
+	s, end, ok := vbenchString(b, j)
+	if !ok {
+		return -1
+	}
+	switch vbenchFields[k] {
+	case "model_id":
+		f.run.model = s
+	case "backend":
+		f.run.backend = s
+	case "endpoint_type":
+		f.endType = s
+	case "label":
+		f.run.label = s
+	}
+	return end
+}
+
+// numbers appends the spans of the array of numbers and nulls at data[j]
+// to dst; the index is -1 for anything else.
+func (f *vbenchFast) numbers(dst []vbenchSpan, j int) ([]vbenchSpan, int) {
+	b := f.data
+	end := jsonWalkArray(b, j, func(k int) int {
+		if b[k] == 'n' {
+			dst = append(dst, vbenchSpan{-1, -1})
+			return jsonWalkLiteral(b, k, "null")
+		}
+		if b[k] != '-' && (b[k] < '0' || b[k] > '9') {
+			return -1
+		}
+		e, st := jsonNumberEnd(b, k)
+		if st != scanOK {
+			return -1
+		}
+		dst = append(dst, vbenchSpan{int32(k), int32(e)})
+		return e
+	})
+	return dst, end
+}
+
+// readITLs reads itls, an array of number arrays or nulls (or null).
+func (f *vbenchFast) readITLs(j int) int {
+	b := f.data
+	if b[j] == 'n' {
+		return jsonWalkLiteral(b, j, "null")
+	}
+	f.hasITLs = true
+	return jsonWalkArray(b, j, func(k int) int {
+		if b[k] == 'n' {
+			f.itlSets = append(f.itlSets, vbenchSpan{-1, -1})
+			return jsonWalkLiteral(b, k, "null")
+		}
+		lo := int32(len(f.itls))
+		var end int
+		f.itls, end = f.numbers(f.itls, k)
+		f.itlSets = append(f.itlSets, vbenchSpan{lo, int32(len(f.itls))})
+		return end
+	})
+}
+
+// readErrors reads errors, an array of strings or nulls (or null).
+func (f *vbenchFast) readErrors(j int) int {
+	b := f.data
+	if b[j] == 'n' {
+		return jsonWalkLiteral(b, j, "null")
+	}
+	return jsonWalkArray(b, j, func(k int) int {
+		if b[k] == 'n' {
+			f.errs = append(f.errs, vbenchErr{})
+			return jsonWalkLiteral(b, k, "null")
+		}
+		s, end, ok := vbenchString(b, k)
+		if !ok {
+			return -1
+		}
+		f.errs = append(f.errs, vbenchErr{s})
+		return end
+	})
+}
+
+// emit reports the requests read, as decodeGeneral does.
+func (f *vbenchFast) emit(in *Input, sink Sink) {
+	n := max(len(f.itlSets), len(f.errs))
+	for _, l := range f.lists {
+		n = max(n, len(l))
+	}
+	if n == 0 {
+		sink.Skip(1, "no per-request lists (saved without --save-detailed)")
+		return
+	}
+	starts := make([][]byte, len(f.lists[0]))
+	for i, s := range f.lists[0] {
+		starts[i] = f.text(s)
+	}
+	f.run.backend = cmp.Or(f.run.backend, f.endType)
+	f.run.stream, f.run.origin = f.hasITLs, vbenchOrigin(starts)
+	var req vbenchReq
+	var raw []byte
+	for i := range n {
+		req = vbenchReq{start: f.at(0, i), ttft: f.at(1, i), latency: f.at(2, i),
+			input: f.at(3, i), output: f.at(4, i), itls: f.requestITLs(req.itls[:0], i)}
+		if i < len(f.errs) {
+			req.err = f.errs[i].text
+		}
+		raw = f.run.emit(in, sink, i, &req, raw)
+	}
+}
+
+// at is the text of list k's element i, nil when missing or null.
+func (f *vbenchFast) at(k, i int) []byte {
+	if i >= len(f.lists[k]) {
+		return nil
+	}
+	return f.text(f.lists[k][i])
+}
+
+// text is the bytes of span s, nil for null.
+func (f *vbenchFast) text(s vbenchSpan) []byte {
+	if s.lo < 0 {
+		return nil
+	}
+	return f.data[s.lo:s.hi:s.hi]
+}
+
+// requestITLs appends the texts of request i's itls to dst.
+func (f *vbenchFast) requestITLs(dst [][]byte, i int) [][]byte {
+	if i >= len(f.itlSets) || f.itlSets[i].lo < 0 {
+		return dst
+	}
+	for _, s := range f.itls[f.itlSets[i].lo:f.itlSets[i].hi] {
+		dst = append(dst, f.text(s))
+	}
+	return dst
+}
+
+// vbenchString reads the JSON string at b[j] and returns its text and the
+// index after it; ok is false for anything else, or a string whose
+// unescaping jsonAppendUnescapedText leaves to a full decoder.
+func vbenchString(b []byte, j int) (string, int, bool) {
+	s, end, plain, ok := jsonWalkString(b, j)
+	switch {
+	case !ok:
+		return "", end, false
+	case len(s) == 0:
+		return "", end, true
+	case plain:
+		return string(s), end, true
+	}
+	t, ok := jsonAppendUnescapedText(nil, s)
+	return string(t), end, ok
+}

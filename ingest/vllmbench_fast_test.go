@@ -1,0 +1,163 @@
+package ingest
+
+import (
+	"bytes"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// vbenchRoutes decodes data by the general route alone and by Decode (the
+// fast path when it reads data), and fails when the two report anything
+// differently. It reports whether the fast path read data.
+func vbenchRoutes(t *testing.T, data []byte) bool {
+	t.Helper()
+	general, fast := &recorder{}, &recorder{}
+	in := func() *Input { return &Input{R: bytes.NewReader(data), Name: "x", Host: "h"} }
+	var errG error
+	if len(bytes.TrimSpace(data)) > 0 {
+		errG = vllmBench{}.decodeGeneral(in(), general, vbenchNullNonFinite(data))
+	}
+	errF := vllmBench{}.Decode(in(), fast)
+	if (errG == nil) != (errF == nil) || !reflect.DeepEqual(general, fast) {
+		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", truncateDetail(string(data)), errG, general, errF, fast)
+	}
+	var f vbenchFast
+	return f.read(vbenchNullNonFinite(data))
+}
+
+// vbenchFastEdges are documents the fast path must read as the general
+// route does, or hand to it.
+var vbenchFastEdges = []string{
+	`{"model_id":"m","backend":"openai","start_times":[10.0,10.5],"ttfts":[0.3,0.05],"itls":[[0.1,0.2],[]],"output_lens":[3,1],"input_lens":[7,8,9],"errors":["","",""]}`,
+	` { "model_id" : "m\u00e9" , "backend" : "vllm" , "ttfts" : [ 0.1 , null ] , "itls" : [ null , [ 0.01 ] ] } `,
+	`{"model_id":"m","MODEL_ID":"n","ttfts":[0.1]}`,
+	`{"model_id":"m","ttfts":[0.1],"ttfts":[0.2,0.3]}`,
+	`{"model_id":"m","TTFTs":[0.1]}`,
+	`{"model_\u0069d":"m","ttfts":[0.1]}`,
+	`{"model_id":"caf` + "\xe9" + `","ttfts":[0.1]}`,
+	`{"model_id":5,"ttfts":[0.1]}`,
+	`{"model_id":null,"backend":null,"endpoint_type":"openai-chat","label":null,"ttfts":[0.1]}`,
+	`{"model_id":"m","label":"run \"1\"","ttfts":[0.1]}`,
+	`{"model_id":"m","label":"run-1","ttfts":[0.1],"itls":null}`,
+	`{"ttfts":["0.1"]}`,
+	`{"ttfts":[0.1],"input_lens":[1.0],"output_lens":[-1]}`,
+	`{"ttfts":[0.1],"input_lens":[9223372036854775808],"output_lens":[-0]}`,
+	`{"ttfts":[1e-05, 1E2, 0.1e+1, -0.0],"latencies":[1e400, 1e31, 12345678901234567890.5, 0.0000000005]}`,
+	`{"ttfts":[0.1],"latencies":[0.` + strings.Repeat("0", 70) + `1]}`,
+	`{"start_times":[NaN, 5, Infinity, -Infinity, 4.25],"ttfts":[0.1,0.2,0.3,0.4,0.5],"std":NaN}`,
+	`{"start_times":[-1, 3],"ttfts":[-0.1, 0.1],"itls":[[0.1],[-0.1]]}`,
+	`{"ttfts":[0.1,0.2],"itls":[[0.1,null],[true]]}`,
+	`{"ttfts":[0.1],"itls":[5]}`,
+	`{"ttfts":[0.1],"itls":[[[0.1]]]}`,
+	`{"ttfts":[0.1,0.2,0.3],"errors":["Too Many Requests","Traceback\n  asyncio.exceptions.TimeoutError\n",null,""]}`,
+	`{"ttfts":[0.1],"errors":["\ud83d bad"]}`,
+	`{"ttfts":[0.1],"errors":["caf\u00e9 ServerDisconnectedError"]}`,
+	`{"ttfts":[0.1],"errors":[5]}`,
+	`{"ttfts":[0.1],"errors":null,"input_lens":null,"start_times":null}`,
+	`{"ttfts":{"a":1}}`,
+	`{"ttfts":[0.1],"deep":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}`,
+	`{"ttfts":[0.1]} x`,
+	`{"ttfts":[0.1]`,
+	`{"ttfts":[0.1,]}`,
+	`{"ttfts":[01]}`,
+	`[{"ttfts":[0.1]}]`,
+	`"x"`,
+	`{}`,
+	`{"model_id":"m","num_prompts":3}`,
+	`{"ttfts":[],"itls":[]}`,
+	`{"ttfts":[0.1],"generated_texts":["a\"b","\ud800"],"extra":{"k":[1,{"z":null}]}}`,
+}
+
+func TestVLLMBenchFastMatchesGeneral(t *testing.T) {
+	for _, p := range testdataFiles(t, "vllm-bench") {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(p, ".json") && !vbenchRoutes(t, b) {
+			t.Errorf("%s: the fast path did not read it", p)
+		}
+	}
+	if !testing.Short() && !vbenchRoutes(t, benchVLLMBenchInput()) {
+		t.Error("benchmark input: the fast path did not read it")
+	}
+	for _, e := range vbenchFastEdges {
+		vbenchRoutes(t, []byte(e))
+	}
+	// The fast path must read the usual shapes itself.
+	for _, e := range vbenchFastEdges[:2] {
+		if !vbenchRoutes(t, []byte(e)) {
+			t.Errorf("fast path did not read %s", e)
+		}
+	}
+}
+
+func TestVLLMBenchNs(t *testing.T) {
+	for _, s := range []string{"0", "-0", "0.1", "1234.5", "0.010100000000000001", "1e-05", "1e31", "1e400",
+		"0.0000000005", "-0.0000000005", "0.00000000049", "1234567890.5", "123456789.5", "0.1234567894", "-0.12345678951", "00.5", "1.", "-", "1.5e3", "0.9999999999", "12345678901234567890.5", "0." + strings.Repeat("0", 70) + "1"} {
+		got, gotOK := vbenchNs([]byte(s))
+		want, wantOK := scaledDecimalToNs(s, 1e9)
+		if got != want || gotOK != wantOK {
+			t.Errorf("vbenchNs(%s) = %d %v, want %d %v", s, got, gotOK, want, wantOK)
+		}
+	}
+}
+
+func FuzzVLLMBenchFast(f *testing.F) {
+	seedFuzz(f, "vllm-bench")
+	for _, e := range vbenchFastEdges {
+		f.Add([]byte(e))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		vbenchRoutes(t, data)
+		var v vbenchFast
+		if !v.read(vbenchNullNonFinite(data)) {
+			return
+		}
+		for _, l := range v.lists[:3] {
+			for _, s := range l {
+				b := v.text(s)
+				if b == nil {
+					continue
+				}
+				got, gotOK := vbenchNs(b)
+				want, wantOK := scaledDecimalToNs(string(b), 1e9)
+				if got != want || gotOK != wantOK {
+					t.Fatalf("vbenchNs(%s) = %d %v, want %d %v", b, got, gotOK, want, wantOK)
+				}
+			}
+		}
+	})
+}
+
+func TestVLLMBenchIndexes(t *testing.T) {
+	var x vbenchIndexes
+	for i := 0; i < 3000; i += 1 + i%7 {
+		if got := x.get(i); got != strconv.Itoa(i) {
+			t.Fatalf("get(%d) = %q", i, got)
+		}
+	}
+}
+
+// FuzzVLLMBenchNs checks vbenchNs against scaledDecimalToNs on JSON numbers.
+func FuzzVLLMBenchNs(f *testing.F) {
+	for _, s := range []string{"0.010100000000000001", "1234.5", "-0.0000000005", "1e-05", "123456789.99999999951"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if s == "" {
+			return
+		}
+		if e, st := jsonNumberEnd([]byte(s), 0); st == scanBad || e != len(s) {
+			return
+		}
+		got, gotOK := vbenchNs([]byte(s))
+		want, wantOK := scaledDecimalToNs(s, 1e9)
+		if got != want || gotOK != wantOK {
+			t.Fatalf("vbenchNs(%s) = %d %v, want %d %v", s, got, gotOK, want, wantOK)
+		}
+	})
+}
