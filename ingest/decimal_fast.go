@@ -5,6 +5,9 @@ package ingest
 // power-of-ten unit up to 1e9 is read in place, exactly and without
 // allocating; anything else goes to scaledDecimalToNs.
 func scaledDecimalBytesNs(b []byte, unitNs int64) (int64, bool) {
+	if len(b) > 64 { // scaledDecimalToNs refuses these; so must this
+		return scaledDecimalToNs(string(b), unitNs)
+	}
 	u := decimalUnitDigits(unitNs)
 	i, neg := 0, len(b) > 0 && b[0] == '-'
 	if neg {

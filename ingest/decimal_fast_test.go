@@ -1,6 +1,9 @@
 package ingest
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestScaledDecimalBytesNs checks the in-place reader against
 // scaledDecimalToNs.
@@ -8,7 +11,8 @@ func TestScaledDecimalBytesNs(t *testing.T) {
 	for _, s := range []string{"0", "1", "-1", "1.5", "-0.5", "0.0000000005", "-0.0000000005", "0.0000000004",
 		"1795428001.3234567891", "1795428001.32345678951", "40.5", "007", "0.1e3", "+1", "1.", ".5", "-", "",
 		"999999999999999999", "9223372036.854775807", "9223372036.854775808", "-9223372036.854775808",
-		"12.999999999999", "1x", "1.2.3", "00", "-0", "123456789012345678.5"} {
+		"12.999999999999", "1x", "1.2.3", "00", "-0", "123456789012345678.5",
+		"0." + strings.Repeat("0", 70) + "1", "1." + strings.Repeat("9", 62)} {
 		for _, unit := range []int64{1, 1e3, 1e6, 1e9, 7} {
 			got, gok := scaledDecimalBytesNs([]byte(s), unit)
 			want, wok := scaledDecimalToNs(s, unit)
