@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/DataDog/sketches-go/ddsketch"
+	"github.com/DataDog/sketches-go/ddsketch/mapping"
+	"github.com/DataDog/sketches-go/ddsketch/store"
 
 	"github.com/ttftrace/ttftrace/schema"
 )
@@ -128,11 +130,16 @@ func itlByPosition(src string, evs []*schema.Event) (PositionSeries, bool) {
 // addToSketch adds v to the sketch of position p, creating it.
 func addToSketch(sketches []*ddsketch.DDSketch, p int, v float64) {
 	if sketches[p] == nil {
-		s, err := ddsketch.NewDefaultDDSketch(sketchAccuracy)
+		// The default mapping with a dense store: the same bins and counts,
+		// so the same quantiles, as the default sketch's paginated store,
+		// with cheaper adds (ITL by position: ~5M adds at 20k requests). A
+		// dense store spans its smallest to largest bin; gaps are int64 ns
+		// over at most maxWeight tokens, so at most ~2,700 bins per sign.
+		m, err := mapping.NewDefaultMapping(sketchAccuracy)
 		if err != nil { // only for an invalid accuracy, which is a constant
 			return
 		}
-		sketches[p] = s
+		sketches[p] = ddsketch.NewDDSketchFromStoreProvider(m, store.DenseStoreConstructor)
 	}
 	_ = sketches[p].Add(v) // Add fails only for values beyond ±1e300ish
 }
