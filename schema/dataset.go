@@ -150,7 +150,7 @@ func ReadDataset(paths ...string) ([]Event, error) {
 		}
 		files = append(files, found...)
 	}
-	// Files are decoded in parallel (row reconstruction is CPU-bound) and
+	// Files are decoded in parallel (decoding is CPU-bound) and
 	// joined in path order, so the result does not depend on scheduling.
 	parts := make([][]Event, len(files))
 	errs := make([]error, len(files))
