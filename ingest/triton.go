@@ -88,7 +88,27 @@ type tritonTrace struct {
 }
 
 func (t triton) Decode(in *Input, sink Sink) error {
-	dec := json.NewDecoder(in.R)
+	data, err := io.ReadAll(in.R)
+	if err != nil {
+		return t.decodeGeneral(in, io.MultiReader(bytes.NewReader(data), tritonErrReader{err}), sink)
+	}
+	var f tritonFast
+	if f.decode(in, data, sink) {
+		return nil
+	}
+	return t.decodeGeneral(in, bytes.NewReader(data), sink)
+}
+
+// tritonErrReader returns err, the read error the general route reports
+// after the bytes read before it.
+type tritonErrReader struct{ err error }
+
+func (r tritonErrReader) Read([]byte) (int, error) { return 0, r.err }
+
+// decodeGeneral reads the trace array from r by encoding/json, entry by
+// entry.
+func (t triton) decodeGeneral(in *Input, r io.Reader, sink Sink) error {
+	dec := json.NewDecoder(r)
 	tok, err := dec.Token()
 	if err == io.EOF {
 		return nil
@@ -107,19 +127,26 @@ func (t triton) Decode(in *Input, sink Sink) error {
 			break
 		}
 		tr, reason, detail := tritonMerge(traces, line, raw)
-		switch {
-		case reason != "":
-			sink.Reject(line, reason, detail)
-		case tr.line != line:
-			sink.Skip(line, "trace entry merged")
-		default:
-			order = append(order, tr)
-		}
+		order = tritonReport(sink, order, tr, line, reason, detail)
 	}
 	for _, tr := range order {
 		t.finish(in, tr, sink)
 	}
 	return nil
+}
+
+// tritonReport reports an array element merged into tr (or rejected) and
+// returns order with tr appended when the element is its trace's first.
+func tritonReport(sink Sink, order []*tritonTrace, tr *tritonTrace, line int64, reason, detail string) []*tritonTrace {
+	switch {
+	case reason != "":
+		sink.Reject(line, reason, detail)
+	case tr.line != line:
+		sink.Skip(line, "trace entry merged")
+	default:
+		order = append(order, tr)
+	}
+	return order
 }
 
 // tritonMerge adds one array element to the trace of its id, creating it on

@@ -1,0 +1,239 @@
+package ingest
+
+import (
+	"strconv"
+)
+
+// The fast path of the triton decoder. Profiling showed the time in
+// encoding/json: a json.Decoder splitting the array and a reflective
+// Unmarshal of every entry. Here the whole array is validated once, then
+// each entry is walked in place; an entry the fast path does not reproduce
+// exactly (escaped, non-ASCII or case-folded keys, duplicate keys, nulls or
+// mistyped values, missing or negative timestamps) goes to tritonMerge, the
+// general route's reading of one entry, so events, rejects and reasons are
+// the same either way; TestTritonFastMatchesGeneral and FuzzTritonFast check it.
+
+// tritonFields are the entry keys the fast path reads, by index.
+var tritonFields = []string{"id", "model_name", "model_version", "request_id", "parent_id", "timestamps"}
+
+// tritonStampFields are the keys of a timestamps element.
+var tritonStampFields = []string{"name", "ns"}
+
+// tritonStamp is one timestamp of an entry, its name in the document.
+type tritonStamp struct {
+	name []byte
+	ns   int64
+}
+
+// tritonFast reads entries in place; its fields are one entry's values.
+type tritonFast struct {
+	stack      []byte
+	names      map[string]string // interned timestamp names
+	id         int64
+	model      []byte
+	version    []byte
+	hasVersion bool
+	requestID  []byte
+	child      bool
+	stamps     []tritonStamp
+}
+
+// decode reads data, a whole input, and reports false, having reported
+// nothing, when it is not a valid JSON array, which the general route reads.
+func (f *tritonFast) decode(in *Input, data []byte, sink Sink) bool {
+	start := jsonSkipWS(data, 0)
+	if start >= len(data) || data[start] != '[' {
+		return false
+	}
+	_, st, grown := jsonValueEnd(data, start, f.stack)
+	if st != scanOK || cap(grown) > jsonWalkMaxDepth {
+		return false
+	}
+	f.stack = grown[:0]
+	f.names = map[string]string{}
+	traces := map[int64]*tritonTrace{}
+	var order []*tritonTrace
+	var line int64
+	jsonArray(data, start, func(j int) int {
+		line++
+		end := jsonSkip(data, j, &f.stack)
+		tr, reason, detail := f.merge(traces, line, data[j:end])
+		order = tritonReport(sink, order, tr, line, reason, detail)
+		return end
+	})
+	for _, tr := range order {
+		triton{}.finish(in, tr, sink)
+	}
+	return true
+}
+
+// merge adds the entry raw to the trace of its id as tritonMerge does.
+func (f *tritonFast) merge(traces map[int64]*tritonTrace, line int64, raw []byte) (*tritonTrace, string, string) {
+	if raw[0] != '{' || !f.read(raw) {
+		return tritonMerge(traces, line, raw)
+	}
+	tr := traces[f.id]
+	if tr == nil {
+		tr = &tritonTrace{id: f.id, line: line, stamps: map[string][]int64{}}
+		traces[f.id] = tr
+	}
+	if len(f.model) > 0 {
+		tr.model = string(f.model)
+	}
+	if f.hasVersion {
+		tr.version = string(f.version)
+	}
+	if len(f.requestID) > 0 {
+		tr.requestID = string(f.requestID)
+	}
+	if f.child {
+		tr.child = true
+	}
+	for _, s := range f.stamps {
+		name := f.intern(s.name)
+		tr.stamps[name] = append(tr.stamps[name], s.ns)
+	}
+	return tr, "", ""
+}
+
+// intern returns b as a string, shared between entries for the few names
+// Triton writes.
+func (f *tritonFast) intern(b []byte) string {
+	if s, ok := f.names[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(f.names) < 256 {
+		f.names[s] = s
+	}
+	return s
+}
+
+// read walks the entry raw, an object, and reports false when it needs
+// the general route.
+func (f *tritonFast) read(raw []byte) bool {
+	f.model, f.version, f.hasVersion, f.requestID, f.child = nil, nil, false, nil, false
+	f.stamps = f.stamps[:0]
+	seen := 0
+	end := jsonWalkObject(raw, 0, func(key []byte, j int) int {
+		k, ok := jsonStructKey(key, tritonFields)
+		switch {
+		case !ok:
+			return -1
+		case k < 0:
+			return jsonWalkSkip(raw, j, &f.stack)
+		case seen&(1<<k) != 0:
+			return -1
+		}
+		seen |= 1 << k
+		return f.member(raw, k, j)
+	})
+	return end == len(raw) && seen&1 != 0
+}
+
+// member reads the value at raw[j] of field k and returns the index past
+// it, or -1.
+func (f *tritonFast) member(raw []byte, k, j int) int {
+	switch tritonFields[k] {
+	case "id":
+		v, end, ok := jsonStrictInt(raw, j)
+		if !ok {
+			return -1
+		}
+		f.id = v
+		return end
+	case "model_name":
+		return tritonPlain(raw, j, &f.model)
+	case "request_id":
+		return tritonPlain(raw, j, &f.requestID)
+	case "model_version":
+		return f.modelVersion(raw, j)
+	case "parent_id":
+		return f.parent(raw, j)
+	}
+	return f.timestamps(raw, j)
+}
+
+// tritonPlain sets dst to the plain string at raw[j] and returns the index
+// past it, or -1 for any other value.
+func tritonPlain(raw []byte, j int, dst *[]byte) int {
+	s, end, plain, ok := jsonWalkString(raw, j)
+	if !ok || !plain {
+		return -1
+	}
+	*dst = s
+	return end
+}
+
+// modelVersion reads model_version as fmt.Sprint prints it: a plain string
+// or an integer small enough to print alike as a float64; null leaves it.
+func (f *tritonFast) modelVersion(raw []byte, j int) int {
+	switch raw[j] {
+	case 'n':
+		return jsonWalkLiteral(raw, j, "null")
+	case '"':
+		f.hasVersion = true
+		return tritonPlain(raw, j, &f.version)
+	}
+	v, end, ok := jsonStrictInt(raw, j)
+	if !ok || raw[j] == '-' || v >= 1e15 {
+		return -1
+	}
+	f.hasVersion = true
+	f.version = strconv.AppendInt(f.version[:0:0], v, 10)
+	return end
+}
+
+// parent reads parent_id: any number but 0 marks an ensemble's composing
+// model; null leaves it.
+func (f *tritonFast) parent(raw []byte, j int) int {
+	if raw[j] == 'n' {
+		return jsonWalkLiteral(raw, j, "null")
+	}
+	if raw[j] != '-' && (raw[j] < '0' || raw[j] > '9') {
+		return -1
+	}
+	end, st := jsonNumberEnd(raw, j)
+	if st != scanOK {
+		return -1
+	}
+	f.child = string(raw[j:end]) != "0"
+	return end
+}
+
+// timestamps reads the list of {"name", "ns"} objects; null leaves it.
+func (f *tritonFast) timestamps(raw []byte, j int) int {
+	if raw[j] == 'n' {
+		return jsonWalkLiteral(raw, j, "null")
+	}
+	return jsonWalkArray(raw, j, func(j int) int {
+		var s tritonStamp
+		seen := 0
+		end := jsonWalkObject(raw, j, func(key []byte, j int) int {
+			k, ok := jsonStructKey(key, tritonStampFields)
+			switch {
+			case !ok:
+				return -1
+			case k < 0:
+				return jsonWalkSkip(raw, j, &f.stack)
+			case seen&(1<<k) != 0:
+				return -1
+			}
+			seen |= 1 << k
+			if k == 0 {
+				return tritonPlain(raw, j, &s.name)
+			}
+			v, end, ok := jsonStrictInt(raw, j)
+			if !ok || v < 0 {
+				return -1
+			}
+			s.ns = v
+			return end
+		})
+		if end < 0 || seen != 3 {
+			return -1
+		}
+		f.stamps = append(f.stamps, s)
+		return end
+	})
+}
