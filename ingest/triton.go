@@ -303,13 +303,23 @@ func tritonFirstOf(get func(string) (int64, bool), names ...string) (int64, bool
 }
 
 // tritonRaw is the canonical text of a trace (id and sorted timestamps), the
-// bytes the driver compares to recognize a repeated trace.
+// bytes the driver compares to recognize a repeated trace: "id=7 NAME=[1 2]"
+// as fmt's %v prints the sorted values. It sorts each name's values in place.
 func tritonRaw(tr *tritonTrace) []byte {
 	names := slices.Sorted(maps.Keys(tr.stamps))
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "id=%d", tr.id)
+	b := make([]byte, 0, 32+len(names)*32)
+	b = strconv.AppendInt(append(b, "id="...), tr.id, 10)
 	for _, n := range names {
-		fmt.Fprintf(&b, " %s=%v", n, slices.Sorted(slices.Values(tr.stamps[n])))
+		vs := tr.stamps[n]
+		slices.Sort(vs)
+		b = append(append(append(b, ' '), n...), "=["...)
+		for i, v := range vs {
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b = strconv.AppendInt(b, v, 10)
+		}
+		b = append(b, ']')
 	}
-	return b.Bytes()
+	return b
 }

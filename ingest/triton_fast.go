@@ -56,8 +56,18 @@ func (f *tritonFast) decode(in *Input, data []byte, sink Sink) bool {
 	var line int64
 	jsonArray(data, start, func(j int) int {
 		line++
-		end := jsonSkip(data, j, &f.stack)
-		tr, reason, detail := f.merge(traces, line, data[j:end])
+		end := -1
+		if data[j] == '{' {
+			end = f.read(data, j)
+		}
+		var tr *tritonTrace
+		var reason, detail string
+		if end >= 0 {
+			tr = f.apply(traces, line)
+		} else {
+			end = jsonSkip(data, j, &f.stack)
+			tr, reason, detail = tritonMerge(traces, line, data[j:end])
+		}
 		order = tritonReport(sink, order, tr, line, reason, detail)
 		return end
 	})
@@ -67,11 +77,9 @@ func (f *tritonFast) decode(in *Input, data []byte, sink Sink) bool {
 	return true
 }
 
-// merge adds the entry raw to the trace of its id as tritonMerge does.
-func (f *tritonFast) merge(traces map[int64]*tritonTrace, line int64, raw []byte) (*tritonTrace, string, string) {
-	if raw[0] != '{' || !f.read(raw) {
-		return tritonMerge(traces, line, raw)
-	}
+// apply adds the entry just read to the trace of its id as tritonMerge
+// does.
+func (f *tritonFast) apply(traces map[int64]*tritonTrace, line int64) *tritonTrace {
 	tr := traces[f.id]
 	if tr == nil {
 		tr = &tritonTrace{id: f.id, line: line, stamps: map[string][]int64{}}
@@ -93,7 +101,7 @@ func (f *tritonFast) merge(traces map[int64]*tritonTrace, line int64, raw []byte
 		name := f.intern(s.name)
 		tr.stamps[name] = append(tr.stamps[name], s.ns)
 	}
-	return tr, "", ""
+	return tr
 }
 
 // intern returns b as a string, shared between entries for the few names
@@ -109,13 +117,13 @@ func (f *tritonFast) intern(b []byte) string {
 	return s
 }
 
-// read walks the entry raw, an object, and reports false when it needs
-// the general route.
-func (f *tritonFast) read(raw []byte) bool {
+// read walks the entry at raw[i], an object, and returns the index past
+// it, or -1 when it needs the general route.
+func (f *tritonFast) read(raw []byte, i int) int {
 	f.model, f.version, f.hasVersion, f.requestID, f.child = nil, nil, false, nil, false
 	f.stamps = f.stamps[:0]
 	seen := 0
-	end := jsonWalkObject(raw, 0, func(key []byte, j int) int {
+	end := jsonWalkObject(raw, i, func(key []byte, j int) int {
 		k, ok := jsonStructKey(key, tritonFields)
 		switch {
 		case !ok:
@@ -128,7 +136,10 @@ func (f *tritonFast) read(raw []byte) bool {
 		seen |= 1 << k
 		return f.member(raw, k, j)
 	})
-	return end == len(raw) && seen&1 != 0
+	if seen&1 == 0 {
+		return -1
+	}
+	return end
 }
 
 // member reads the value at raw[j] of field k and returns the index past
