@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -88,7 +89,7 @@ type tritonTrace struct {
 }
 
 func (t triton) Decode(in *Input, sink Sink) error {
-	data, err := io.ReadAll(in.R)
+	data, err := tritonReadAll(in.R)
 	if err != nil {
 		return t.decodeGeneral(in, io.MultiReader(bytes.NewReader(data), tritonErrReader{err}), sink)
 	}
@@ -97,6 +98,37 @@ func (t triton) Decode(in *Input, sink Sink) error {
 		return nil
 	}
 	return t.decodeGeneral(in, bytes.NewReader(data), sink)
+}
+
+// tritonReadAll reads r to its end into a buffer sized by r's length or
+// file size when r tells them.
+func tritonReadAll(r io.Reader) ([]byte, error) {
+	n := int64(0)
+	switch r := r.(type) {
+	case interface{ Len() int }:
+		n = int64(r.Len())
+	case *os.File:
+		if st, err := r.Stat(); err == nil && st.Mode().IsRegular() {
+			n = st.Size()
+		}
+	}
+	if n <= 0 || n >= 1<<31 {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, 0, n+1)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		m, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+m]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
 
 // tritonErrReader returns err, the read error the general route reports
@@ -264,7 +296,9 @@ func tritonResponses(ev *schema.Event, responses []int64, start, compute int64, 
 	if len(responses) < 2 {
 		return
 	}
-	rs := slices.Sorted(slices.Values(responses))
+	rs := responses
+	slices.Sort(rs) // in place: tritonRaw sorts them too
+	ev.ChunkOffsetsNs = make([]int64, 0, len(rs))
 	firstTok, lastTok := rs[0], rs[len(rs)-1]
 	ev.FirstTokenNs, ev.LastTokenNs = ptr(firstTok), ptr(lastTok)
 	ev.DecodeNs = ptr(lastTok - firstTok)

@@ -36,6 +36,8 @@ type tritonFast struct {
 	requestID  []byte
 	child      bool
 	stamps     []tritonStamp
+	trs        []tritonTrace // traces, allocated in chunks
+	vals       []int64       // first values of timestamp names, in chunks
 }
 
 // decode reads data, a whole input, and reports false, having reported
@@ -82,7 +84,11 @@ func (f *tritonFast) decode(in *Input, data []byte, sink Sink) bool {
 func (f *tritonFast) apply(traces map[int64]*tritonTrace, line int64) *tritonTrace {
 	tr := traces[f.id]
 	if tr == nil {
-		tr = &tritonTrace{id: f.id, line: line, stamps: map[string][]int64{}}
+		if len(f.trs) == cap(f.trs) {
+			f.trs = make([]tritonTrace, 0, 256)
+		}
+		f.trs = append(f.trs, tritonTrace{id: f.id, line: line, stamps: make(map[string][]int64, len(f.stamps))})
+		tr = &f.trs[len(f.trs)-1]
 		traces[f.id] = tr
 	}
 	if len(f.model) > 0 {
@@ -99,7 +105,15 @@ func (f *tritonFast) apply(traces map[int64]*tritonTrace, line int64) *tritonTra
 	}
 	for _, s := range f.stamps {
 		name := f.intern(s.name)
-		tr.stamps[name] = append(tr.stamps[name], s.ns)
+		if vs, ok := tr.stamps[name]; ok {
+			tr.stamps[name] = append(vs, s.ns)
+			continue
+		}
+		if len(f.vals) == cap(f.vals) {
+			f.vals = make([]int64, 0, 4096)
+		}
+		f.vals = append(f.vals, s.ns)
+		tr.stamps[name] = f.vals[len(f.vals)-1 : len(f.vals) : len(f.vals)]
 	}
 	return tr
 }

@@ -2,10 +2,12 @@ package ingest
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // tritonRoutes decodes data by the general route alone and with the fast
@@ -65,4 +67,29 @@ func FuzzTritonFast(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tritonRoutes(t, data)
 	})
+}
+
+// TestTritonReadAll checks the sized read of a file, a reader with a
+// length, and one that fails.
+func TestTritonReadAll(t *testing.T) {
+	path := testdataFiles(t, "triton")[0]
+	want, _ := os.ReadFile(path)
+	fh, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	for _, r := range []io.Reader{fh, bytes.NewReader(want), io.MultiReader(bytes.NewReader(want))} {
+		if got, err := tritonReadAll(r); err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%T: %v, %d bytes of %d", r, err, len(got), len(want))
+		}
+	}
+	bad := io.MultiReader(bytes.NewReader(want), iotest.ErrReader(io.ErrUnexpectedEOF))
+	if _, err := tritonReadAll(bad); err != io.ErrUnexpectedEOF {
+		t.Fatalf("error %v", err)
+	}
+	rec := &recorder{}
+	if err := (triton{}).Decode(&Input{R: io.MultiReader(bytes.NewReader(want[:20]), iotest.ErrReader(io.ErrUnexpectedEOF))}, rec); err != nil && rec.total() == 0 {
+		t.Logf("read error: %v", err)
+	}
 }
