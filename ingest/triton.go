@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -84,8 +83,45 @@ type tritonTrace struct {
 	version   string
 	requestID string
 	child     bool
-	bad       string             // detail of the first bad timestamp
-	stamps    map[string][]int64 // name → ns values
+	bad       string        // detail of the first bad timestamp
+	stamps    []tritonNamed // ns values by name, in order of first appearance
+}
+
+// tritonNamed is the values of one timestamp name of a trace.
+type tritonNamed struct {
+	name string
+	vals []int64
+}
+
+// values returns the values of the timestamp name.
+func (tr *tritonTrace) values(name string) []int64 {
+	for i := range tr.stamps {
+		if tr.stamps[i].name == name {
+			return tr.stamps[i].vals
+		}
+	}
+	return nil
+}
+
+// add appends ns to the values of name; a name's first value is taken from
+// the chunk *arena (nil: allocated alone).
+func (tr *tritonTrace) add(name string, ns int64, arena *[]int64) {
+	for i := range tr.stamps {
+		if tr.stamps[i].name == name {
+			tr.stamps[i].vals = append(tr.stamps[i].vals, ns)
+			return
+		}
+	}
+	vals := []int64{ns}
+	if arena != nil {
+		if len(*arena) == cap(*arena) {
+			*arena = make([]int64, 0, 4096)
+		}
+		*arena = append(*arena, ns)
+		n := len(*arena)
+		vals = (*arena)[n-1 : n : n]
+	}
+	tr.stamps = append(tr.stamps, tritonNamed{name, vals})
 }
 
 func (t triton) Decode(in *Input, sink Sink) error {
@@ -198,7 +234,7 @@ func tritonMerge(traces map[int64]*tritonTrace, line int64, raw []byte) (*triton
 	}
 	tr := traces[id]
 	if tr == nil {
-		tr = &tritonTrace{id: id, line: line, stamps: map[string][]int64{}}
+		tr = &tritonTrace{id: id, line: line}
 		traces[id] = tr
 	}
 	if e.ModelName != "" {
@@ -221,7 +257,7 @@ func tritonMerge(traces map[int64]*tritonTrace, line int64, raw []byte) (*triton
 			}
 			continue
 		}
-		tr.stamps[ts.Name] = append(tr.stamps[ts.Name], ns)
+		tr.add(ts.Name, ns, nil)
 	}
 	return tr, "", ""
 }
@@ -271,8 +307,8 @@ func tritonEvent(in *Input, tr *tritonTrace) (*schema.Event, string, string) {
 	if _, ok := first("REQUEST_END"); ok {
 		ev.Completed = ptr(true)
 	}
-	for name := range tr.stamps {
-		if strings.HasPrefix(name, "HTTP_") {
+	for _, st := range tr.stamps {
+		if name := st.name; strings.HasPrefix(name, "HTTP_") {
 			ev.Attrs["protocol"] = "http"
 		} else if strings.HasPrefix(name, "GRPC_") {
 			ev.Attrs["protocol"] = "grpc"
@@ -286,7 +322,7 @@ func tritonEvent(in *Input, tr *tritonTrace) (*schema.Event, string, string) {
 	if computeEnd, ok := last("COMPUTE_END"); ok && okC && computeEnd >= compute {
 		ev.InferenceNs = ptr(computeEnd - compute)
 	}
-	tritonResponses(ev, tr.stamps["INFER_RESPONSE_COMPLETE"], start, compute, okC)
+	tritonResponses(ev, tr.values("INFER_RESPONSE_COMPLETE"), start, compute, okC)
 	return ev, "", ""
 }
 
@@ -312,7 +348,7 @@ func tritonResponses(ev *schema.Event, responses []int64, start, compute int64, 
 
 // first returns the earliest value of the timestamp name.
 func (tr *tritonTrace) first(name string) (int64, bool) {
-	if v := tr.stamps[name]; len(v) > 0 {
+	if v := tr.values(name); len(v) > 0 {
 		return slices.Min(v), true
 	}
 	return 0, false
@@ -320,7 +356,7 @@ func (tr *tritonTrace) first(name string) (int64, bool) {
 
 // last returns the latest value of the timestamp name.
 func (tr *tritonTrace) last(name string) (int64, bool) {
-	if v := tr.stamps[name]; len(v) > 0 {
+	if v := tr.values(name); len(v) > 0 {
 		return slices.Max(v), true
 	}
 	return 0, false
@@ -338,15 +374,16 @@ func tritonFirstOf(get func(string) (int64, bool), names ...string) (int64, bool
 
 // tritonRaw is the canonical text of a trace (id and sorted timestamps), the
 // bytes the driver compares to recognize a repeated trace: "id=7 NAME=[1 2]"
-// as fmt's %v prints the sorted values. It sorts each name's values in place.
+// as fmt's %v prints the sorted values. It sorts the names and each name's
+// values in place.
 func tritonRaw(tr *tritonTrace) []byte {
-	names := slices.Sorted(maps.Keys(tr.stamps))
-	b := make([]byte, 0, 32+len(names)*32)
+	slices.SortFunc(tr.stamps, func(a, b tritonNamed) int { return strings.Compare(a.name, b.name) })
+	b := make([]byte, 0, 32+len(tr.stamps)*32)
 	b = strconv.AppendInt(append(b, "id="...), tr.id, 10)
-	for _, n := range names {
-		vs := tr.stamps[n]
+	for _, st := range tr.stamps {
+		vs := st.vals
 		slices.Sort(vs)
-		b = append(append(append(b, ' '), n...), "=["...)
+		b = append(append(append(b, ' '), st.name...), "=["...)
 		for i, v := range vs {
 			if i > 0 {
 				b = append(b, ' ')

@@ -87,7 +87,7 @@ func (f *tritonFast) apply(traces map[int64]*tritonTrace, line int64) *tritonTra
 		if len(f.trs) == cap(f.trs) {
 			f.trs = make([]tritonTrace, 0, 256)
 		}
-		f.trs = append(f.trs, tritonTrace{id: f.id, line: line, stamps: make(map[string][]int64, len(f.stamps))})
+		f.trs = append(f.trs, tritonTrace{id: f.id, line: line, stamps: make([]tritonNamed, 0, 8)})
 		tr = &f.trs[len(f.trs)-1]
 		traces[f.id] = tr
 	}
@@ -104,16 +104,7 @@ func (f *tritonFast) apply(traces map[int64]*tritonTrace, line int64) *tritonTra
 		tr.child = true
 	}
 	for _, s := range f.stamps {
-		name := f.intern(s.name)
-		if vs, ok := tr.stamps[name]; ok {
-			tr.stamps[name] = append(vs, s.ns)
-			continue
-		}
-		if len(f.vals) == cap(f.vals) {
-			f.vals = make([]int64, 0, 4096)
-		}
-		f.vals = append(f.vals, s.ns)
-		tr.stamps[name] = f.vals[len(f.vals)-1 : len(f.vals) : len(f.vals)]
+		tr.add(f.intern(s.name), s.ns, &f.vals)
 	}
 	return tr
 }
