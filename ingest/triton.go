@@ -295,9 +295,11 @@ func tritonEvent(in *Input, tr *tritonTrace) (*schema.Event, string, string) {
 	if end < start {
 		return nil, "timestamps out of order", fmt.Sprintf("end %d before start %d", end, start)
 	}
-	ev := &schema.Event{
+	box := &tritonBox{}
+	ev := &box.ev
+	*ev = schema.Event{
 		Source: schema.SourceServer, Format: "triton", Host: in.Host, Clock: schema.ClockSteady,
-		RequestID: tr.requestID, Model: tr.model, StartNs: ptr(start), EndNs: ptr(end),
+		RequestID: tr.requestID, Model: tr.model, StartNs: box.ptr(start), EndNs: box.ptr(end),
 		Attrs:     map[string]string{"triton_trace_id": strconv.FormatInt(tr.id, 10)},
 		InputFile: in.Name, InputLine: tr.line,
 	}
@@ -305,7 +307,8 @@ func tritonEvent(in *Input, tr *tritonTrace) (*schema.Event, string, string) {
 		ev.Attrs["model_version"] = tr.version
 	}
 	if _, ok := first("REQUEST_END"); ok {
-		ev.Completed = ptr(true)
+		box.done = true
+		ev.Completed = &box.done
 	}
 	for _, st := range tr.stamps {
 		if name := st.name; strings.HasPrefix(name, "HTTP_") {
@@ -317,33 +320,50 @@ func tritonEvent(in *Input, tr *tritonTrace) (*schema.Event, string, string) {
 	queue, okQ := first("QUEUE_START")
 	compute, okC := first("COMPUTE_START")
 	if okQ && okC && compute >= queue {
-		ev.QueueNs = ptr(compute - queue)
+		ev.QueueNs = box.ptr(compute - queue)
 	}
 	if computeEnd, ok := last("COMPUTE_END"); ok && okC && computeEnd >= compute {
-		ev.InferenceNs = ptr(computeEnd - compute)
+		ev.InferenceNs = box.ptr(computeEnd - compute)
 	}
-	tritonResponses(ev, tr.values("INFER_RESPONSE_COMPLETE"), start, compute, okC)
+	tritonResponses(box, tr.values("INFER_RESPONSE_COMPLETE"), start, compute, okC)
 	return ev, "", ""
 }
 
 // tritonResponses sets the token instants of a decoupled model's stream from
 // its response-complete times (two or more).
-func tritonResponses(ev *schema.Event, responses []int64, start, compute int64, okCompute bool) {
+func tritonResponses(box *tritonBox, responses []int64, start, compute int64, okCompute bool) {
 	if len(responses) < 2 {
 		return
 	}
+	ev := &box.ev
 	rs := responses
 	slices.Sort(rs) // in place: tritonRaw sorts them too
 	ev.ChunkOffsetsNs = make([]int64, 0, len(rs))
 	firstTok, lastTok := rs[0], rs[len(rs)-1]
-	ev.FirstTokenNs, ev.LastTokenNs = ptr(firstTok), ptr(lastTok)
-	ev.DecodeNs = ptr(lastTok - firstTok)
+	ev.FirstTokenNs, ev.LastTokenNs = box.ptr(firstTok), box.ptr(lastTok)
+	ev.DecodeNs = box.ptr(lastTok - firstTok)
 	if okCompute && firstTok >= compute {
-		ev.PrefillNs = ptr(firstTok - compute)
+		ev.PrefillNs = box.ptr(firstTok - compute)
 	}
 	for _, r := range rs {
 		ev.ChunkOffsetsNs = append(ev.ChunkOffsetsNs, r-start)
 	}
+}
+
+// tritonBox holds an event with the values its pointer fields point to,
+// allocated together.
+type tritonBox struct {
+	ev   schema.Event
+	ns   [8]int64
+	n    int
+	done bool
+}
+
+// ptr stores v in the box and returns a pointer to it.
+func (b *tritonBox) ptr(v int64) *int64 {
+	b.ns[b.n] = v
+	b.n++
+	return &b.ns[b.n-1]
 }
 
 // first returns the earliest value of the timestamp name.

@@ -38,6 +38,7 @@ type tritonFast struct {
 	stamps     []tritonStamp
 	trs        []tritonTrace // traces, allocated in chunks
 	vals       []int64       // first values of timestamp names, in chunks
+	named      []tritonNamed // traces' timestamp names, in chunks
 }
 
 // decode reads data, a whole input, and reports false, having reported
@@ -87,7 +88,7 @@ func (f *tritonFast) apply(traces map[int64]*tritonTrace, line int64) *tritonTra
 		if len(f.trs) == cap(f.trs) {
 			f.trs = make([]tritonTrace, 0, 256)
 		}
-		f.trs = append(f.trs, tritonTrace{id: f.id, line: line, stamps: make([]tritonNamed, 0, 8)})
+		f.trs = append(f.trs, tritonTrace{id: f.id, line: line, stamps: f.namedChunk()})
 		tr = &f.trs[len(f.trs)-1]
 		traces[f.id] = tr
 	}
@@ -107,6 +108,17 @@ func (f *tritonFast) apply(traces map[int64]*tritonTrace, line int64) *tritonTra
 		tr.add(f.intern(s.name), s.ns, &f.vals)
 	}
 	return tr
+}
+
+// namedChunk returns an empty slice of room for 16 timestamp names, taken
+// from a chunk.
+func (f *tritonFast) namedChunk() []tritonNamed {
+	if cap(f.named)-len(f.named) < 16 {
+		f.named = make([]tritonNamed, 0, 16*256)
+	}
+	n := len(f.named)
+	f.named = f.named[:n+16]
+	return f.named[n : n : n+16]
 }
 
 // intern returns b as a string, shared between entries for the few names
