@@ -394,13 +394,19 @@ func tritonFirstOf(get func(string) (int64, bool), names ...string) (int64, bool
 
 // tritonRaw is the canonical text of a trace (id and sorted timestamps), the
 // bytes the driver compares to recognize a repeated trace: "id=7 NAME=[1 2]"
-// as fmt's %v prints the sorted values. It sorts the names and each name's
-// values in place.
+// as fmt's %v prints the sorted values. It sorts each name's values in
+// place.
 func tritonRaw(tr *tritonTrace) []byte {
-	slices.SortFunc(tr.stamps, func(a, b tritonNamed) int { return strings.Compare(a.name, b.name) })
+	var small [16]int
+	idx := small[:0]
+	for i := range tr.stamps {
+		idx = append(idx, i)
+	}
+	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(tr.stamps[a].name, tr.stamps[b].name) })
 	b := make([]byte, 0, 32+len(tr.stamps)*32)
 	b = strconv.AppendInt(append(b, "id="...), tr.id, 10)
-	for _, st := range tr.stamps {
+	for _, i := range idx {
+		st := tr.stamps[i]
 		vs := st.vals
 		slices.Sort(vs)
 		b = append(append(append(b, ' '), st.name...), "=["...)
