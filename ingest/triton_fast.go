@@ -2,6 +2,8 @@ package ingest
 
 import (
 	"strconv"
+
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // The fast path of the triton decoder. Profiling showed the time in
@@ -42,22 +44,21 @@ type tritonFast struct {
 }
 
 // decode reads data, a whole input, and reports false, having reported
-// nothing, when it is not a valid JSON array, which the general route reads.
+// nothing, when it is not a valid JSON array (or nests deeper than
+// jsonWalkMaxDepth), which the general route reads. The array is validated
+// as it is walked, so what the elements report waits in a list until the
+// walk succeeds.
 func (f *tritonFast) decode(in *Input, data []byte, sink Sink) bool {
 	start := jsonSkipWS(data, 0)
 	if start >= len(data) || data[start] != '[' {
 		return false
 	}
-	_, st, grown := jsonValueEnd(data, start, f.stack)
-	if st != scanOK || cap(grown) > jsonWalkMaxDepth {
-		return false
-	}
-	f.stack = grown[:0]
 	f.names = map[string]string{}
 	traces := map[int64]*tritonTrace{}
 	var order []*tritonTrace
+	var held tritonHeld
 	var line int64
-	jsonArray(data, start, func(j int) int {
+	end := jsonWalkArray(data, start, func(j int) int {
 		line++
 		end := -1
 		if data[j] == '{' {
@@ -67,17 +68,67 @@ func (f *tritonFast) decode(in *Input, data []byte, sink Sink) bool {
 		var reason, detail string
 		if end >= 0 {
 			tr = f.apply(traces, line)
+		} else if end = jsonWalkSkip(data, j, &f.stack); end < 0 {
+			return -1
 		} else {
-			end = jsonSkip(data, j, &f.stack)
 			tr, reason, detail = tritonMerge(traces, line, data[j:end])
 		}
-		order = tritonReport(sink, order, tr, line, reason, detail)
+		order = tritonReport(&held, order, tr, line, reason, detail)
 		return end
 	})
+	if end < 0 {
+		return false
+	}
+	held.flush(sink)
 	for _, tr := range order {
 		triton{}.finish(in, tr, sink)
 	}
 	return true
+}
+
+// tritonHeld is a Sink that keeps the skips and rejects reported to it
+// until flush; it takes no events. Each array element reports at most once,
+// so both lists are in line order.
+type tritonHeld struct {
+	merged []int64            // lines of "trace entry merged" skips
+	others []tritonHeldReport // the rest
+}
+
+// tritonHeldReport is one skip (skip true) or reject.
+type tritonHeldReport struct {
+	line           int64
+	reason, detail string
+	skip           bool
+}
+
+func (h *tritonHeld) Event(int64, []byte, *schema.Event) { panic("triton: event held") }
+func (h *tritonHeld) Skip(line int64, reason string) {
+	if reason == "trace entry merged" {
+		h.merged = append(h.merged, line)
+		return
+	}
+	h.others = append(h.others, tritonHeldReport{line, reason, "", true})
+}
+func (h *tritonHeld) Reject(line int64, reason, detail string) {
+	h.others = append(h.others, tritonHeldReport{line, reason, detail, false})
+}
+
+// flush reports what h holds to sink, in line order.
+func (h *tritonHeld) flush(sink Sink) {
+	m := 0
+	for _, r := range h.others {
+		for ; m < len(h.merged) && h.merged[m] < r.line; m++ {
+			sink.Skip(h.merged[m], "trace entry merged")
+		}
+		if r.skip {
+			sink.Skip(r.line, r.reason)
+		} else {
+			sink.Reject(r.line, r.reason, r.detail)
+		}
+	}
+	for _, line := range h.merged[m:] {
+		sink.Skip(line, "trace entry merged")
+	}
 }
 
 // apply adds the entry just read to the trace of its id as tritonMerge

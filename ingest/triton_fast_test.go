@@ -39,6 +39,12 @@ var tritonFastEdges = []string{
 	`[{"id":1,"deep":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}]`,
 	`[{"id":1,"timestamps":[{"name":"HTTP_RECV_START","ns":10},{"name":"COMPUTE_START","ns":12},{"name":"INFER_RESPONSE_COMPLETE","ns":15},{"name":"INFER_RESPONSE_COMPLETE","ns":14},{"name":"HTTP_SEND_END","ns":20}]},{"id":1,"model_name":"m"}]`,
 	`[{"id":1,"timestamps":[{"name":"GRPC_WAITREAD_END","ns":30},{"name":"GRPC_SEND_END","ns":20}]}]`,
+	`[{"id":1,"timestamps":[{"name":"REQUEST_START","ns":1},{"name":"REQUEST_END","ns":2}]}, 42, {"id":1,"x":tru}]`,
+	`[{"id":1,"timestamps":[{"name":"REQUEST_START","ns":1x}]}]`,
+	`[{"id":1,"model_name":"m"}, {"id":2,"timestamps":[{"name":"REQUEST_START","ns":1}]}, {"id":1,"parent_id":1-}]`,
+	`[{"id":1,"model_name":"m"}, 5, "a", [` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `]]`,
+	`[{"id":1,"model_name":"m"}, {"id":2,"q":"\x"}]`, `[{"id":1}, {"id":2}`, `[{"id":1} {"id":2}]`, `[{"id":1},]`,
+	`[{"id":1,"timestamps":[{"name":"A","ns":1},]}]`, `[{"id":1,"model_version":1.}]`, `[{"id":1,"ID":[1,}]`,
 	"[\n {\"id\" : 7 ,\n \"timestamps\" : [ { \"name\" : \"REQUEST_START\" , \"ns\" : 1 } , {\"name\":\"REQUEST_END\",\"ns\":2} ] } \n]\n",
 }
 
