@@ -41,6 +41,7 @@ type tritonFast struct {
 	trs        []tritonTrace // traces, allocated in chunks
 	vals       []int64       // first values of timestamp names, in chunks
 	named      []tritonNamed // traces' timestamp names, in chunks
+	last       *tritonTrace  // the trace of the previous entry read
 }
 
 // decode reads data, a whole input, and reports false, having reported
@@ -134,7 +135,10 @@ func (h *tritonHeld) flush(sink Sink) {
 // apply adds the entry just read to the trace of its id as tritonMerge
 // does.
 func (f *tritonFast) apply(traces map[int64]*tritonTrace, line int64) *tritonTrace {
-	tr := traces[f.id]
+	tr := f.last
+	if tr == nil || tr.id != f.id {
+		tr = traces[f.id]
+	}
 	if tr == nil {
 		if len(f.trs) == cap(f.trs) {
 			f.trs = make([]tritonTrace, 0, 256)
@@ -143,6 +147,7 @@ func (f *tritonFast) apply(traces map[int64]*tritonTrace, line int64) *tritonTra
 		tr = &f.trs[len(f.trs)-1]
 		traces[f.id] = tr
 	}
+	f.last = tr
 	if len(f.model) > 0 {
 		tr.model = string(f.model)
 	}
