@@ -122,8 +122,9 @@ func (t triton) decodeGeneral(in *Input, r io.Reader, sink Sink) error {
 		tr, reason, detail := tritonMerge(traces, line, raw)
 		order = tritonReport(sink, order, tr, line, reason, detail)
 	}
+	var raw []byte
 	for _, tr := range order {
-		t.finish(in, tr, sink)
+		raw = t.finish(in, tr, sink, raw)
 	}
 	return nil
 }
@@ -187,8 +188,10 @@ func tritonMerge(traces map[int64]*tritonTrace, line int64, raw []byte) (*triton
 	return tr, "", ""
 }
 
-// finish reports one trace, at the line of its first element.
-func (triton) finish(in *Input, tr *tritonTrace, sink Sink) {
+// finish reports one trace, at the line of its first element; raw is
+// scratch for the trace's canonical text (the sink does not keep it),
+// returned for reuse.
+func (triton) finish(in *Input, tr *tritonTrace, sink Sink, raw []byte) []byte {
 	switch {
 	case tr.bad != "":
 		sink.Reject(tr.line, "bad timestamp", tr.bad)
@@ -200,10 +203,12 @@ func (triton) finish(in *Input, tr *tritonTrace, sink Sink) {
 		ev, reason, detail := tritonEvent(in, tr)
 		if reason != "" {
 			sink.Reject(tr.line, reason, detail)
-			return
+			return raw
 		}
-		sink.Event(tr.line, tritonRaw(tr), ev)
+		raw = tritonRaw(raw[:0], tr)
+		sink.Event(tr.line, raw, ev)
 	}
+	return raw
 }
 
 // tritonEvent maps a trace's timestamps to an event (see the type's doc).
@@ -304,15 +309,14 @@ func tritonFirstOf(get func(string) (int64, bool), names ...string) (int64, bool
 // tritonRaw is the canonical text of a trace (id and sorted timestamps), the
 // bytes the driver compares to recognize a repeated trace: "id=7 NAME=[1 2]"
 // as fmt's %v prints the sorted values. It sorts each name's values in
-// place.
-func tritonRaw(tr *tritonTrace) []byte {
+// place. It appends the text to b.
+func tritonRaw(b []byte, tr *tritonTrace) []byte {
 	var small [16]int
 	idx := small[:0]
 	for i := range tr.stamps {
 		idx = append(idx, i)
 	}
 	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(tr.stamps[a].name, tr.stamps[b].name) })
-	b := make([]byte, 0, 32+len(tr.stamps)*32)
 	b = strconv.AppendInt(append(b, "id="...), tr.id, 10)
 	for _, i := range idx {
 		st := tr.stamps[i]

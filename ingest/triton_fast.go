@@ -81,8 +81,9 @@ func (f *tritonFast) decode(in *Input, data []byte, sink Sink) bool {
 		return false
 	}
 	held.flush(sink)
+	var raw []byte
 	for _, tr := range order {
-		triton{}.finish(in, tr, sink)
+		raw = triton{}.finish(in, tr, sink, raw)
 	}
 	return true
 }
