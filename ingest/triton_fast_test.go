@@ -2,25 +2,41 @@ package ingest
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // tritonRoutes decodes data by the general route alone and with the fast
 // path, and fails when the two report anything differently.
 func tritonRoutes(t *testing.T, data []byte) {
 	t.Helper()
-	general, fast := &recorder{}, &recorder{}
+	general, fast := &tritonRawRecorder{}, &tritonRawRecorder{}
 	in := &Input{Name: "x", Host: "h"}
 	errG := triton{}.decodeGeneral(in, bytes.NewReader(data), general)
 	errF := triton{}.Decode(&Input{R: bytes.NewReader(data), Name: "x", Host: "h"}, fast)
 	if (errG == nil) != (errF == nil) || !reflect.DeepEqual(general, fast) {
 		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", truncateDetail(string(data)), errG, general, errF, fast)
 	}
+}
+
+// tritonRawRecorder records what a decoder reports, with each event's raw
+// bytes as they were at the call.
+type tritonRawRecorder struct {
+	recorder
+	raws []string
+}
+
+func (r *tritonRawRecorder) Event(line int64, raw []byte, ev *schema.Event) {
+	r.raws = append(r.raws, string(raw))
+	r.recorder.Event(line, raw, ev)
 }
 
 // tritonFastEdges are inputs the fast path must read as the general route
@@ -97,5 +113,22 @@ func TestTritonReadAll(t *testing.T) {
 	rec := &recorder{}
 	if err := (triton{}).Decode(&Input{R: io.MultiReader(bytes.NewReader(want[:20]), iotest.ErrReader(io.ErrUnexpectedEOF))}, rec); err != nil && rec.total() == 0 {
 		t.Logf("read error: %v", err)
+	}
+}
+
+// TestTritonRawMatchesFmt checks tritonRaw against the fmt form it
+// replaced: "id=N" then " NAME=%v" of the sorted values, names sorted.
+func TestTritonRawMatchesFmt(t *testing.T) {
+	tr := &tritonTrace{id: -42}
+	for i, n := range []string{"REQUEST_END", "A", "INFER_RESPONSE_COMPLETE", "B", "INFER_RESPONSE_COMPLETE", "A"} {
+		tr.add(n, int64(9-i)*1e17+int64(i), nil)
+	}
+	tr.add("Z", -1<<63, nil)
+	want := fmt.Sprintf("id=%d", tr.id)
+	for _, n := range []string{"A", "B", "INFER_RESPONSE_COMPLETE", "REQUEST_END", "Z"} {
+		want += fmt.Sprintf(" %s=%v", n, slices.Sorted(slices.Values(tr.values(n))))
+	}
+	if got := string(tritonRaw([]byte("junk"), tr)); got != "junk"+want {
+		t.Fatalf("got %q, want %q", got, "junk"+want)
 	}
 }
