@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -83,12 +82,26 @@ type tritonTrace struct {
 	version   string
 	requestID string
 	child     bool
-	bad       string             // detail of the first bad timestamp
-	stamps    map[string][]int64 // name → ns values
+	bad       string        // detail of the first bad timestamp
+	stamps    []tritonNamed // ns values by name, in order of first appearance
 }
 
 func (t triton) Decode(in *Input, sink Sink) error {
-	dec := json.NewDecoder(in.R)
+	data, err := tritonReadAll(in.R)
+	if err != nil {
+		return t.decodeGeneral(in, io.MultiReader(bytes.NewReader(data), tritonErrReader{err}), sink)
+	}
+	var f tritonFast
+	if f.decode(in, data, sink) {
+		return nil
+	}
+	return t.decodeGeneral(in, bytes.NewReader(data), sink)
+}
+
+// decodeGeneral reads the trace array from r by encoding/json, entry by
+// entry.
+func (t triton) decodeGeneral(in *Input, r io.Reader, sink Sink) error {
+	dec := json.NewDecoder(r)
 	tok, err := dec.Token()
 	if err == io.EOF {
 		return nil
@@ -107,19 +120,27 @@ func (t triton) Decode(in *Input, sink Sink) error {
 			break
 		}
 		tr, reason, detail := tritonMerge(traces, line, raw)
-		switch {
-		case reason != "":
-			sink.Reject(line, reason, detail)
-		case tr.line != line:
-			sink.Skip(line, "trace entry merged")
-		default:
-			order = append(order, tr)
-		}
+		order = tritonReport(sink, order, tr, line, reason, detail)
 	}
+	var raw []byte
 	for _, tr := range order {
-		t.finish(in, tr, sink)
+		raw = t.finish(in, tr, sink, raw)
 	}
 	return nil
+}
+
+// tritonReport reports an array element merged into tr (or rejected) and
+// returns order with tr appended when the element is its trace's first.
+func tritonReport(sink Sink, order []*tritonTrace, tr *tritonTrace, line int64, reason, detail string) []*tritonTrace {
+	switch {
+	case reason != "":
+		sink.Reject(line, reason, detail)
+	case tr.line != line:
+		sink.Skip(line, "trace entry merged")
+	default:
+		order = append(order, tr)
+	}
+	return order
 }
 
 // tritonMerge adds one array element to the trace of its id, creating it on
@@ -139,7 +160,7 @@ func tritonMerge(traces map[int64]*tritonTrace, line int64, raw []byte) (*triton
 	}
 	tr := traces[id]
 	if tr == nil {
-		tr = &tritonTrace{id: id, line: line, stamps: map[string][]int64{}}
+		tr = &tritonTrace{id: id, line: line}
 		traces[id] = tr
 	}
 	if e.ModelName != "" {
@@ -162,13 +183,15 @@ func tritonMerge(traces map[int64]*tritonTrace, line int64, raw []byte) (*triton
 			}
 			continue
 		}
-		tr.stamps[ts.Name] = append(tr.stamps[ts.Name], ns)
+		tr.add(ts.Name, ns, nil)
 	}
 	return tr, "", ""
 }
 
-// finish reports one trace, at the line of its first element.
-func (triton) finish(in *Input, tr *tritonTrace, sink Sink) {
+// finish reports one trace, at the line of its first element; raw is
+// scratch for the trace's canonical text (the sink does not keep it),
+// returned for reuse.
+func (triton) finish(in *Input, tr *tritonTrace, sink Sink, raw []byte) []byte {
 	switch {
 	case tr.bad != "":
 		sink.Reject(tr.line, "bad timestamp", tr.bad)
@@ -180,10 +203,12 @@ func (triton) finish(in *Input, tr *tritonTrace, sink Sink) {
 		ev, reason, detail := tritonEvent(in, tr)
 		if reason != "" {
 			sink.Reject(tr.line, reason, detail)
-			return
+			return raw
 		}
-		sink.Event(tr.line, tritonRaw(tr), ev)
+		raw = tritonRaw(raw[:0], tr)
+		sink.Event(tr.line, raw, ev)
 	}
+	return raw
 }
 
 // tritonEvent maps a trace's timestamps to an event (see the type's doc).
@@ -200,9 +225,11 @@ func tritonEvent(in *Input, tr *tritonTrace) (*schema.Event, string, string) {
 	if end < start {
 		return nil, "timestamps out of order", fmt.Sprintf("end %d before start %d", end, start)
 	}
-	ev := &schema.Event{
+	box := &tritonBox{}
+	ev := &box.ev
+	*ev = schema.Event{
 		Source: schema.SourceServer, Format: "triton", Host: in.Host, Clock: schema.ClockSteady,
-		RequestID: tr.requestID, Model: tr.model, StartNs: ptr(start), EndNs: ptr(end),
+		RequestID: tr.requestID, Model: tr.model, StartNs: box.ptr(start), EndNs: box.ptr(end),
 		Attrs:     map[string]string{"triton_trace_id": strconv.FormatInt(tr.id, 10)},
 		InputFile: in.Name, InputLine: tr.line,
 	}
@@ -210,10 +237,11 @@ func tritonEvent(in *Input, tr *tritonTrace) (*schema.Event, string, string) {
 		ev.Attrs["model_version"] = tr.version
 	}
 	if _, ok := first("REQUEST_END"); ok {
-		ev.Completed = ptr(true)
+		box.done = true
+		ev.Completed = &box.done
 	}
-	for name := range tr.stamps {
-		if strings.HasPrefix(name, "HTTP_") {
+	for _, st := range tr.stamps {
+		if name := st.name; strings.HasPrefix(name, "HTTP_") {
 			ev.Attrs["protocol"] = "http"
 		} else if strings.HasPrefix(name, "GRPC_") {
 			ev.Attrs["protocol"] = "grpc"
@@ -222,27 +250,30 @@ func tritonEvent(in *Input, tr *tritonTrace) (*schema.Event, string, string) {
 	queue, okQ := first("QUEUE_START")
 	compute, okC := first("COMPUTE_START")
 	if okQ && okC && compute >= queue {
-		ev.QueueNs = ptr(compute - queue)
+		ev.QueueNs = box.ptr(compute - queue)
 	}
 	if computeEnd, ok := last("COMPUTE_END"); ok && okC && computeEnd >= compute {
-		ev.InferenceNs = ptr(computeEnd - compute)
+		ev.InferenceNs = box.ptr(computeEnd - compute)
 	}
-	tritonResponses(ev, tr.stamps["INFER_RESPONSE_COMPLETE"], start, compute, okC)
+	tritonResponses(box, tr.values("INFER_RESPONSE_COMPLETE"), start, compute, okC)
 	return ev, "", ""
 }
 
 // tritonResponses sets the token instants of a decoupled model's stream from
 // its response-complete times (two or more).
-func tritonResponses(ev *schema.Event, responses []int64, start, compute int64, okCompute bool) {
+func tritonResponses(box *tritonBox, responses []int64, start, compute int64, okCompute bool) {
 	if len(responses) < 2 {
 		return
 	}
-	rs := slices.Sorted(slices.Values(responses))
+	ev := &box.ev
+	rs := responses
+	slices.Sort(rs) // in place: tritonRaw sorts them too
+	ev.ChunkOffsetsNs = make([]int64, 0, len(rs))
 	firstTok, lastTok := rs[0], rs[len(rs)-1]
-	ev.FirstTokenNs, ev.LastTokenNs = ptr(firstTok), ptr(lastTok)
-	ev.DecodeNs = ptr(lastTok - firstTok)
+	ev.FirstTokenNs, ev.LastTokenNs = box.ptr(firstTok), box.ptr(lastTok)
+	ev.DecodeNs = box.ptr(lastTok - firstTok)
 	if okCompute && firstTok >= compute {
-		ev.PrefillNs = ptr(firstTok - compute)
+		ev.PrefillNs = box.ptr(firstTok - compute)
 	}
 	for _, r := range rs {
 		ev.ChunkOffsetsNs = append(ev.ChunkOffsetsNs, r-start)
@@ -251,7 +282,7 @@ func tritonResponses(ev *schema.Event, responses []int64, start, compute int64, 
 
 // first returns the earliest value of the timestamp name.
 func (tr *tritonTrace) first(name string) (int64, bool) {
-	if v := tr.stamps[name]; len(v) > 0 {
+	if v := tr.values(name); len(v) > 0 {
 		return slices.Min(v), true
 	}
 	return 0, false
@@ -259,7 +290,7 @@ func (tr *tritonTrace) first(name string) (int64, bool) {
 
 // last returns the latest value of the timestamp name.
 func (tr *tritonTrace) last(name string) (int64, bool) {
-	if v := tr.stamps[name]; len(v) > 0 {
+	if v := tr.values(name); len(v) > 0 {
 		return slices.Max(v), true
 	}
 	return 0, false
@@ -276,13 +307,29 @@ func tritonFirstOf(get func(string) (int64, bool), names ...string) (int64, bool
 }
 
 // tritonRaw is the canonical text of a trace (id and sorted timestamps), the
-// bytes the driver compares to recognize a repeated trace.
-func tritonRaw(tr *tritonTrace) []byte {
-	names := slices.Sorted(maps.Keys(tr.stamps))
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "id=%d", tr.id)
-	for _, n := range names {
-		fmt.Fprintf(&b, " %s=%v", n, slices.Sorted(slices.Values(tr.stamps[n])))
+// bytes the driver compares to recognize a repeated trace: "id=7 NAME=[1 2]"
+// as fmt's %v prints the sorted values. It sorts each name's values in
+// place. It appends the text to b.
+func tritonRaw(b []byte, tr *tritonTrace) []byte {
+	var small [16]int
+	idx := small[:0]
+	for i := range tr.stamps {
+		idx = append(idx, i)
 	}
-	return b.Bytes()
+	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(tr.stamps[a].name, tr.stamps[b].name) })
+	b = strconv.AppendInt(append(b, "id="...), tr.id, 10)
+	for _, i := range idx {
+		st := tr.stamps[i]
+		vs := st.vals
+		slices.Sort(vs)
+		b = append(append(append(b, ' '), st.name...), "=["...)
+		for i, v := range vs {
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b = strconv.AppendInt(b, v, 10)
+		}
+		b = append(b, ']')
+	}
+	return b
 }

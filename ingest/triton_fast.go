@@ -1,0 +1,324 @@
+package ingest
+
+import (
+	"strconv"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// The fast path of the triton decoder. Profiling showed the time in
+// encoding/json: a json.Decoder splitting the array and a reflective
+// Unmarshal of every entry. Here the whole array is validated once, then
+// each entry is walked in place; an entry the fast path does not reproduce
+// exactly (escaped, non-ASCII or case-folded keys, duplicate keys, nulls or
+// mistyped values, missing or negative timestamps) goes to tritonMerge, the
+// general route's reading of one entry, so events, rejects and reasons are
+// the same either way; TestTritonFastMatchesGeneral and FuzzTritonFast check it.
+
+// tritonFields are the entry keys the fast path reads, by index.
+var tritonFields = []string{"id", "model_name", "model_version", "request_id", "parent_id", "timestamps"}
+
+// tritonStampFields are the keys of a timestamps element.
+var tritonStampFields = []string{"name", "ns"}
+
+// tritonStamp is one timestamp of an entry, its name in the document.
+type tritonStamp struct {
+	name []byte
+	ns   int64
+}
+
+// tritonFast reads entries in place; its fields are one entry's values.
+type tritonFast struct {
+	stack      []byte
+	names      map[string]string // interned timestamp names
+	id         int64
+	model      []byte
+	version    []byte
+	hasVersion bool
+	requestID  []byte
+	child      bool
+	stamps     []tritonStamp
+	trs        []tritonTrace // traces, allocated in chunks
+	vals       []int64       // first values of timestamp names, in chunks
+	named      []tritonNamed // traces' timestamp names, in chunks
+	last       *tritonTrace  // the trace of the previous entry read
+}
+
+// decode reads data, a whole input, and reports false, having reported
+// nothing, when it is not a valid JSON array (or nests deeper than
+// jsonWalkMaxDepth), which the general route reads. The array is validated
+// as it is walked, so what the elements report waits in a list until the
+// walk succeeds.
+func (f *tritonFast) decode(in *Input, data []byte, sink Sink) bool {
+	start := jsonSkipWS(data, 0)
+	if start >= len(data) || data[start] != '[' {
+		return false
+	}
+	f.names = map[string]string{}
+	traces := map[int64]*tritonTrace{}
+	var order []*tritonTrace
+	var held tritonHeld
+	var line int64
+	end := jsonWalkArray(data, start, func(j int) int {
+		line++
+		end := -1
+		if data[j] == '{' {
+			end = f.read(data, j)
+		}
+		var tr *tritonTrace
+		var reason, detail string
+		if end >= 0 {
+			tr = f.apply(traces, line)
+		} else if end = jsonWalkSkip(data, j, &f.stack); end < 0 {
+			return -1
+		} else {
+			tr, reason, detail = tritonMerge(traces, line, data[j:end])
+		}
+		order = tritonReport(&held, order, tr, line, reason, detail)
+		return end
+	})
+	if end < 0 {
+		return false
+	}
+	held.flush(sink)
+	var raw []byte
+	for _, tr := range order {
+		raw = triton{}.finish(in, tr, sink, raw)
+	}
+	return true
+}
+
+// tritonHeld is a Sink that keeps the skips and rejects reported to it
+// until flush; it takes no events. Each array element reports at most once,
+// so both lists are in line order.
+type tritonHeld struct {
+	merged []int64            // lines of "trace entry merged" skips
+	others []tritonHeldReport // the rest
+}
+
+// tritonHeldReport is one skip (skip true) or reject.
+type tritonHeldReport struct {
+	line           int64
+	reason, detail string
+	skip           bool
+}
+
+func (h *tritonHeld) Event(int64, []byte, *schema.Event) { panic("triton: event held") }
+func (h *tritonHeld) Skip(line int64, reason string) {
+	if reason == "trace entry merged" {
+		h.merged = append(h.merged, line)
+		return
+	}
+	h.others = append(h.others, tritonHeldReport{line, reason, "", true})
+}
+func (h *tritonHeld) Reject(line int64, reason, detail string) {
+	h.others = append(h.others, tritonHeldReport{line, reason, detail, false})
+}
+
+// flush reports what h holds to sink, in line order.
+func (h *tritonHeld) flush(sink Sink) {
+	m := 0
+	for _, r := range h.others {
+		for ; m < len(h.merged) && h.merged[m] < r.line; m++ {
+			sink.Skip(h.merged[m], "trace entry merged")
+		}
+		if r.skip {
+			sink.Skip(r.line, r.reason)
+		} else {
+			sink.Reject(r.line, r.reason, r.detail)
+		}
+	}
+	for _, line := range h.merged[m:] {
+		sink.Skip(line, "trace entry merged")
+	}
+}
+
+// apply adds the entry just read to the trace of its id as tritonMerge
+// does.
+func (f *tritonFast) apply(traces map[int64]*tritonTrace, line int64) *tritonTrace {
+	tr := f.last
+	if tr == nil || tr.id != f.id {
+		tr = traces[f.id]
+	}
+	if tr == nil {
+		if len(f.trs) == cap(f.trs) {
+			f.trs = make([]tritonTrace, 0, 256)
+		}
+		f.trs = append(f.trs, tritonTrace{id: f.id, line: line, stamps: f.namedChunk()})
+		tr = &f.trs[len(f.trs)-1]
+		traces[f.id] = tr
+	}
+	f.last = tr
+	if len(f.model) > 0 {
+		tr.model = string(f.model)
+	}
+	if f.hasVersion {
+		tr.version = string(f.version)
+	}
+	if len(f.requestID) > 0 {
+		tr.requestID = string(f.requestID)
+	}
+	if f.child {
+		tr.child = true
+	}
+	for _, s := range f.stamps {
+		tr.add(f.intern(s.name), s.ns, &f.vals)
+	}
+	return tr
+}
+
+// namedChunk returns an empty slice of room for 16 timestamp names, taken
+// from a chunk.
+func (f *tritonFast) namedChunk() []tritonNamed {
+	if cap(f.named)-len(f.named) < 16 {
+		f.named = make([]tritonNamed, 0, 16*256)
+	}
+	n := len(f.named)
+	f.named = f.named[:n+16]
+	return f.named[n : n : n+16]
+}
+
+// intern returns b as a string, shared between entries for the few names
+// Triton writes.
+func (f *tritonFast) intern(b []byte) string {
+	if s, ok := f.names[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(f.names) < 256 {
+		f.names[s] = s
+	}
+	return s
+}
+
+// read walks the entry at raw[i], an object, and returns the index past
+// it, or -1 when it needs the general route.
+func (f *tritonFast) read(raw []byte, i int) int {
+	f.model, f.version, f.hasVersion, f.requestID, f.child = nil, nil, false, nil, false
+	f.stamps = f.stamps[:0]
+	seen := 0
+	end := jsonWalkObject(raw, i, func(key []byte, j int) int {
+		k, ok := jsonStructKey(key, tritonFields)
+		switch {
+		case !ok:
+			return -1
+		case k < 0:
+			return jsonWalkSkip(raw, j, &f.stack)
+		case seen&(1<<k) != 0:
+			return -1
+		}
+		seen |= 1 << k
+		return f.member(raw, k, j)
+	})
+	if seen&1 == 0 {
+		return -1
+	}
+	return end
+}
+
+// member reads the value at raw[j] of field k and returns the index past
+// it, or -1.
+func (f *tritonFast) member(raw []byte, k, j int) int {
+	switch tritonFields[k] {
+	case "id":
+		v, end, ok := jsonStrictInt(raw, j)
+		if !ok {
+			return -1
+		}
+		f.id = v
+		return end
+	case "model_name":
+		return tritonPlain(raw, j, &f.model)
+	case "request_id":
+		return tritonPlain(raw, j, &f.requestID)
+	case "model_version":
+		return f.modelVersion(raw, j)
+	case "parent_id":
+		return f.parent(raw, j)
+	}
+	return f.timestamps(raw, j)
+}
+
+// tritonPlain sets dst to the plain string at raw[j] and returns the index
+// past it, or -1 for any other value.
+func tritonPlain(raw []byte, j int, dst *[]byte) int {
+	s, end, plain, ok := jsonWalkString(raw, j)
+	if !ok || !plain {
+		return -1
+	}
+	*dst = s
+	return end
+}
+
+// modelVersion reads model_version as fmt.Sprint prints it: a plain string
+// or an integer small enough to print alike as a float64; null leaves it.
+func (f *tritonFast) modelVersion(raw []byte, j int) int {
+	switch raw[j] {
+	case 'n':
+		return jsonWalkLiteral(raw, j, "null")
+	case '"':
+		f.hasVersion = true
+		return tritonPlain(raw, j, &f.version)
+	}
+	v, end, ok := jsonStrictInt(raw, j)
+	if !ok || raw[j] == '-' || v >= 1e15 {
+		return -1
+	}
+	f.hasVersion = true
+	f.version = strconv.AppendInt(f.version[:0:0], v, 10)
+	return end
+}
+
+// parent reads parent_id: any number but 0 marks an ensemble's composing
+// model; null leaves it.
+func (f *tritonFast) parent(raw []byte, j int) int {
+	if raw[j] == 'n' {
+		return jsonWalkLiteral(raw, j, "null")
+	}
+	if raw[j] != '-' && (raw[j] < '0' || raw[j] > '9') {
+		return -1
+	}
+	end, st := jsonNumberEnd(raw, j)
+	if st != scanOK {
+		return -1
+	}
+	f.child = string(raw[j:end]) != "0"
+	return end
+}
+
+// timestamps reads the list of {"name", "ns"} objects; null leaves it.
+func (f *tritonFast) timestamps(raw []byte, j int) int {
+	if raw[j] == 'n' {
+		return jsonWalkLiteral(raw, j, "null")
+	}
+	return jsonWalkArray(raw, j, func(j int) int {
+		var s tritonStamp
+		seen := 0
+		end := jsonWalkObject(raw, j, func(key []byte, j int) int {
+			k, ok := jsonStructKey(key, tritonStampFields)
+			switch {
+			case !ok:
+				return -1
+			case k < 0:
+				return jsonWalkSkip(raw, j, &f.stack)
+			case seen&(1<<k) != 0:
+				return -1
+			}
+			seen |= 1 << k
+			if k == 0 {
+				return tritonPlain(raw, j, &s.name)
+			}
+			v, end, ok := jsonStrictInt(raw, j)
+			if !ok || v < 0 {
+				return -1
+			}
+			s.ns = v
+			return end
+		})
+		if end < 0 || seen != 3 {
+			return -1
+		}
+		f.stamps = append(f.stamps, s)
+		return end
+	})
+}
