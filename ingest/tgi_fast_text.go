@@ -148,27 +148,9 @@ func (d *tgiFast) parseSplits(chain []byte) {
 // parseChain is tgiParseChain: spans split at ':' outside braces.
 func (d *tgiFast) parseChain(chain []byte) {
 	for len(chain) > 0 {
-		i, depth := 0, 0
-		for ; i < len(chain); i++ {
-			for i < len(chain) && !tgiBracketSpecial[chain[i]] {
-				i++
-			}
-			if i == len(chain) {
-				break
-			}
-			c := chain[i]
-			if c == '"' && depth > 0 {
-				i += tgiQuotedLen(chain[i:]) - 1
-			} else if c == '{' {
-				depth++
-			} else if c == '}' && depth > 0 {
-				depth--
-			} else if c == ':' && depth == 0 {
-				break
-			}
-		}
-		d.parseSpan(chain[:min(i, len(chain))])
-		chain = chain[min(i+1, len(chain)):]
+		end := tgiSpanEnd(chain)
+		d.parseSpan(chain[:end])
+		chain = chain[min(end+1, len(chain)):]
 	}
 }
 

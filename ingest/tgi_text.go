@@ -109,23 +109,36 @@ func tgiSpecialWithout(cs ...byte) [256]bool {
 func tgiParseChain(chain string) []tgiSpan {
 	var spans []tgiSpan
 	for chain != "" {
-		i, depth := 0, 0
-		for ; i < len(chain); i++ {
-			c := chain[i]
-			if c == '"' && depth > 0 {
-				i += tgiQuotedLen(chain[i:]) - 1
-			} else if c == '{' {
-				depth++
-			} else if c == '}' && depth > 0 {
-				depth--
-			} else if c == ':' && depth == 0 {
-				break
-			}
-		}
-		spans = append(spans, tgiParseSpan(chain[:min(i, len(chain))]))
-		chain = chain[min(i+1, len(chain)):]
+		end := tgiSpanEnd(chain)
+		spans = append(spans, tgiParseSpan(chain[:end]))
+		chain = chain[min(end+1, len(chain)):]
 	}
 	return spans
+}
+
+// tgiSpanEnd returns the index of the ':' that ends chain's first span (one
+// outside braces and outside quoted values inside them), or len(chain).
+func tgiSpanEnd[S ~string | ~[]byte](chain S) int {
+	depth := 0
+	for i := 0; i < len(chain); i++ {
+		for i < len(chain) && !tgiBracketSpecial[chain[i]] {
+			i++ // bytes that open, close or split nothing
+		}
+		if i == len(chain) {
+			break
+		}
+		switch c := chain[i]; {
+		case c == '"' && depth > 0:
+			i += tgiQuotedLen(chain[i:]) - 1
+		case c == '{':
+			depth++
+		case c == '}' && depth > 0:
+			depth--
+		case c == ':' && depth == 0:
+			return i
+		}
+	}
+	return len(chain)
 }
 
 // tgiParseSpan parses "name{key=value …}" or "name".
