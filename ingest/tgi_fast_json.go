@@ -191,7 +191,9 @@ func (d *tgiFast) jsonSpanValue(b []byte, i int) int {
 		return -1
 	}
 	end := jsonScalarEnd(b, i, &d.stack)
-	if end > 0 && (b[i] == '-' || b[i] >= '0' && b[i] <= '9') && end-i > 15 {
+	// Up to 15 digits without an exponent always fit; longer numbers or an
+	// exponent ("1e700", found by FuzzTGIFast) are parsed as Unmarshal does.
+	if end > 0 && (b[i] == '-' || b[i] >= '0' && b[i] <= '9') && (end-i > 15 || bytes.ContainsAny(b[i:end], "eE")) {
 		if _, err := strconv.ParseFloat(string(b[i:end]), 64); err != nil {
 			return -1
 		}
