@@ -243,8 +243,17 @@ func haproxyCaptured(ev *schema.Event, captured string) {
 // haproxyClassify sets the error class from the termination state's first
 // letter, falling back on the status, and whether the response completed.
 func haproxyClassify(ev *schema.Event, state string) {
+	haproxyError(ev, state)
+	if (ev.Status != nil || ev.Error != "") && ev.Attrs["logasap"] == "" {
+		ev.Completed = ptr(ev.Error == schema.ErrorNone)
+	}
+}
+
+// haproxyError sets ev.Error from the termination state's first letter
+// (client abort, timeout, server side), else from the status.
+func haproxyError[S ~string | ~[]byte](ev *schema.Event, state S) {
 	var c byte = '-'
-	if state != "" {
+	if len(state) > 0 {
 		c = state[0]
 	}
 	switch c {
@@ -257,8 +266,5 @@ func haproxyClassify(ev *schema.Event, state string) {
 	}
 	if ev.Error == "" && ev.Status != nil {
 		ev.Error = ErrorClass(int(*ev.Status))
-	}
-	if (ev.Status != nil || ev.Error != "") && ev.Attrs["logasap"] == "" {
-		ev.Completed = ptr(ev.Error == schema.ErrorNone)
 	}
 }

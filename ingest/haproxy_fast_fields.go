@@ -223,21 +223,7 @@ func lowerHex(b []byte) bool {
 // classify is haproxyClassify.
 func (d *haproxyFast) classify(state []byte) {
 	ev := &d.ev
-	var c byte = '-'
-	if len(state) > 0 {
-		c = state[0]
-	}
-	switch c {
-	case 'C', 'K':
-		ev.Error = schema.ErrorInterrupted
-	case 'c', 's':
-		ev.Error = schema.ErrorTimeout
-	case 'S', 'R', 'I', 'D':
-		ev.Error = schema.ErrorServer
-	}
-	if ev.Error == "" && ev.Status != nil {
-		ev.Error = ErrorClass(int(*ev.Status))
-	}
+	haproxyError(ev, state)
 	logasap := false
 	for _, a := range d.attrs {
 		logasap = logasap || a.key == "logasap"
