@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"strings"
 	"time"
@@ -97,24 +98,40 @@ type harHeader struct {
 	Value string `json:"value"`
 }
 
-// Decode walks the document to log.entries and decodes each entry; the
-// line of an entry is the line its object starts on.
+// Decode reads the whole document and walks it by the fast path
+// (har_fast.go), which hands what it does not reproduce exactly to the
+// general route below.
 func (h har) Decode(in *Input, sink Sink) error {
-	li := &lineIndex{r: in.R}
+	return h.decode(in, sink, true)
+}
+
+// decode reads the document by the fast path when fast is set, else by
+// the general route alone.
+func (h har) decode(in *Input, sink Sink, fast bool) error {
+	if !fast {
+		return h.decodeGeneral(in, in.R, sink)
+	}
+	data, err := tritonReadAll(in.R)
+	if err != nil {
+		return h.decodeGeneral(in, io.MultiReader(bytes.NewReader(data), tritonErrReader{err}), sink)
+	}
+	f := harFast{in: in, sink: sink}
+	if f.decode(data) {
+		return nil
+	}
+	return h.decodeGeneral(in, bytes.NewReader(data), &harTail{Sink: sink, n: f.reported})
+}
+
+// decodeGeneral walks the document in r to log.entries with encoding/json
+// and decodes each entry; the line of an entry is the line its object
+// starts on.
+func (h har) decodeGeneral(in *Input, r io.Reader, sink Sink) error {
+	li := &lineIndex{r: r}
 	dec := json.NewDecoder(li)
 	dec.UseNumber()
-	endpoints := in.Opts.Endpoints
-	if endpoints == nil {
-		endpoints = harDefaultEndpoints
-	}
+	endpoints := harEndpoints(in)
 	rec := func(line int64, raw []byte) {
-		var e harEntry
-		if err := json.Unmarshal(raw, &e); err != nil {
-			sink.Reject(line, "invalid json", truncateDetail(err.Error()))
-			return
-		}
-		ev, skip, reason, detail := e.event(endpoints)
-		emitRecord(in, sink, line, raw, onWallClock(ev, in, "har", schema.SourceClient), skip, reason, detail)
+		harRecord(in, sink, endpoints, line, raw)
 	}
 	found, err := harWalk(dec, []string{"log", "entries"}, func() error {
 		return jsonArrayElements(dec, li, sink, rec)
@@ -129,6 +146,58 @@ func (h har) Decode(in *Input, sink Sink) error {
 		return errors.New("har: no log.entries array")
 	}
 	return nil
+}
+
+// harEndpoints returns the LLM API paths an input keeps.
+func harEndpoints(in *Input) []string {
+	if in.Opts.Endpoints == nil {
+		return harDefaultEndpoints
+	}
+	return in.Opts.Endpoints
+}
+
+// harRecord decodes one entry, raw, by encoding/json and reports it.
+func harRecord(in *Input, sink Sink, endpoints []string, line int64, raw []byte) {
+	var e harEntry
+	if err := json.Unmarshal(raw, &e); err != nil {
+		sink.Reject(line, "invalid json", truncateDetail(err.Error()))
+		return
+	}
+	ev, skip, reason, detail := e.event(endpoints)
+	emitRecord(in, sink, line, raw, onWallClock(ev, in, "har", schema.SourceClient), skip, reason, detail)
+}
+
+// harTail is a Sink that drops the first n records reported to it: the
+// general route's reports of the entries the fast path already reported.
+type harTail struct {
+	Sink
+	n int
+}
+
+func (t *harTail) drop() bool {
+	if t.n > 0 {
+		t.n--
+		return true
+	}
+	return false
+}
+
+func (t *harTail) Event(line int64, raw []byte, ev *schema.Event) {
+	if !t.drop() {
+		t.Sink.Event(line, raw, ev)
+	}
+}
+
+func (t *harTail) Skip(line int64, reason string) {
+	if !t.drop() {
+		t.Sink.Skip(line, reason)
+	}
+}
+
+func (t *harTail) Reject(line int64, reason, detail string) {
+	if !t.drop() {
+		t.Sink.Reject(line, reason, detail)
+	}
 }
 
 // harWalk descends through the objects named by path and calls at when the

@@ -1,0 +1,366 @@
+package ingest
+
+import (
+	"bytes"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// harBox holds the values an event of the fast path points to, one
+// allocation per event. Each pointer field of the event has its own slot,
+// overwritten when the general route would have pointed it elsewhere.
+type harBox struct {
+	start, headers, end, prompt, output int64
+	status                              int32
+	stream, completed                   bool
+}
+
+// event builds the event of the entry in f.e, or its skip or reject
+// reason, as harEntry.event does; ok is false when the entry needs the
+// general route.
+func (f *harFast) event() (ev *schema.Event, skip, reason, detail string, ok bool) {
+	u, ok1 := f.text(f.e.url)
+	started, ok2 := f.text(f.e.started)
+	if !ok1 || !ok2 {
+		return nil, "", "", "", false
+	}
+	path, ok := harURLPath(u)
+	if !ok {
+		return nil, "", "bad url", string(u), true
+	}
+	if !harLLMPathBytes(path, f.endpoints) {
+		return nil, "not an LLM endpoint", "", "", true
+	}
+	start, ok := harStartNs(started)
+	if !ok {
+		return nil, "", "bad timestamp", string(started), true
+	}
+	box := &harBox{start: start}
+	ev = &f.ev
+	*ev = schema.Event{StartNs: &box.start, Endpoint: f.intern(path)}
+	if r, d := f.instants(ev, box); r != "" {
+		return nil, "", r, d, true
+	}
+	f.ids(ev)
+	if !f.requestBody(ev, box) {
+		return nil, "", "", "", false
+	}
+	if f.e.status > 0 {
+		box.status = int32(f.e.status)
+		ev.Status = &box.status
+		ev.Error = ErrorClass(int(f.e.status))
+	} else {
+		ev.Error, ev.Completed = schema.ErrorInterrupted, &box.completed
+	}
+	if !f.responseBody(ev, box) {
+		return nil, "", "", "", false
+	}
+	return ev, "", "", "", true
+}
+
+// harLLMPathBytes is harLLMPath for a path's bytes.
+func harLLMPathBytes(path []byte, endpoints []string) bool {
+	for _, p := range endpoints {
+		if p != "" && len(path) >= len(p) && string(path[len(path)-len(p):]) == p {
+			return true
+		}
+	}
+	return false
+}
+
+// instants sets headers and end from the timings as harEntry.instants
+// does.
+func (f *harFast) instants(ev *schema.Event, box *harBox) (string, string) {
+	var sum, beforeHeaders int64
+	for k, v := range f.e.timings {
+		if v == nil {
+			continue
+		}
+		ns, ok := harMsNs(v)
+		if !ok || ns < -1e6 {
+			return "bad timing", harTimingNames[k] + "=" + string(v)
+		}
+		if ns < 0 {
+			continue
+		}
+		sum += ns
+		if k != 5 { // receive
+			beforeHeaders += ns
+		}
+	}
+	if w := f.e.timings[4]; w != nil && f.e.status > 0 {
+		if ns, ok := harMsNs(w); ok && ns >= 0 {
+			box.headers = box.start + beforeHeaders
+			ev.HeadersNs = &box.headers
+		}
+	}
+	if f.e.time != nil {
+		total, ok := harMsNs(f.e.time)
+		if !ok || total < 0 {
+			return "bad timing", "time=" + string(f.e.time)
+		}
+		sum = total
+	}
+	box.end = box.start + sum
+	ev.EndNs = &box.end
+	return "", ""
+}
+
+// ids sets the ids of the request and response headers as harEntry.ids
+// does.
+func (f *harFast) ids(ev *schema.Event) {
+	for _, h := range f.e.reqH {
+		if h.kind == harHdrRequestID {
+			ev.RequestID = string(h.val)
+		} else {
+			ev.TraceID = TraceIDFromTraceparent(string(h.val))
+		}
+	}
+	for _, h := range f.e.respH {
+		if ev.RequestID == "" {
+			ev.RequestID = string(h.val)
+		} else if string(h.val) != ev.RequestID {
+			ev.OtherIDs = append(ev.OtherIDs, string(h.val))
+		}
+	}
+}
+
+// harHeaderKind returns the kind of id header named name (0 for none): in
+// a request x-request-id and traceparent, in a response x-request-id,
+// request-id and x-litellm-call-id, matched as strings.ToLower does.
+func harHeaderKind(name []byte, resp bool) int {
+	if len(name) < 10 || len(name) > 17 {
+		return 0
+	}
+	for _, c := range name {
+		if c >= 0x80 {
+			return harHeaderKindString(strings.ToLower(string(name)), resp)
+		}
+	}
+	switch {
+	case bytes.EqualFold(name, []byte("x-request-id")):
+		return harHdrRequestID
+	case !resp && bytes.EqualFold(name, []byte("traceparent")):
+		return harHdrTraceparent
+	case resp && (bytes.EqualFold(name, []byte("request-id")) || bytes.EqualFold(name, []byte("x-litellm-call-id"))):
+		return harHdrRequestID
+	}
+	return 0
+}
+
+// harHeaderKindString is harHeaderKind for a name already lowered.
+func harHeaderKindString(name string, resp bool) int {
+	switch {
+	case name == "x-request-id":
+		return harHdrRequestID
+	case !resp && name == "traceparent":
+		return harHdrTraceparent
+	case resp && (name == "request-id" || name == "x-litellm-call-id"):
+		return harHdrRequestID
+	}
+	return 0
+}
+
+// harURLPath returns the path url.Parse gives for u, and false when
+// url.Parse fails.
+func harURLPath(u []byte) ([]byte, bool) {
+	if p, ok := harPlainURLPath(u); ok {
+		return p, true
+	}
+	parsed, err := url.Parse(string(u))
+	if err != nil {
+		return nil, false
+	}
+	return []byte(parsed.Path), true
+}
+
+// harHostByte marks the bytes of a host name the plain shape allows:
+// letters, digits, '.', '-', '_' and '~' (none of which url.Parse escapes
+// or rejects in a host).
+var harHostByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(".-_~", byte(c)) >= 0
+	}
+	return t
+}()
+
+// harPlainURLPath reads the usual shape scheme://host[:port][/path][?query]
+// whose path url.Parse returns unchanged: a scheme of letters, a host of
+// harHostByte, a port of digits, no '%' in the path, no '#', no control
+// byte. ok is false for any other shape, which goes to url.Parse.
+func harPlainURLPath(u []byte) ([]byte, bool) {
+	i := 0
+	for i < len(u) && (u[i]|0x20 >= 'a' && u[i]|0x20 <= 'z') {
+		i++
+	}
+	if i == 0 || len(u)-i < 3 || string(u[i:i+3]) != "://" {
+		return nil, false
+	}
+	i += 3
+	host := i
+	for i < len(u) && harHostByte[u[i]] {
+		i++
+	}
+	if i == host {
+		return nil, false
+	}
+	if i < len(u) && u[i] == ':' {
+		for i++; i < len(u) && u[i] >= '0' && u[i] <= '9'; i++ {
+		}
+	}
+	if i < len(u) && u[i] != '/' && u[i] != '?' {
+		return nil, false
+	}
+	p := i
+	for ; i < len(u) && u[i] != '?'; i++ {
+		if c := u[i]; c < 0x20 || c == 0x7f || c == '%' || c == '#' {
+			return nil, false
+		}
+	}
+	path := u[p:i]
+	for ; i < len(u); i++ {
+		if c := u[i]; c < 0x20 || c == 0x7f || c == '#' {
+			return nil, false
+		}
+	}
+	return path, true
+}
+
+// harStartNs returns the instant of the RFC 3339 time s in Unix ns as
+// time.Parse(time.RFC3339Nano, s) gives it, and false when it fails.
+func harStartNs(s []byte) (int64, bool) {
+	if ns, ok := harRFC3339(s); ok {
+		return ns, true
+	}
+	t, err := time.Parse(time.RFC3339Nano, string(s))
+	if err != nil {
+		return 0, false
+	}
+	return t.UnixNano(), true
+}
+
+// harRFC3339 reads the strict shape time.Parse reads first for RFC 3339
+// layouts (2006-01-02T15:04:05[.fraction](Z|±07:00), fields in range);
+// ok is false for anything else, which goes to time.Parse.
+func harRFC3339(s []byte) (int64, bool) {
+	if len(s) < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
+		return 0, false
+	}
+	year, ok1 := harDigits(s[0:4], 0, 9999)
+	month, ok2 := harDigits(s[5:7], 1, 12)
+	hour, ok3 := harDigits(s[11:13], 0, 23)
+	minute, ok4 := harDigits(s[14:16], 0, 59)
+	sec, ok5 := harDigits(s[17:19], 0, 59)
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 {
+		return 0, false
+	}
+	day, ok := harDigits(s[8:10], 1, harDaysIn(month, year))
+	if !ok {
+		return 0, false
+	}
+	s = s[19:]
+	nsec := 0
+	if len(s) >= 2 && s[0] == '.' && s[1] >= '0' && s[1] <= '9' {
+		n := 2
+		for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+			n++
+		}
+		digits := s[1:min(n, 10)]
+		for _, c := range digits {
+			nsec = nsec*10 + int(c-'0')
+		}
+		for range 9 - len(digits) {
+			nsec *= 10
+		}
+		s = s[n:]
+	}
+	off, ok := harZone(s)
+	if !ok {
+		return 0, false
+	}
+	unix := time.Date(year, time.Month(month), day, hour, minute, sec, 0, time.UTC).Unix() - int64(off)
+	return unix*1e9 + int64(nsec), true
+}
+
+// harZone reads the zone of an RFC 3339 time: "Z" or ±hh:mm, in seconds
+// east of UTC.
+func harZone(s []byte) (int, bool) {
+	if len(s) == 1 && s[0] == 'Z' {
+		return 0, true
+	}
+	if len(s) != 6 || s[0] != '+' && s[0] != '-' || s[3] != ':' {
+		return 0, false
+	}
+	hr, ok1 := harDigits(s[1:3], 0, 23)
+	mm, ok2 := harDigits(s[4:6], 0, 59)
+	off := (hr*60 + mm) * 60
+	if s[0] == '-' {
+		off = -off
+	}
+	return off, ok1 && ok2
+}
+
+// harDigits reads the decimal digits b as a number in [lo, hi].
+func harDigits(b []byte, lo, hi int) (int, bool) {
+	x := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		x = x*10 + int(c-'0')
+	}
+	return x, x >= lo && x <= hi
+}
+
+// harDaysIn returns the days of month in year (proleptic Gregorian).
+func harDaysIn(month, year int) int {
+	if month == 2 {
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	}
+	return 30 + (month+month/8)%2
+}
+
+// harMsNs is decimalScaled(string(b), 6) for the raw JSON number b: ms to
+// whole ns, truncated toward zero. The usual shape (up to 12 integer
+// digits, no exponent) is read in place; the rest goes to decimalScaled.
+func harMsNs(b []byte) (int64, bool) {
+	i, neg := 0, len(b) > 0 && b[0] == '-'
+	if neg {
+		i = 1
+	}
+	start := i
+	var v int64
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		v = v*10 + int64(b[i]-'0')
+	}
+	if i == start || i-start > 12 {
+		return decimalScaled(string(b), 6)
+	}
+	scale := int64(1e6)
+	if i < len(b) && b[i] == '.' {
+		f := i + 1
+		for i = f; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+			if i-f < 6 {
+				scale /= 10
+				v = v*10 + int64(b[i]-'0')
+			}
+		}
+		if i == f {
+			return decimalScaled(string(b), 6)
+		}
+	}
+	if i != len(b) {
+		return decimalScaled(string(b), 6)
+	}
+	v *= scale
+	if neg {
+		v = -v
+	}
+	return v, true
+}

@@ -1,0 +1,220 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// The bodies of the fast path: the request body for model and stream, the
+// response body for ids, usage, counted chunks and completion, each read
+// from a reused buffer holding its unescaped text. A body or SSE event the
+// walkers below do not reproduce exactly goes to encoding/json, as in the
+// general route (har.go, har_sse.go).
+
+// harBodyFields are the request body keys read: model and stream.
+var harBodyFields = []string{"model", "stream"}
+
+// requestBody reads model and stream from the request body as
+// harEntry.requestBody does; false when the body cannot be unescaped
+// exactly.
+func (f *harFast) requestBody(ev *schema.Event, box *harBox) bool {
+	if len(f.e.post.raw) == 0 {
+		return true
+	}
+	text, ok := f.unescape(f.e.post)
+	if !ok {
+		return false
+	}
+	var model []byte
+	stream := -1 // -1 null or missing, else 0 or 1
+	end := jsonWalkObject(text, 0, func(key []byte, j int) int {
+		k, ok := jsonStructKey(key, harBodyFields)
+		switch {
+		case !ok || k == 0 && model != nil || k == 1 && stream >= 0:
+			return -1
+		case k < 0:
+			return jsonWalkSkip(text, j, &f.stack)
+		case text[j] == 'n':
+			return jsonWalkLiteral(text, j, "null")
+		case k == 0:
+			s, end, plain, ok := jsonWalkString(text, j)
+			if !ok || !plain {
+				return -1
+			}
+			model = s
+			return end
+		case text[j] == 't':
+			stream = 1
+			return jsonWalkLiteral(text, j, "true")
+		}
+		stream = 0
+		return jsonWalkLiteral(text, j, "false")
+	})
+	if end < 0 || jsonSkipWS(text, end) != len(text) {
+		var body struct {
+			Model  string `json:"model"`
+			Stream *bool  `json:"stream"`
+		}
+		if json.Unmarshal(text, &body) == nil {
+			ev.Model, ev.Stream = body.Model, body.Stream
+		}
+		return true
+	}
+	ev.Model, ev.Stream = "", nil
+	if len(model) > 0 {
+		ev.Model = f.intern(model)
+	}
+	if stream >= 0 {
+		box.stream = stream == 1
+		ev.Stream = &box.stream
+	}
+	return true
+}
+
+// unescape returns the contents of s unescaped into f.body (s itself when
+// plain), and false when unescaping would not give encoding/json's string
+// exactly.
+func (f *harFast) unescape(s harStr) ([]byte, bool) {
+	if s.plain {
+		return s.raw, true
+	}
+	var ok bool
+	f.body, ok = jsonAppendUnescapedText(f.body[:0], s.raw)
+	return f.body, ok
+}
+
+// responseBody reads the captured response body as harEntry.responseBody
+// does; false when it cannot be unescaped exactly.
+func (f *harFast) responseBody(ev *schema.Event, box *harBox) bool {
+	if len(f.e.text.raw) == 0 {
+		return true
+	}
+	mime, ok1 := f.text(f.e.mime)
+	enc, ok2 := f.text(f.e.encoding)
+	if !ok1 || !ok2 {
+		return false
+	}
+	sse := bytes.Contains(mime, []byte("text/event-stream"))
+	if !sse && (ev.Status == nil || *ev.Status >= 300) {
+		return true // the general route reads the body only to drop what it read
+	}
+	text, ok := f.unescape(f.e.text)
+	if !ok {
+		return false
+	}
+	if string(enc) == "base64" {
+		if n := base64.StdEncoding.DecodedLen(len(text)); cap(f.b64) < n {
+			f.b64 = make([]byte, n)
+		}
+		n, err := base64.StdEncoding.Decode(f.b64[:cap(f.b64)], text)
+		if err != nil {
+			return true
+		}
+		text = f.b64[:n]
+	}
+	if len(text) == 0 {
+		return true
+	}
+	if sse {
+		box.stream = true
+		ev.Stream = &box.stream
+		f.sse(ev, box, text)
+		return true
+	}
+	var c harFastChunk
+	if f.chunk(text, &c) {
+		f.apply(ev, box, &c)
+	} else {
+		var s harChunk
+		if json.Unmarshal(text, &s) != nil {
+			return true
+		}
+		s.apply(ev)
+	}
+	box.completed = true
+	ev.Completed = &box.completed
+	return true
+}
+
+// sse counts the output chunks of an SSE body and looks for its end, as
+// harSSE does.
+func (f *harFast) sse(ev *schema.Event, box *harBox, text []byte) {
+	var chunks int64
+	done := false
+	for len(text) > 0 {
+		line := text
+		if i := bytes.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = nil
+		}
+		payload, ok := bytes.CutPrefix(bytes.TrimRight(line, "\r"), []byte("data:"))
+		if !ok {
+			continue
+		}
+		payload = bytes.TrimSpace(payload)
+		if string(payload) == "[DONE]" {
+			done = true
+			continue
+		}
+		var c harFastChunk
+		if f.chunk(payload, &c) {
+			f.apply(ev, box, &c)
+			if c.content {
+				chunks++
+			}
+			done = done || c.finished
+			continue
+		}
+		var g harChunk
+		if json.Unmarshal(payload, &g) != nil {
+			continue
+		}
+		g.apply(ev)
+		if g.content() {
+			chunks++
+		}
+		done = done || g.finished()
+	}
+	if ev.OutputTokens == nil && chunks > 0 {
+		box.output = chunks
+		ev.OutputTokens, ev.OutputTokensSource = &box.output, schema.TokensCounted
+	}
+	box.completed = done && ev.Error == schema.ErrorNone
+	ev.Completed = &box.completed
+	if !done && ev.Error == schema.ErrorNone {
+		ev.Error = schema.ErrorInterrupted
+	}
+}
+
+// apply records ids, model and usage tokens of c on ev as harChunk.apply
+// does.
+func (f *harFast) apply(ev *schema.Event, box *harBox, c *harFastChunk) {
+	for i := range c.env {
+		e := &c.env[i]
+		if !e.set {
+			continue
+		}
+		if ev.ResponseID == "" && len(e.id) > 0 {
+			ev.ResponseID = string(e.id)
+		}
+		if ev.Model == "" && len(e.model) > 0 {
+			ev.Model = f.intern(e.model)
+		}
+		if p, ok := e.usage.first(0, 2); ok {
+			box.prompt = p
+			ev.PromptTokens, ev.PromptTokensSource = &box.prompt, schema.TokensUsage
+		}
+		if o, ok := e.usage.first(1, 3); ok {
+			box.output = o
+			ev.OutputTokens, ev.OutputTokensSource = &box.output, schema.TokensUsage
+		}
+	}
+	if c.hasGenerated {
+		box.output = c.generated
+		ev.OutputTokens, ev.OutputTokensSource = &box.output, schema.TokensUsage
+	}
+}
