@@ -7,9 +7,9 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"os"
-	"strings"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -109,7 +109,7 @@ var harEdgeSlots = [][]string{
 		`null`, `{}`, `{"text":""}`, `{"mimeType":"text\/event-stream","text":"data: [DONE]\n"}`, `{"mimeType":5}`,
 		harContent("text/event-stream", "base64", base64.StdEncoding.EncodeToString([]byte(harSSEBody))),
 		harContent("text/event-stream", "base64", "!!notbase64"), harContent("text/event-stream", "base64", "ZGF0YTogW0RPTkVdCg=\n="),
-		harContent("text/event-stream", "bas\u0065" + "64", "ZGF0YTogW0RPTkVdCg=="), harContent("text/event-stream", "BASE64", "ZGF0YTogW0RPTkVdCg=="),
+		harContent("text/event-stream", "bas\u0065"+"64", "ZGF0YTogW0RPTkVdCg=="), harContent("text/event-stream", "BASE64", "ZGF0YTogW0RPTkVdCg=="),
 		harContent("application/json", "", `{"id":"cmpl-3","model":"m","choices":[{"text":"SECRET","finish_reason":"length"}],"usage":{"prompt_tokens":4,"completion_tokens":16}}`),
 		harContent("application/json", "", `{"id":"cmpl-3"} x`), harContent("application/json", "", `null`), harContent("application/json", "", "\ufeff{}"),
 		harContent("application/json", "", ` {"id":"x\u00e9","usage":{"input_tokens":1,"output_tokens":2}} `), harContent("application/json", "", `{"ID":"x"}`),
