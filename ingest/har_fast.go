@@ -39,6 +39,7 @@ type harFast struct {
 	body      []byte // an unescaped request or response body
 	b64       []byte // a base64-decoded response body
 	ev        schema.Event
+	chunkBuf  harFastChunk // the SSE event being read
 	interned  map[string]string
 }
 

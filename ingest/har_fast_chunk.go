@@ -60,11 +60,12 @@ type chunkReader struct {
 	typ   []byte
 }
 
-// chunk reads the event b, one JSON object with nothing after it, into c;
-// false when it needs encoding/json.
+// chunk reads the event b, one JSON object with nothing after it, into c
+// (reset first); false when it needs encoding/json.
 func (f *harFast) chunk(b []byte, c *harFastChunk) bool {
-	r := chunkReader{b: b, stack: &f.stack, c: c}
+	*c = harFastChunk{}
 	c.env[0].set = true
+	r := chunkReader{b: b, stack: &f.stack, c: c}
 	end := r.object(0, harChunkFields, r.field)
 	if end < 0 || jsonSkipWS(b, end) != len(b) {
 		return false

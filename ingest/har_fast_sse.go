@@ -124,9 +124,8 @@ func (f *harFast) responseBody(ev *schema.Event, box *harBox) bool {
 		f.sse(ev, box, text)
 		return true
 	}
-	var c harFastChunk
-	if f.chunk(text, &c) {
-		f.apply(ev, box, &c)
+	if c := &f.chunkBuf; f.chunk(text, c) {
+		f.apply(ev, box, c)
 	} else {
 		var s harChunk
 		if json.Unmarshal(text, &s) != nil {
@@ -160,9 +159,8 @@ func (f *harFast) sse(ev *schema.Event, box *harBox, text []byte) {
 			done = true
 			continue
 		}
-		var c harFastChunk
-		if f.chunk(payload, &c) {
-			f.apply(ev, box, &c)
+		if c := &f.chunkBuf; f.chunk(payload, c) {
+			f.apply(ev, box, c)
 			if c.content {
 				chunks++
 			}
