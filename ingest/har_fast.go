@@ -36,7 +36,8 @@ type harFast struct {
 	lineAt    int
 	e         harFastEntry
 	arena     []byte // unescaped strings of the entry being read
-	body      []byte // an unescaped request or response body
+	post      []byte // the unescaped request body
+	body      []byte // the unescaped response body
 	b64       []byte // a base64-decoded response body
 	ev        schema.Event
 	chunkBuf  harFastChunk // the SSE event being read
@@ -56,14 +57,21 @@ type harFastEntry struct {
 	started  harStr
 	time     []byte // the raw number; nil when missing or null
 	url      harStr
-	post     harStr // request.postData.text
+	post     harBody // request.postData.text
 	status   int64
 	mime     harStr
-	text     harStr
+	text     harBody // response.content.text
 	encoding harStr
 	timings  [6][]byte // raw numbers of harTimingNames; nil when missing
 	reqH     []harHdr  // request id headers, in order
 	respH    []harHdr  // response id headers, in order
+}
+
+// harBody is a body's text unescaped into a buffer of harFast; exact is
+// false when the unescaping may differ from encoding/json's.
+type harBody struct {
+	text  []byte
+	exact bool
 }
 
 // harHdr is one id header: which (harHdr* kinds) and its unescaped value.
@@ -163,7 +171,7 @@ func (f *harFast) object(j int, names []string, field func(k, j int) int) int {
 	}
 	seen := 0
 	return jsonWalkObject(f.data, j, func(key []byte, j int) int {
-		k, ok := jsonStructKey(key, names)
+		k, ok := harKey(key, names)
 		switch {
 		case !ok || k >= 0 && seen&(1<<k) != 0:
 			return -1
@@ -209,7 +217,7 @@ func (f *harFast) requestField(k, j int) int {
 		if k == 0 {
 			return f.str(j, nil)
 		}
-		return f.str(j, &f.e.post)
+		return f.bodyText(j, &f.post, &f.e.post)
 	})
 }
 
@@ -230,8 +238,27 @@ func (f *harFast) responseField(k, j int) int {
 		return f.headers(j, true)
 	}
 	return f.object(j, harContentFields, func(k, j int) int {
-		return f.str(j, [...]*harStr{&f.e.mime, &f.e.text, &f.e.encoding}[k])
+		switch k {
+		case 0:
+			return f.str(j, &f.e.mime)
+		case 1:
+			return f.bodyText(j, &f.body, &f.e.text)
+		}
+		return f.str(j, &f.e.encoding)
 	})
+}
+
+// bodyText unescapes the string (or null) at data[j] into *buf and sets
+// dst to it; it returns the index past the value, or -1 for any other
+// value.
+func (f *harFast) bodyText(j int, buf *[]byte, dst *harBody) int {
+	if f.data[j] == 'n' {
+		return jsonWalkLiteral(f.data, j, "null")
+	}
+	text, end, exact := harUnescape(*buf, f.data, j)
+	*buf = text
+	*dst = harBody{text, exact}
+	return end
 }
 
 // str reads the string (or null) at data[j] into dst, when dst is not nil,
@@ -240,7 +267,7 @@ func (f *harFast) str(j int, dst *harStr) int {
 	if f.data[j] == 'n' {
 		return jsonWalkLiteral(f.data, j, "null")
 	}
-	s, end, plain, ok := jsonWalkString(f.data, j)
+	s, end, plain, ok := harString(f.data, j)
 	if !ok {
 		return -1
 	}

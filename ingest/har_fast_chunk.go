@@ -88,7 +88,7 @@ func (r *chunkReader) object(j int, names []string, field func(k, j int) int) in
 	}
 	seen := 0
 	return jsonWalkObject(b, j, func(key []byte, j int) int {
-		k, ok := jsonStructKey(key, names)
+		k, ok := harKey(key, names)
 		switch {
 		case !ok || k >= 0 && seen&(1<<k) != 0:
 			return -1
@@ -127,7 +127,7 @@ func (r *chunkReader) plain(j int, dst *[]byte) int {
 	if r.b[j] == 'n' {
 		return jsonWalkLiteral(r.b, j, "null")
 	}
-	s, end, plain, ok := jsonWalkString(r.b, j)
+	s, end, plain, ok := harString(r.b, j)
 	if !ok || !plain {
 		return -1
 	}

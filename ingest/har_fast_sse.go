@@ -21,17 +21,17 @@ var harBodyFields = []string{"model", "stream"}
 // harEntry.requestBody does; false when the body cannot be unescaped
 // exactly.
 func (f *harFast) requestBody(ev *schema.Event, box *harBox) bool {
-	if len(f.e.post.raw) == 0 {
+	text := f.e.post.text
+	if len(text) == 0 {
 		return true
 	}
-	text, ok := f.unescape(f.e.post)
-	if !ok {
+	if !f.e.post.exact {
 		return false
 	}
 	var model []byte
 	stream := -1 // -1 null or missing, else 0 or 1
 	end := jsonWalkObject(text, 0, func(key []byte, j int) int {
-		k, ok := jsonStructKey(key, harBodyFields)
+		k, ok := harKey(key, harBodyFields)
 		switch {
 		case !ok || k == 0 && model != nil || k == 1 && stream >= 0:
 			return -1
@@ -74,22 +74,11 @@ func (f *harFast) requestBody(ev *schema.Event, box *harBox) bool {
 	return true
 }
 
-// unescape returns the contents of s unescaped into f.body (s itself when
-// plain), and false when unescaping would not give encoding/json's string
-// exactly.
-func (f *harFast) unescape(s harStr) ([]byte, bool) {
-	if s.plain {
-		return s.raw, true
-	}
-	var ok bool
-	f.body, ok = jsonAppendUnescapedText(f.body[:0], s.raw)
-	return f.body, ok
-}
-
 // responseBody reads the captured response body as harEntry.responseBody
 // does; false when it cannot be unescaped exactly.
 func (f *harFast) responseBody(ev *schema.Event, box *harBox) bool {
-	if len(f.e.text.raw) == 0 {
+	text := f.e.text.text
+	if len(text) == 0 {
 		return true
 	}
 	mime, ok1 := f.text(f.e.mime)
@@ -101,8 +90,7 @@ func (f *harFast) responseBody(ev *schema.Event, box *harBox) bool {
 	if !sse && (ev.Status == nil || *ev.Status >= 300) {
 		return true // the general route reads the body only to drop what it read
 	}
-	text, ok := f.unescape(f.e.text)
-	if !ok {
+	if !f.e.text.exact {
 		return false
 	}
 	if string(enc) == "base64" {
