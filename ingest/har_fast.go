@@ -112,7 +112,7 @@ func (f *harFast) decode(data []byte) bool {
 // at with the index of its value; other members are validated and skipped.
 // It gives up at a key that might unescape to key.
 func (f *harFast) member(i int, key string, at func(j int)) {
-	jsonWalkObject(f.data, i, func(k []byte, j int) int {
+	harWalkObject(f.data, i, func(k []byte, j int) int {
 		if string(k) == key {
 			at(j)
 			return -1
@@ -133,7 +133,7 @@ func (f *harFast) log(j int) {
 
 // entries reads and reports the entries array at data[j].
 func (f *harFast) entries(j int) {
-	if f.data[j] == '[' && jsonWalkArray(f.data, j, f.element) >= 0 {
+	if f.data[j] == '[' && harWalkArray(f.data, j, f.element) >= 0 {
 		f.done = true
 	}
 }
@@ -170,7 +170,7 @@ func (f *harFast) object(j int, names []string, field func(k, j int) int) int {
 		return jsonWalkLiteral(f.data, j, "null")
 	}
 	seen := 0
-	return jsonWalkObject(f.data, j, func(key []byte, j int) int {
+	return harWalkObject(f.data, j, func(key []byte, j int) int {
 		k, ok := harKey(key, names)
 		switch {
 		case !ok || k >= 0 && seen&(1<<k) != 0:
@@ -300,7 +300,7 @@ func (f *harFast) timings(j int) int {
 	if f.data[j] == 'n' {
 		return jsonWalkLiteral(f.data, j, "null")
 	}
-	return jsonWalkObject(f.data, j, func(key []byte, j int) int {
+	return harWalkObject(f.data, j, func(key []byte, j int) int {
 		if bytes.IndexByte(key, '\\') >= 0 {
 			return -1
 		}
@@ -323,7 +323,7 @@ func (f *harFast) headers(j int, resp bool) int {
 	if f.data[j] == 'n' {
 		return jsonWalkLiteral(f.data, j, "null")
 	}
-	return jsonWalkArray(f.data, j, func(j int) int {
+	return harWalkArray(f.data, j, func(j int) int {
 		var name, value harStr
 		end := f.object(j, harHeaderFields, func(k, j int) int {
 			return f.str(j, [...]*harStr{&name, &value}[k])

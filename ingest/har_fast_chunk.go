@@ -67,7 +67,7 @@ func (f *harFast) chunk(b []byte, c *harFastChunk) bool {
 	c.env[0].set = true
 	r := chunkReader{b: b, stack: &f.stack, c: c}
 	end := r.object(0, harChunkFields, r.field)
-	if end < 0 || jsonSkipWS(b, end) != len(b) {
+	if end < 0 || harSkipWS(b, end) != len(b) {
 		return false
 	}
 	t := r.typ
@@ -87,7 +87,7 @@ func (r *chunkReader) object(j int, names []string, field func(k, j int) int) in
 		return jsonWalkLiteral(b, j, "null")
 	}
 	seen := 0
-	return jsonWalkObject(b, j, func(key []byte, j int) int {
+	return harWalkObject(b, j, func(key []byte, j int) int {
 		k, ok := harKey(key, names)
 		switch {
 		case !ok || k >= 0 && seen&(1<<k) != 0:
@@ -141,11 +141,8 @@ func (r *chunkReader) nonEmpty(j int, dst *bool) int {
 	if r.b[j] == 'n' {
 		return jsonWalkLiteral(r.b, j, "null")
 	}
-	if r.b[j] != '"' {
-		return -1
-	}
-	end, st := jsonStringEnd(r.b, j)
-	if st != scanOK {
+	end, _, _ := harStringEnd(r.b, j)
+	if end < 0 {
 		return -1
 	}
 	if end-j > 2 {
@@ -197,7 +194,7 @@ func (r *chunkReader) choices(j int) int {
 	if r.b[j] == 'n' {
 		return jsonWalkLiteral(r.b, j, "null")
 	}
-	return jsonWalkArray(r.b, j, func(j int) int {
+	return harWalkArray(r.b, j, func(j int) int {
 		return r.object(j, harChoiceFields, func(k, j int) int {
 			switch k {
 			case 0:

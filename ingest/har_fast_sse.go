@@ -30,7 +30,7 @@ func (f *harFast) requestBody(ev *schema.Event, box *harBox) bool {
 	}
 	var model []byte
 	stream := -1 // -1 null or missing, else 0 or 1
-	end := jsonWalkObject(text, 0, func(key []byte, j int) int {
+	end := harWalkObject(text, 0, func(key []byte, j int) int {
 		k, ok := harKey(key, harBodyFields)
 		switch {
 		case !ok || k == 0 && model != nil || k == 1 && stream >= 0:
@@ -53,7 +53,7 @@ func (f *harFast) requestBody(ev *schema.Event, box *harBox) bool {
 		stream = 0
 		return jsonWalkLiteral(text, j, "false")
 	})
-	if end < 0 || jsonSkipWS(text, end) != len(text) {
+	if end < 0 || harSkipWS(text, end) != len(text) {
 		var body struct {
 			Model  string `json:"model"`
 			Stream *bool  `json:"stream"`

@@ -254,6 +254,27 @@ func FuzzHARFast(f *testing.F) {
 	})
 }
 
+// harStringAgrees checks harString and harUnescape against jsonWalkString
+// and jsonAppendUnescaped on the string literal at the start of b.
+func harStringAgrees(t *testing.T, b []byte) {
+	t.Helper()
+	s, end, plain, ok := harString(b, 0)
+	ws, wend, wplain, wok := jsonWalkString(b, 0)
+	if ok != wok || ok && (!bytes.Equal(s, ws) || end != wend || plain != wplain) {
+		t.Fatalf("string %q: %q %d %v %v, jsonWalkString %q %d %v %v", b, s, end, plain, ok, ws, wend, wplain, wok)
+	}
+	u, uend, exact := harUnescape([]byte("junk"), b, 0)
+	if (uend >= 0) != ok || ok && uend != end {
+		t.Fatalf("unescape %q: end %d, want %d", b, uend, end)
+	}
+	if ok {
+		want, wexact := jsonAppendUnescaped(nil, b[:end])
+		if exact != wexact || exact && !bytes.Equal(u, want) {
+			t.Fatalf("unescape %q: %q %v, jsonAppendUnescaped %q %v", b, u, exact, want, wexact)
+		}
+	}
+}
+
 // TestHARFastHelpers checks the in-place readers against the functions
 // they stand for on random strings of the bytes that matter to them.
 func TestHARFastHelpers(t *testing.T) {
@@ -289,6 +310,20 @@ func TestHARFastHelpers(t *testing.T) {
 		if got, ok := harStartNs([]byte(s)); ok != (err == nil) || ok && got != tm.UnixNano() {
 			t.Fatalf("time %q: %d %v, time.Parse %v %v", s, got, ok, tm.UnixNano(), err)
 		}
+		tp := gen("0123456789abcdefABx- \t", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "00-0X4BF92F3577B34DA6A3CE929D0E0E4736-a-b",
+			" 00-00000000000000000000000000000000-00f067aa0ba902b7-01 ", "x-0x4bf92f3577b34da6a3ce929d0e0e4736-y-z-w", "")
+		if got, want := harTraceID([]byte(tp)), TraceIDFromTraceparent(tp); got != want {
+			t.Fatalf("traceparent %q: %q, TraceIDFromTraceparent %q", tp, got, want)
+		}
+		ws := gen(" \n\r\tx", "  \n        \n", "\n                   x", " ", "\t\t\r\n  ", "")
+		for i := range len(ws) + 1 {
+			if got, want := harSkipWS([]byte(ws), i), jsonSkipWS([]byte(ws), i); got != want {
+				t.Fatalf("white space %q at %d: %d, jsonSkipWS %d", ws, i, got, want)
+			}
+		}
+		str := gen("\"\\/bnu0aF \x01\x1f\x7f\xc3\xa9\xff\xed\xa0", `"plain text of some length, long enough"`, `"a\"b\\c\/d\n\u00e9\ud83d\ude00 e"`,
+			`"caf\u00e9 \u0041"`, "\"caf\xc3\xa9 \xff\"", `""`, `"`)
+		harStringAgrees(t, []byte(str))
 		n := gen("0123456789.eE-+", "-1", "0.5", "1483.0", "123456789012.1234567", "1e3", "-0.25", "")
 		v, ok := decimalScaled(n, 6)
 		if got, gotOK := harMsNs([]byte(n)); gotOK != ok || got != v {

@@ -1,6 +1,10 @@
 package ingest
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"math/bits"
+	"unicode/utf8"
+)
 
 // String and key readers of the har fast path, each one pass over the
 // bytes where the shared helpers take two: the profile of the first fast
@@ -57,36 +61,62 @@ var harStrStop = func() (t [256]bool) {
 // start a valid string, plain false when the contents have escapes or
 // invalid UTF-8.
 func harString(b []byte, j int) (s []byte, end int, plain, ok bool) {
-	if j >= len(b) || b[j] != '"' {
+	end, esc, high := harStringEnd(b, j)
+	if end < 0 {
 		return nil, j, false, false
 	}
-	plain, high := true, false
-	for i := j + 1; i < len(b); {
-		for i < len(b) && !harStrStop[b[i]] {
-			i++
-		}
+	s = b[j+1 : end-1]
+	return s, end, !esc && (!high || utf8.Valid(s)), true
+}
+
+// harStringEnd returns the index past the valid string literal at b[j],
+// or -1, and whether its contents hold escapes or non-ASCII bytes. Runs of
+// plain bytes are skipped eight at a time.
+func harStringEnd(b []byte, j int) (end int, esc, high bool) {
+	if j >= len(b) || b[j] != '"' {
+		return -1, false, false
+	}
+	for i := j + 1; ; {
+		i = harPlainRun(b, i)
 		if i >= len(b) {
-			break
+			return -1, false, false
 		}
 		switch c := b[i]; {
 		case c == '"':
-			s = b[j+1 : i]
-			return s, i + 1, plain && (!high || utf8.Valid(s)), true
+			return i + 1, esc, high
 		case c >= 0x80:
 			high = true
 			i++
 			continue
 		case c < 0x20:
-			return nil, i, false, false
+			return -1, false, false
 		}
 		n := harEscapeLen(b, i)
 		if n == 0 {
-			return nil, i, false, false
+			return -1, false, false
 		}
-		plain = false
+		esc = true
 		i += n
 	}
-	return nil, len(b), false, false
+}
+
+// harPlainRun returns the index of the first byte at or after i that is
+// '"', '\\', a control byte or non-ASCII, or len(b).
+func harPlainRun(b []byte, i int) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	for i+8 <= len(b) {
+		v := binary.LittleEndian.Uint64(b[i:])
+		q, s := v^('"'*lo), v^('\\'*lo)
+		m := (v | (v-0x20*lo)&^v | (q-lo)&^q | (s-lo)&^s) & hi
+		if m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	for i < len(b) && !harStrStop[b[i]] {
+		i++
+	}
+	return i
 }
 
 // harEscapeLen returns the length of the valid escape at b[i] (a '\\'),

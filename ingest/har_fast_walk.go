@@ -1,0 +1,104 @@
+package ingest
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// Walkers for the pretty-printed HAR documents: jsonWalkObject and
+// jsonWalkArray with a white-space skip that takes runs of indentation
+// eight bytes at a time. In the first fast path a tenth of the time went
+// to jsonSkipWS stepping through the indentation byte by byte.
+
+// harSkipWS is jsonSkipWS, with runs of spaces read a word at a time.
+func harSkipWS(b []byte, i int) int {
+	for i < len(b) {
+		if c := b[i]; c > ' ' || c != ' ' && c != '\n' && c != '\r' && c != '\t' {
+			return i
+		}
+		i++
+		if i < len(b) && b[i] == ' ' {
+			for i+8 <= len(b) {
+				x := binary.LittleEndian.Uint64(b[i:]) ^ 0x2020202020202020
+				if x != 0 {
+					i += bits.TrailingZeros64(x) >> 3
+					break
+				}
+				i += 8
+			}
+		}
+	}
+	return i
+}
+
+// harWalkObject is jsonWalkObject with harSkipWS.
+func harWalkObject(b []byte, i int, member func(key []byte, j int) int) int {
+	i = harSkipWS(b, i)
+	if i >= len(b) || b[i] != '{' {
+		return -1
+	}
+	if i = harSkipWS(b, i+1); i < len(b) && b[i] == '}' {
+		return i + 1
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return -1
+		}
+		kEnd, _, _ := harStringEnd(b, i)
+		if kEnd < 0 {
+			return -1
+		}
+		colon := harSkipWS(b, kEnd)
+		if colon >= len(b) || b[colon] != ':' {
+			return -1
+		}
+		j := harSkipWS(b, colon+1)
+		if j >= len(b) {
+			return -1
+		}
+		if i = member(b[i+1:kEnd-1], j); i < 0 {
+			return -1
+		}
+		if i = harSkipWS(b, i); i >= len(b) {
+			return -1
+		}
+		switch b[i] {
+		case '}':
+			return i + 1
+		case ',':
+			i = harSkipWS(b, i+1)
+		default:
+			return -1
+		}
+	}
+}
+
+// harWalkArray is jsonWalkArray with harSkipWS.
+func harWalkArray(b []byte, i int, elem func(j int) int) int {
+	i = harSkipWS(b, i)
+	if i >= len(b) || b[i] != '[' {
+		return -1
+	}
+	if i = harSkipWS(b, i+1); i < len(b) && b[i] == ']' {
+		return i + 1
+	}
+	for {
+		if i >= len(b) {
+			return -1
+		}
+		if i = elem(i); i < 0 {
+			return -1
+		}
+		if i = harSkipWS(b, i); i >= len(b) {
+			return -1
+		}
+		switch b[i] {
+		case ']':
+			return i + 1
+		case ',':
+			i = harSkipWS(b, i+1)
+		default:
+			return -1
+		}
+	}
+}
