@@ -31,13 +31,21 @@ func harSkipWS(b []byte, i int) int {
 	return i
 }
 
+// harWS is harSkipWS, inlined for the usual case of no white space.
+func harWS(b []byte, i int) int {
+	if i < len(b) && b[i] > ' ' {
+		return i
+	}
+	return harSkipWS(b, i)
+}
+
 // harWalkObject is jsonWalkObject with harSkipWS.
 func harWalkObject(b []byte, i int, member func(key []byte, j int) int) int {
-	i = harSkipWS(b, i)
+	i = harWS(b, i)
 	if i >= len(b) || b[i] != '{' {
 		return -1
 	}
-	if i = harSkipWS(b, i+1); i < len(b) && b[i] == '}' {
+	if i = harWS(b, i+1); i < len(b) && b[i] == '}' {
 		return i + 1
 	}
 	for {
@@ -48,25 +56,25 @@ func harWalkObject(b []byte, i int, member func(key []byte, j int) int) int {
 		if kEnd < 0 {
 			return -1
 		}
-		colon := harSkipWS(b, kEnd)
+		colon := harWS(b, kEnd)
 		if colon >= len(b) || b[colon] != ':' {
 			return -1
 		}
-		j := harSkipWS(b, colon+1)
+		j := harWS(b, colon+1)
 		if j >= len(b) {
 			return -1
 		}
 		if i = member(b[i+1:kEnd-1], j); i < 0 {
 			return -1
 		}
-		if i = harSkipWS(b, i); i >= len(b) {
+		if i = harWS(b, i); i >= len(b) {
 			return -1
 		}
 		switch b[i] {
 		case '}':
 			return i + 1
 		case ',':
-			i = harSkipWS(b, i+1)
+			i = harWS(b, i+1)
 		default:
 			return -1
 		}
@@ -75,11 +83,11 @@ func harWalkObject(b []byte, i int, member func(key []byte, j int) int) int {
 
 // harWalkArray is jsonWalkArray with harSkipWS.
 func harWalkArray(b []byte, i int, elem func(j int) int) int {
-	i = harSkipWS(b, i)
+	i = harWS(b, i)
 	if i >= len(b) || b[i] != '[' {
 		return -1
 	}
-	if i = harSkipWS(b, i+1); i < len(b) && b[i] == ']' {
+	if i = harWS(b, i+1); i < len(b) && b[i] == ']' {
 		return i + 1
 	}
 	for {
@@ -89,14 +97,14 @@ func harWalkArray(b []byte, i int, elem func(j int) int) int {
 		if i = elem(i); i < 0 {
 			return -1
 		}
-		if i = harSkipWS(b, i); i >= len(b) {
+		if i = harWS(b, i); i >= len(b) {
 			return -1
 		}
 		switch b[i] {
 		case ']':
 			return i + 1
 		case ',':
-			i = harSkipWS(b, i+1)
+			i = harWS(b, i+1)
 		default:
 			return -1
 		}
