@@ -120,7 +120,7 @@ func (f *harFast) member(i int, key string, at func(j int)) {
 		if bytes.IndexByte(k, '\\') >= 0 {
 			return -1
 		}
-		return jsonWalkSkip(f.data, j, &f.stack)
+		return harSkip(f.data, j, &f.stack)
 	})
 }
 
@@ -154,7 +154,7 @@ func (f *harFast) element(j int) int {
 			f.reported++
 			return end
 		}
-	} else if end = jsonWalkSkip(f.data, j, &f.stack); end < 0 {
+	} else if end = harSkip(f.data, j, &f.stack); end < 0 {
 		return -1
 	}
 	harRecord(f.in, f.sink, f.endpoints, f.line, f.data[j:end])
@@ -176,7 +176,7 @@ func (f *harFast) object(j int, names []string, field func(k, j int) int) int {
 		case !ok || k >= 0 && seen&(1<<k) != 0:
 			return -1
 		case k < 0:
-			return jsonWalkSkip(f.data, j, &f.stack)
+			return harSkip(f.data, j, &f.stack)
 		}
 		seen |= 1 << k
 		return field(k, j)

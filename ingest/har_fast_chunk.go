@@ -93,7 +93,7 @@ func (r *chunkReader) object(j int, names []string, field func(k, j int) int) in
 		case !ok || k >= 0 && seen&(1<<k) != 0:
 			return -1
 		case k < 0:
-			return jsonWalkSkip(b, j, r.stack)
+			return harSkip(b, j, r.stack)
 		}
 		seen |= 1 << k
 		return field(k, j)
@@ -212,7 +212,7 @@ func (r *chunkReader) delta(k, j int) int {
 	if k < 3 {
 		return r.nonEmpty(j, &r.c.content)
 	}
-	end := jsonWalkSkip(r.b, j, r.stack)
+	end := harSkip(r.b, j, r.stack)
 	if end < 0 {
 		return -1
 	}

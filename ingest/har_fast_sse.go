@@ -36,7 +36,7 @@ func (f *harFast) requestBody(ev *schema.Event, box *harBox) bool {
 		case !ok || k == 0 && model != nil || k == 1 && stream >= 0:
 			return -1
 		case k < 0:
-			return jsonWalkSkip(text, j, &f.stack)
+			return harSkip(text, j, &f.stack)
 		case text[j] == 'n':
 			return jsonWalkLiteral(text, j, "null")
 		case k == 0:

@@ -143,50 +143,83 @@ func harEscapeLen(b []byte, i int) int {
 }
 
 // harUnescape validates the string literal at b[j] and unescapes its
-// contents into dst (replacing what dst held). end is the index past the
-// literal, -1 when it is not a valid string; exact is false when the
-// contents hold what jsonAppendUnescaped declines (a UTF-16 surrogate
-// escape or invalid UTF-8). The literal is scanned first, so that the
-// unescaping loop writes into room known to be enough (the contents never
-// grow): one check per byte less than growing as it goes.
+// contents into dst (replacing what dst held), in one pass: runs of plain
+// bytes are copied eight at a time as harPlainRun finds their end. end is
+// the index past the literal, -1 when it is not a valid string; exact is
+// false when the contents hold what jsonAppendUnescaped declines (a UTF-16
+// surrogate escape or invalid UTF-8).
 func harUnescape(dst, b []byte, j int) (out []byte, end int, exact bool) {
-	raw, end, plain, ok := harString(b, j)
-	if !ok {
+	if j >= len(b) || b[j] != '"' {
 		return dst[:0], -1, false
 	}
-	if plain {
-		return append(dst[:0], raw...), end, true
+	out = dst[:cap(dst)]
+	w, i := 0, j+1
+	exact, high := true, false
+	for {
+		out, w, i = harCopyRun(out, w, b, i)
+		if i >= len(b) {
+			return out[:0], -1, false
+		}
+		if w+utf8.UTFMax > len(out) {
+			out = harGrow(out, w)
+		}
+		switch c := b[i]; {
+		case c == '"':
+			return out[:w], i + 1, exact && (!high || utf8.Valid(out[:w]))
+		case c >= 0x80:
+			out[w] = c
+			w, i, high = w+1, i+1, true
+			continue
+		case c < 0x20:
+			return out[:0], -1, false
+		}
+		switch harEscapeLen(b, i) {
+		case 2:
+			out[w] = harUnescapeByte[b[i+1]]
+			w, i = w+1, i+2
+		case 6:
+			r := jsonHex(b[i+2])<<12 | jsonHex(b[i+3])<<8 | jsonHex(b[i+4])<<4 | jsonHex(b[i+5])
+			exact = exact && (r < 0xD800 || r >= 0xE000)
+			w += utf8.EncodeRune(out[w:], r)
+			i += 6
+		default:
+			return out[:0], -1, false
+		}
 	}
-	if cap(dst) < len(raw) {
-		dst = make([]byte, len(raw), len(raw)+len(raw)/2)
-	}
-	w, exact := harUnescapeRaw(dst[:len(raw)], raw)
-	return dst[:w], end, exact && utf8.Valid(dst[:w])
 }
 
-// harUnescapeRaw writes the unescaped contents raw (valid, with escapes)
-// to out, as long as raw, and returns their length; exact is false after
-// a UTF-16 surrogate escape.
-func harUnescapeRaw(out, raw []byte) (w int, exact bool) {
-	exact = true
-	for i := 0; i < len(raw); {
-		c := raw[i]
-		if c != '\\' {
-			out[w] = c
-			w, i = w+1, i+1
-			continue
+// harCopyRun copies the run of plain string bytes at b[i] to out[w:], as
+// harPlainRun finds it, growing out as needed, and returns out and the
+// indexes past the run.
+func harCopyRun(out []byte, w int, b []byte, i int) ([]byte, int, int) {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	for i+8 <= len(b) {
+		if w+8 > len(out) {
+			out = harGrow(out, w)
 		}
-		if e := raw[i+1]; e != 'u' {
-			out[w] = harUnescapeByte[e]
-			w, i = w+1, i+2
-			continue
+		v := binary.LittleEndian.Uint64(b[i:])
+		binary.LittleEndian.PutUint64(out[w:], v)
+		q, s := v^('"'*lo), v^('\\'*lo)
+		if m := (v | (v-0x20*lo)&^v | (q-lo)&^q | (s-lo)&^s) & hi; m != 0 {
+			n := bits.TrailingZeros64(m) >> 3
+			return out, w + n, i + n
 		}
-		r := jsonHex(raw[i+2])<<12 | jsonHex(raw[i+3])<<8 | jsonHex(raw[i+4])<<4 | jsonHex(raw[i+5])
-		exact = exact && (r < 0xD800 || r >= 0xE000)
-		w += utf8.EncodeRune(out[w:], r)
-		i += 6
+		w, i = w+8, i+8
 	}
-	return w, exact
+	for i < len(b) && !harStrStop[b[i]] {
+		if w >= len(out) {
+			out = harGrow(out, w)
+		}
+		out[w] = b[i]
+		w, i = w+1, i+1
+	}
+	return out, w, i
+}
+
+// harGrow returns out with its first w bytes and room for more.
+func harGrow(out []byte, w int) []byte {
+	out = append(out[:w], make([]byte, len(out)+64)...)
+	return out[:cap(out)]
 }
 
 // harUnescapeByte maps the letter of a two-byte escape to its byte.

@@ -110,3 +110,30 @@ func harWalkArray(b []byte, i int, elem func(j int) int) int {
 		}
 	}
 }
+
+// harSkip is jsonWalkSkip with the usual scalars and empty containers read
+// here, without jsonValueEnd's set-up.
+func harSkip(b []byte, j int, stack *[]byte) int {
+	switch c := b[j]; {
+	case c == '"':
+		end, _, _ := harStringEnd(b, j)
+		return end
+	case c == '-' || c >= '0' && c <= '9':
+		end, st := jsonNumberEnd(b, j)
+		if st != scanOK {
+			return -1
+		}
+		return end
+	case c == 't':
+		return jsonWalkLiteral(b, j, "true")
+	case c == 'f':
+		return jsonWalkLiteral(b, j, "false")
+	case c == 'n':
+		return jsonWalkLiteral(b, j, "null")
+	case c == '[' || c == '{':
+		if k := harWS(b, j+1); k < len(b) && b[k] == c+2 { // ']' and '}' follow '[' and '{' by two
+			return k + 1
+		}
+	}
+	return jsonWalkSkip(b, j, stack)
+}
