@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // harRoutes decodes data by the general route alone and with the fast
@@ -331,3 +333,40 @@ func TestHARFastHelpers(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkHARRoutes compares the routes on the benchmark input and on a
+// real Chrome export (testdata, its entries repeated to 16 MB: a page, its
+// images and scripts, two of them kept by the testdata's endpoints), with
+// input per CPU-second.
+func BenchmarkHARRoutes(b *testing.B) {
+	var doc struct {
+		Log struct {
+			Entries []json.RawMessage `json:"entries"`
+		} `json:"log"`
+	}
+	chrome, err := os.ReadFile("testdata/har/mitmproxy_chrome.har")
+	if err != nil || json.Unmarshal(chrome, &doc) != nil {
+		b.Fatal(err)
+	}
+	chrome = append(append([]byte(`{"log": {"version": "1.2", "entries": `), benchArray(doc.Log.Entries)...), "}}\n"...)
+	for _, in := range []struct {
+		name string
+		data []byte
+		opts Options
+	}{{"bench", benchHARInput(), Options{}}, {"chrome", chrome, benchOpts(b, "testdata/har/mitmproxy_chrome.har")}} {
+		for _, fast := range []bool{true, false} {
+			b.Run(in.name+map[bool]string{true: "/fast", false: "/general"}[fast], func(b *testing.B) {
+				benchDecodeCPU(b, harRoute{fast}, in.data, in.opts)
+			})
+		}
+	}
+}
+
+// harRoute is the har format decoding by one route.
+type harRoute struct{ fast bool }
+
+func (harRoute) Name() string                        { return "har" }
+func (harRoute) Source() string                      { return schema.SourceClient }
+func (harRoute) Describe() string                    { return "" }
+func (harRoute) Sniff([]byte) bool                   { return false }
+func (r harRoute) Decode(in *Input, sink Sink) error { return har{}.decode(in, sink, r.fast) }
