@@ -10,22 +10,19 @@ import (
 // eight bytes at a time. In the first fast path a tenth of the time went
 // to jsonSkipWS stepping through the indentation byte by byte.
 
-// harSkipWS is jsonSkipWS, with runs of spaces read a word at a time.
+// harSkipWS is jsonSkipWS, with runs of spaces (indentation) read sixteen
+// bytes at a time, without a branch on their length.
 func harSkipWS(b []byte, i int) int {
+	const spaces = 0x2020202020202020
 	for i < len(b) {
 		if c := b[i]; c > ' ' || c != ' ' && c != '\n' && c != '\r' && c != '\t' {
 			return i
 		}
 		i++
-		if i < len(b) && b[i] == ' ' {
-			for i+8 <= len(b) {
-				x := binary.LittleEndian.Uint64(b[i:]) ^ 0x2020202020202020
-				if x != 0 {
-					i += bits.TrailingZeros64(x) >> 3
-					break
-				}
-				i += 8
-			}
+		for i+16 <= len(b) && b[i] == ' ' {
+			n1 := bits.TrailingZeros64(binary.LittleEndian.Uint64(b[i:])^spaces) >> 3
+			n2 := bits.TrailingZeros64(binary.LittleEndian.Uint64(b[i+8:])^spaces) >> 3
+			i += n1 + n2&-(n1>>3)
 		}
 	}
 	return i
