@@ -10,17 +10,21 @@ import (
 // encoding/json: a json.Decoder splitting the entries array, a reflective
 // Unmarshal of every entry into harEntry, and a second Unmarshal of every
 // SSE event of the captured bodies. Here the whole document is read once
-// and walked in place: each entry's fields are read as spans of the
-// document, only the strings an event keeps are copied, and the response
-// body is unescaped into a reused buffer whose SSE events are walked for
-// the few facts counted (har_fast_sse.go). Whatever the fast path does not
-// reproduce exactly (escaped, non-ASCII or case-folded keys, duplicate
-// keys, mistyped values, strings it cannot unescape exactly) goes to the
-// general route: an entry to harRecord, an SSE event to encoding/json, a
-// document that is not valid JSON up to the end of log.entries to
-// decodeGeneral (minus the entries already reported). Events, rejects and
-// reasons are the same either way; TestHARFastMatchesGeneral and
-// FuzzHARFast check it.
+// and walked in place (har_fast_walk.go): each entry's fields are read as
+// spans of the document, only the strings an event keeps are copied, the
+// request and response bodies are unescaped in the same pass that
+// validates them into reused buffers (har_fast_text.go), and each SSE event
+// is walked for the few facts harChunk gives (har_fast_sse.go,
+// har_fast_chunk.go); times and ms timings are read in place
+// (har_fast_time.go). Whatever the fast path does not reproduce exactly
+// (escaped, non-ASCII or case-folded keys, duplicate keys, mistyped
+// values, strings it cannot unescape exactly, URLs of unusual shape) goes
+// to the general route: an entry to harRecord, an SSE event or body to
+// encoding/json, a URL to url.Parse, a time to time.Parse, a document that
+// is not valid JSON up to the end of log.entries to decodeGeneral (which
+// then drops the entries already reported). Events, rejects and reasons
+// are the same either way; TestHARFastMatchesGeneral, TestHARFastEdges,
+// TestHARFastDamaged and FuzzHARFast check it.
 
 // harFast reads a HAR document in place; its scratch is reused entry to
 // entry.

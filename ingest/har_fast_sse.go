@@ -28,32 +28,8 @@ func (f *harFast) requestBody(ev *schema.Event, box *harBox) bool {
 	if !f.e.post.exact {
 		return false
 	}
-	var model []byte
-	stream := -1 // -1 null or missing, else 0 or 1
-	end := harWalkObject(text, 0, func(key []byte, j int) int {
-		k, ok := harKey(key, harBodyFields)
-		switch {
-		case !ok || k == 0 && model != nil || k == 1 && stream >= 0:
-			return -1
-		case k < 0:
-			return harSkip(text, j, &f.stack)
-		case text[j] == 'n':
-			return jsonWalkLiteral(text, j, "null")
-		case k == 0:
-			s, end, plain, ok := jsonWalkString(text, j)
-			if !ok || !plain {
-				return -1
-			}
-			model = s
-			return end
-		case text[j] == 't':
-			stream = 1
-			return jsonWalkLiteral(text, j, "true")
-		}
-		stream = 0
-		return jsonWalkLiteral(text, j, "false")
-	})
-	if end < 0 || harSkipWS(text, end) != len(text) {
+	model, stream, ok := f.requestFields(text)
+	if !ok {
 		var body struct {
 			Model  string `json:"model"`
 			Stream *bool  `json:"stream"`
@@ -74,6 +50,37 @@ func (f *harFast) requestBody(ev *schema.Event, box *harBox) bool {
 	return true
 }
 
+// requestFields reads the request body text, one JSON object: model (nil
+// when missing or null) and stream (-1 when missing or null, else 0 or 1);
+// ok is false when the body needs encoding/json.
+func (f *harFast) requestFields(text []byte) (model []byte, stream int, ok bool) {
+	stream = -1
+	end := harWalkObject(text, 0, func(key []byte, j int) int {
+		k, ok := harKey(key, harBodyFields)
+		switch {
+		case !ok || k == 0 && model != nil || k == 1 && stream >= 0:
+			return -1
+		case k < 0:
+			return harSkip(text, j, &f.stack)
+		case text[j] == 'n':
+			return jsonWalkLiteral(text, j, "null")
+		case k == 0:
+			s, end, plain, ok := harString(text, j)
+			if !ok || !plain {
+				return -1
+			}
+			model = s
+			return end
+		case text[j] == 't':
+			stream = 1
+			return jsonWalkLiteral(text, j, "true")
+		}
+		stream = 0
+		return jsonWalkLiteral(text, j, "false")
+	})
+	return model, stream, end >= 0 && harSkipWS(text, end) == len(text)
+}
+
 // responseBody reads the captured response body as harEntry.responseBody
 // does; false when it cannot be unescaped exactly.
 func (f *harFast) responseBody(ev *schema.Event, box *harBox) bool {
@@ -90,18 +97,14 @@ func (f *harFast) responseBody(ev *schema.Event, box *harBox) bool {
 	if !sse && (ev.Status == nil || *ev.Status >= 300) {
 		return true // the general route reads the body only to drop what it read
 	}
-	if !f.e.text.exact {
+	ok := f.e.text.exact
+	if !ok {
 		return false
 	}
 	if string(enc) == "base64" {
-		if n := base64.StdEncoding.DecodedLen(len(text)); cap(f.b64) < n {
-			f.b64 = make([]byte, n)
-		}
-		n, err := base64.StdEncoding.Decode(f.b64[:cap(f.b64)], text)
-		if err != nil {
+		if text, ok = f.base64(text); !ok {
 			return true
 		}
-		text = f.b64[:n]
 	}
 	if len(text) == 0 {
 		return true
@@ -126,6 +129,16 @@ func (f *harFast) responseBody(ev *schema.Event, box *harBox) bool {
 	return true
 }
 
+// base64 decodes text into f.b64 as base64.StdEncoding.DecodeString does;
+// false when it fails.
+func (f *harFast) base64(text []byte) ([]byte, bool) {
+	if n := base64.StdEncoding.DecodedLen(len(text)); cap(f.b64) < n {
+		f.b64 = make([]byte, n)
+	}
+	n, err := base64.StdEncoding.Decode(f.b64[:cap(f.b64)], text)
+	return f.b64[:n], err == nil
+}
+
 // sse counts the output chunks of an SSE body and looks for its end, as
 // harSSE does.
 func (f *harFast) sse(ev *schema.Event, box *harBox, text []byte) {
@@ -142,28 +155,11 @@ func (f *harFast) sse(ev *schema.Event, box *harBox, text []byte) {
 		if !ok {
 			continue
 		}
-		payload = bytes.TrimSpace(payload)
-		if string(payload) == "[DONE]" {
-			done = true
-			continue
-		}
-		if c := &f.chunkBuf; f.chunk(payload, c) {
-			f.apply(ev, box, c)
-			if c.content {
-				chunks++
-			}
-			done = done || c.finished
-			continue
-		}
-		var g harChunk
-		if json.Unmarshal(payload, &g) != nil {
-			continue
-		}
-		g.apply(ev)
-		if g.content() {
+		content, finished := f.sseEvent(ev, box, bytes.TrimSpace(payload))
+		if content {
 			chunks++
 		}
-		done = done || g.finished()
+		done = done || finished
 	}
 	if ev.OutputTokens == nil && chunks > 0 {
 		box.output = chunks
@@ -174,6 +170,24 @@ func (f *harFast) sse(ev *schema.Event, box *harBox, text []byte) {
 	if !done && ev.Error == schema.ErrorNone {
 		ev.Error = schema.ErrorInterrupted
 	}
+}
+
+// sseEvent reads the payload of one data: line onto ev and reports whether
+// it carried output and whether it ends the response.
+func (f *harFast) sseEvent(ev *schema.Event, box *harBox, payload []byte) (content, finished bool) {
+	if string(payload) == "[DONE]" {
+		return false, true
+	}
+	if c := &f.chunkBuf; f.chunk(payload, c) {
+		f.apply(ev, box, c)
+		return c.content, c.finished
+	}
+	var g harChunk
+	if json.Unmarshal(payload, &g) != nil {
+		return false, false
+	}
+	g.apply(ev)
+	return g.content(), g.finished()
 }
 
 // apply records ids, model and usage tokens of c on ev as harChunk.apply
