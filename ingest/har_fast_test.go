@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/url"
 	"os"
@@ -11,6 +14,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/ttftrace/ttftrace/schema"
@@ -370,3 +374,24 @@ func (harRoute) Source() string                      { return schema.SourceClien
 func (harRoute) Describe() string                    { return "" }
 func (harRoute) Sniff([]byte) bool                   { return false }
 func (r harRoute) Decode(in *Input, sink Sink) error { return har{}.decode(in, sink, r.fast) }
+
+// TestHARFastReadError checks that a read error is reported as the general
+// route reports it, after the entries read before it (none when the error
+// comes after the entries array, which the general route never reads).
+func TestHARFastReadError(t *testing.T) {
+	data, err := os.ReadFile("testdata/har/llm_chat.har")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{0, 100, len(data) / 2, len(data)} {
+		var recs [2]tritonRawRecorder
+		var errs [2]error
+		for k, fast := range []bool{false, true} {
+			r := io.MultiReader(bytes.NewReader(data[:n]), iotest.ErrReader(errors.New("disk on fire")))
+			errs[k] = har{}.decode(&Input{R: r, Name: "x"}, &recs[k], fast)
+		}
+		if fmt.Sprint(errs[0]) != fmt.Sprint(errs[1]) || !reflect.DeepEqual(recs[0], recs[1]) {
+			t.Fatalf("cut at %d: general %v %+v, fast %v %+v", n, errs[0], recs[0], errs[1], recs[1])
+		}
+	}
+}
