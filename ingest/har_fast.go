@@ -96,11 +96,12 @@ var harTimingNames = [6]string{"blocked", "dns", "connect", "send", "wait", "rec
 
 // The keys of the objects the fast path reads, by index.
 var (
-	harEntryFields    = []string{"startedDateTime", "time", "request", "response", "timings"}
-	harRequestFields  = []string{"url", "method", "headers", "postData"}
-	harResponseFields = []string{"status", "headers", "content"}
-	harContentFields  = []string{"mimeType", "text", "encoding"}
-	harHeaderFields   = []string{"name", "value"}
+	harEntryFields    = newHarNames("startedDateTime", "time", "request", "response", "timings")
+	harRequestFields  = newHarNames("url", "method", "headers", "postData")
+	harPostDataFields = newHarNames("mimeType", "text")
+	harResponseFields = newHarNames("status", "headers", "content")
+	harContentFields  = newHarNames("mimeType", "text", "encoding")
+	harHeaderFields   = newHarNames("name", "value")
 )
 
 // decode walks data, a whole input, and reports whether it read the
@@ -169,7 +170,7 @@ func (f *harFast) element(j int) int {
 // object walks the object at data[j] (or null) whose keys are names,
 // calling field with the index of each and of its value; it gives up on
 // duplicate, escaped or case-folded keys and on a value of another type.
-func (f *harFast) object(j int, names []string, field func(k, j int) int) int {
+func (f *harFast) object(j int, names *harNames, field func(k, j int) int) int {
 	if f.data[j] == 'n' {
 		return jsonWalkLiteral(f.data, j, "null")
 	}
@@ -217,7 +218,7 @@ func (f *harFast) requestField(k, j int) int {
 	case 2:
 		return f.headers(j, false)
 	}
-	return f.object(j, harContentFields[:2], func(k, j int) int { // postData: mimeType, text
+	return f.object(j, harPostDataFields, func(k, j int) int {
 		if k == 0 {
 			return f.str(j, nil)
 		}

@@ -43,13 +43,13 @@ func (u *harFastUsage) first(a, b int) (int64, bool) {
 
 // The keys of the objects of an event, by index.
 var (
-	harChunkFields    = []string{"id", "model", "type", "choices", "usage", "token", "details", "message", "response"}
-	harUsageFields    = []string{"prompt_tokens", "completion_tokens", "input_tokens", "output_tokens"}
-	harChoiceFields   = []string{"delta", "text", "finish_reason"}
-	harDeltaFields    = []string{"content", "reasoning_content", "reasoning", "tool_calls"}
-	harTokenFields    = []string{"text", "special"}
-	harDetailsFields  = []string{"finish_reason", "generated_tokens"}
-	harEnvelopeFields = []string{"id", "model", "usage"}
+	harChunkFields    = newHarNames("id", "model", "type", "choices", "usage", "token", "details", "message", "response")
+	harUsageFields    = newHarNames("prompt_tokens", "completion_tokens", "input_tokens", "output_tokens")
+	harChoiceFields   = newHarNames("delta", "text", "finish_reason")
+	harDeltaFields    = newHarNames("content", "reasoning_content", "reasoning", "tool_calls")
+	harTokenFields    = newHarNames("text", "special")
+	harDetailsFields  = newHarNames("finish_reason", "generated_tokens")
+	harEnvelopeFields = newHarNames("id", "model", "usage")
 )
 
 // chunkReader walks one event's JSON in b.
@@ -81,7 +81,7 @@ func (f *harFast) chunk(b []byte, c *harFastChunk) bool {
 }
 
 // object walks the object (or null) at b[j] as harFast.object does.
-func (r *chunkReader) object(j int, names []string, field func(k, j int) int) int {
+func (r *chunkReader) object(j int, names *harNames, field func(k, j int) int) int {
 	b := r.b
 	if j < len(b) && b[j] == 'n' {
 		return jsonWalkLiteral(b, j, "null")

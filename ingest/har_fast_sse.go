@@ -15,7 +15,7 @@ import (
 // general route (har.go, har_sse.go).
 
 // harBodyFields are the request body keys read: model and stream.
-var harBodyFields = []string{"model", "stream"}
+var harBodyFields = newHarNames("model", "stream")
 
 // requestBody reads model and stream from the request body as
 // harEntry.requestBody does; false when the body cannot be unescaped

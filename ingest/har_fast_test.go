@@ -330,6 +330,16 @@ func TestHARFastHelpers(t *testing.T) {
 		str := gen("\"\\/bnu0aF \x01\x1f\x7f\xc3\xa9\xff\xed\xa0", `"plain text of some length, long enough"`, `"a\"b\\c\/d\n\u00e9\ud83d\ude00 e"`,
 			`"caf\u00e9 \u0041"`, "\"caf\xc3\xa9 \xff\"", `""`, `"`)
 		harStringAgrees(t, []byte(str))
+		key := gen("kKsSuU\\_\xe2\x84\xaaxX0", "url", "URL", "postData", "content", "finish_reason", "xurl", "\\u0075rl", "")
+		names := []string{"url", "postData", "content", "finish_reason", "k", "s"}
+		k, ok := harKey([]byte(key), newHarNames(names...))
+		// harKey may be sure where jsonStructKey is not: a key whose first byte
+		// is plain ASCII and starts no name matches none after unescaping.
+		wk, wok := jsonStructKey([]byte(key), names)
+		sure := len(key) > 0 && key[0] < 0x80 && key[0] != '\\' && !strings.ContainsAny(strings.ToLower(key[:1]), "upcfks")
+		if wok && (k != wk || !ok) || !wok && ok && !(k == -1 && sure) {
+			t.Fatalf("key %q: %d %v, jsonStructKey %d %v", key, k, ok, wk, wok)
+		}
 		n := gen("0123456789.eE-+", "-1", "0.5", "1483.0", "123456789012.1234567", "1e3", "-0.25", "")
 		v, ok := decimalScaled(n, 6)
 		if got, gotOK := harMsNs([]byte(n)); gotOK != ok || got != v {

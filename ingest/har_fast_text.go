@@ -12,12 +12,36 @@ import (
 // after it, jsonStructKey's case-folded comparisons and the unescaping of
 // the captured bodies.
 
-// harKey is jsonStructKey: the index of key (raw) in names, -1 for a key
-// struct decoding ignores, ok false for one it might match after
-// unescaping or folding case. Only names of key's length can match a
-// plain ASCII key, exactly or folded.
-func harKey(key []byte, names []string) (int, bool) {
-	for i, n := range names {
+// harNames is the list of keys of a struct the fast path reads, with the
+// first bytes they start with in either case.
+type harNames struct {
+	list  []string
+	first [256]bool
+}
+
+// newHarNames returns the harNames of the JSON names of a struct's fields.
+func newHarNames(names ...string) *harNames {
+	n := &harNames{list: names}
+	for _, name := range names {
+		n.first[name[0]] = true
+		if c := name[0] | 0x20; c >= 'a' && c <= 'z' {
+			n.first[c], n.first[c&^0x20] = true, true
+		}
+	}
+	return n
+}
+
+// harKey answers as jsonStructKey does: the index of key (raw) in names,
+// -1 for a key struct decoding ignores, ok false for one it might match
+// after unescaping or folding case. It is sure of more keys: one whose
+// first byte is plain ASCII and starts no name, in either case, matches
+// none however it goes on, escapes or not. Only names of key's length can
+// match a plain ASCII key, exactly or folded.
+func harKey(key []byte, names *harNames) (int, bool) {
+	if len(key) > 0 && key[0] < 0x80 && key[0] != '\\' && !names.first[key[0]] {
+		return -1, true
+	}
+	for i, n := range names.list {
 		if len(n) == len(key) && string(key) == n {
 			return i, true
 		}
@@ -27,7 +51,7 @@ func harKey(key []byte, names []string) (int, bool) {
 			return -1, false
 		}
 	}
-	for _, n := range names {
+	for _, n := range names.list {
 		if len(n) == len(key) && harASCIIFold(key, n) {
 			return -1, false
 		}
