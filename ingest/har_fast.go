@@ -306,7 +306,8 @@ func (f *harFast) timings(j int) int {
 		return jsonWalkLiteral(f.data, j, "null")
 	}
 	return harWalkObject(f.data, j, func(key []byte, j int) int {
-		if bytes.IndexByte(key, '\\') >= 0 {
+		k := harTimingIndex(key)
+		if k < 0 && bytes.IndexByte(key, '\\') >= 0 {
 			return -1
 		}
 		var v []byte
@@ -314,13 +315,30 @@ func (f *harFast) timings(j int) int {
 		if v == nil {
 			return -1 // null is "" in the map, which the general route rejects
 		}
-		for i, n := range harTimingNames {
-			if string(key) == n {
-				f.e.timings[i] = v
-			}
+		if k >= 0 {
+			f.e.timings[k] = v
 		}
 		return end
 	})
+}
+
+// harTimingIndex returns the index of key in harTimingNames, or -1.
+func harTimingIndex(key []byte) int {
+	switch string(key) {
+	case "blocked":
+		return 0
+	case "dns":
+		return 1
+	case "connect":
+		return 2
+	case "send":
+		return 3
+	case "wait":
+		return 4
+	case "receive":
+		return 5
+	}
+	return -1
 }
 
 // headers reads the headers list at data[j], keeping the id headers.

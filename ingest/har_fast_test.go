@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -330,6 +331,9 @@ func TestHARFastHelpers(t *testing.T) {
 		str := gen("\"\\/bnu0aF \x01\x1f\x7f\xc3\xa9\xff\xed\xa0", `"plain text of some length, long enough"`, `"a\"b\\c\/d\n\u00e9\ud83d\ude00 e"`,
 			`"caf\u00e9 \u0041"`, "\"caf\xc3\xa9 \xff\"", `""`, `"`)
 		harStringAgrees(t, []byte(str))
+		if tk := gen("abcdeiklnorstvw", harTimingNames[:]...); harTimingIndex([]byte(tk)) != slices.Index(harTimingNames[:], tk) {
+			t.Fatalf("timing %q: %d", tk, harTimingIndex([]byte(tk)))
+		}
 		key := gen("kKsSuU\\_\xe2\x84\xaaxX0", "url", "URL", "postData", "content", "finish_reason", "xurl", "\\u0075rl", "")
 		names := []string{"url", "postData", "content", "finish_reason", "k", "s"}
 		k, ok := harKey([]byte(key), newHarNames(names...))
