@@ -46,6 +46,8 @@ type jsonlFast struct {
 	attrs   []attrKV
 	maps    attrMaps
 	index   jsonlIndex
+	ev      schema.Event // the event being built, reused line to line
+	scratch []byte       // the request and trace ids of the event
 }
 
 // parse walks line into f.members and reports whether it is one JSON
@@ -160,7 +162,8 @@ func (f *jsonlFast) decode(line int64, b []byte, sink Sink) bool {
 			return true
 		}
 	}
-	ev := &schema.Event{Source: f.m.Source, Format: "jsonl", Host: f.in.Host, Clock: schema.ClockWall, InputFile: f.in.Name}
+	f.ev = schema.Event{Source: f.m.Source, Format: "jsonl", Host: f.in.Host, Clock: schema.ClockWall, InputFile: f.in.Name}
+	ev := &f.ev
 	if !f.times(ev) || !f.ids(ev) || !f.outcome(ev) || !f.counts(ev) {
 		return false
 	}
@@ -184,6 +187,41 @@ func (f *jsonlFast) attrList(ev *schema.Event) {
 		}
 	}
 	ev.Attrs = f.maps.get(f.attrs)
+}
+
+// text is the scalar text at path: empty when path is empty, missing or
+// null; ok is false for an object or an array.
+func (f *jsonlFast) text(path string) ([]byte, bool) {
+	if path == "" {
+		return nil, true
+	}
+	c, k := f.value(path)
+	if c == 0 || c == 'n' {
+		return nil, true
+	}
+	return f.scalar(k)
+}
+
+// appendJSONLTraceID appends the trace id jsonlMapping.ids gives for the
+// text b, cmp.Or(NormalizeTraceID(b), TraceIDFromTraceparent(b)), reading
+// the usual shapes (a bare id, a traceparent) in place.
+func appendJSONLTraceID(dst, b []byte) []byte {
+	if len(b) == 0 {
+		return dst
+	}
+	id, ok := appendTraceID(dst, b)
+	if ok && len(id) > len(dst) {
+		return id
+	}
+	// NormalizeTraceID gives "" unless b holds 32 digits once up to two
+	// 0x prefixes and every dash are removed.
+	if n := len(b) - bytes.Count(b, []byte("-")); ok || n < 32 || n > 36 {
+		if id, ok = appendTraceparentID(dst, b); ok {
+			return id
+		}
+	}
+	s := string(b)
+	return append(dst, cmp.Or(NormalizeTraceID(s), TraceIDFromTraceparent(s))...)
 }
 
 // instant reads an absolute instant of member k in format.
@@ -263,17 +301,10 @@ func (f *jsonlFast) ids(ev *schema.Event) bool {
 		dst    *string
 		intern bool
 	}{
-		{m.RequestID, &ev.RequestID, false}, {m.ResponseID, &ev.ResponseID, false}, {m.Model, &ev.Model, true},
-		{m.Endpoint, &ev.Endpoint, true}, {m.Host, &ev.Host, true}, {m.TraceID, &ev.TraceID, false},
+		{m.ResponseID, &ev.ResponseID, false}, {m.Model, &ev.Model, true},
+		{m.Endpoint, &ev.Endpoint, true}, {m.Host, &ev.Host, true},
 	} {
-		if s.path == "" {
-			continue
-		}
-		c, k := f.value(s.path)
-		if c == 0 || c == 'n' {
-			continue
-		}
-		str, ok := f.scalar(k)
+		str, ok := f.text(s.path)
 		switch {
 		case !ok:
 			return false
@@ -284,8 +315,15 @@ func (f *jsonlFast) ids(ev *schema.Event) bool {
 		}
 	}
 	ev.Endpoint = EndpointPath(ev.Endpoint)
-	if ev.TraceID != "" {
-		ev.TraceID = cmp.Or(NormalizeTraceID(ev.TraceID), TraceIDFromTraceparent(ev.TraceID))
+	rid, ok1 := f.text(m.RequestID)
+	tp, ok2 := f.text(m.TraceID)
+	if !ok1 || !ok2 {
+		return false
+	}
+	if len(rid)+len(tp) > 0 { // both in one allocation
+		f.scratch = appendJSONLTraceID(append(f.scratch[:0], rid...), tp)
+		s := string(f.scratch)
+		ev.RequestID, ev.TraceID = s[:len(rid)], s[len(rid):]
 	}
 	if c, k := f.value(m.Stream); m.Stream != "" && c != 0 && c != 'n' {
 		s, _ := f.scalar(k)
