@@ -12,128 +12,161 @@ import (
 
 // The fast path of the jsonl decoder. Profiling showed the time in
 // encoding/json decoding every line into a map[string]any (a map, a string
-// and a json.Number per member). Here a line is walked once in place into a
-// flat list of its objects' members (key and value span), the mapping's
-// paths are looked up in that list with the map's rules (the last of
-// duplicate keys wins, a dotted path tries the whole key first, then every
-// split), and values are read from the bytes. Whatever it does not
-// reproduce exactly (escaped or invalid UTF-8 keys, text after the object,
+// and a json.Number per member). Here the mapping's paths are compiled once
+// (jsonl_paths.go) and a line is walked once in place, recording the value
+// span of each member on some path (the last of duplicate keys wins, its
+// earlier object forgotten); each path then resolves with the map's rules (a
+// dotted path tries the whole key first, then every split) by indexing those
+// spans, and values are read from the bytes. Whatever it does not reproduce
+// exactly (escaped or invalid UTF-8 keys on a path, text after the object,
 // undecodable escapes, deep nesting) and every line the general route would
 // reject goes to the general route, so events, skips, rejects and reasons
 // are the same either way; TestJSONLFastMatchesGeneral and FuzzJSONLFast
 // check it.
 
-// jsonlMember is one member of an object of a line: the object holding it
-// (0 is the line), its raw key, its value's span, and for an object value
-// the index of that object.
-type jsonlMember struct {
-	obj, child int
-	key        []byte
-	start, end int
-}
+// jsonlSpan is where a member's value lies in the line; end 0: not seen.
+type jsonlSpan struct{ start, end int32 }
 
 // jsonlFast reads jsonl lines in place; its scratch is reused line to line.
 type jsonlFast struct {
 	m       *jsonlMapping
 	in      *Input
+	paths   *jsonlPaths
+	t       jsonlTargets
 	line    []byte
-	members []jsonlMember
-	objects int
+	vals    []jsonlSpan // by edge of paths
 	stack   []byte
 	fail    bool // the line needs the general route
 	intern  internTable
 	arena   valueArena
 	attrs   []attrKV
 	maps    attrMaps
-	index   jsonlIndex
 	ev      schema.Event // the event being built, reused line to line
 	scratch []byte       // the request and trace ids of the event
 }
 
-// parse walks line into f.members and reports whether it is one JSON
-// object with nothing after it.
-func (f *jsonlFast) parse(line []byte) bool {
-	f.line, f.members, f.objects, f.fail = line, f.members[:0], 1, false
-	end := f.object(0, 0, 0)
-	if end < 0 || jsonSkipWS(line, end) != len(line) {
-		return false
-	}
-	f.index.build(f.members)
-	return true
+// jsonlTargets are the indices of the mapping's paths among the compiled
+// targets; -1 for a path the mapping does not give.
+type jsonlTargets struct {
+	require, start, stream, status, err, prompt, output int32
+	instants                                            [7]int32 // headers, first_token, last_token, end, queue, prefill, decode
+	responseID, model, endpoint, host, requestID, trace int32
+	attrs                                               []int32
 }
 
-// object walks the object at f.line[i] whose index is obj.
-func (f *jsonlFast) object(i, obj, depth int) int {
-	b := f.line
-	if depth > 64 {
-		return -1
-	}
-	return jsonWalkObject(b, i, func(key []byte, j int) int {
-		if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
+// newJSONLFast compiles m's paths; nil when they have too many dots.
+func newJSONLFast(m *jsonlMapping, in *Input) *jsonlFast {
+	var paths []string
+	add := func(p string) int32 {
+		if p == "" {
 			return -1
 		}
-		f.members = append(f.members, jsonlMember{obj: obj, child: -1, key: key, start: j})
-		k := len(f.members) - 1
+		paths = append(paths, p)
+		return int32(len(paths) - 1)
+	}
+	t := jsonlTargets{
+		require: add(m.Require), start: add(m.Start.Field), stream: add(m.Stream), status: add(m.Status),
+		err: add(m.Error), prompt: add(m.PromptTokens), output: add(m.OutputTokens),
+		responseID: add(m.ResponseID), model: add(m.Model), endpoint: add(m.Endpoint), host: add(m.Host),
+		requestID: add(m.RequestID), trace: add(m.TraceID),
+	}
+	for i, x := range m.instants()[1:] {
+		t.instants[i] = -1
+		if x.spec != nil {
+			t.instants[i] = add(x.spec.Field)
+		}
+	}
+	for _, p := range m.Attrs {
+		paths = append(paths, p) // "" too: jsonlLookup finds a key ""
+		t.attrs = append(t.attrs, int32(len(paths)-1))
+	}
+	x, ok := compileJSONLPaths(paths)
+	if !ok {
+		return nil
+	}
+	return &jsonlFast{m: m, in: in, paths: x, t: t, vals: make([]jsonlSpan, len(x.edges))}
+}
+
+// parse walks line, recording the spans of the members on a path, and
+// reports whether it is one JSON object with nothing after it.
+func (f *jsonlFast) parse(line []byte) bool {
+	f.line, f.fail = line, false
+	clear(f.vals)
+	end := f.object(0, 0)
+	return end >= 0 && jsonSkipWS(line, end) == len(line)
+}
+
+// object walks the object at f.line[i], which is node n of the paths.
+func (f *jsonlFast) object(i int, n int32) int {
+	b, x := f.line, f.paths
+	return jsonWalkObject(b, i, func(key []byte, j int) int {
+		for _, c := range key {
+			if c == '\\' || c >= utf8.RuneSelf {
+				if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
+					return -1
+				}
+				break
+			}
+		}
+		e := x.edge(n, key)
+		if e < 0 {
+			return jsonWalkSkip(b, j, &f.stack)
+		}
+		ed := &x.edges[e]
+		if f.vals[e].end != 0 { // a duplicate key: forget the earlier value's members
+			clear(f.vals[e+1 : ed.last])
+		}
 		var end int
-		if b[j] == '{' {
-			f.members[k].child = f.objects
-			f.objects++
-			end = f.object(j, f.members[k].child, depth+1)
+		if b[j] == '{' && x.nodes[ed.child].keys > 0 {
+			end = f.object(j, ed.child)
 		} else {
 			end = jsonWalkSkip(b, j, &f.stack)
 		}
-		f.members[k].end = end
+		if end >= 0 {
+			f.vals[e] = jsonlSpan{int32(j), int32(end)}
+		}
 		return end
 	})
 }
 
-// member returns the index of the last member key of object obj, or -1.
-func (f *jsonlFast) member(obj int, key string) int {
-	if f.index.ok {
-		return f.index.find(f.members, obj, key)
-	}
-	for k := len(f.members) - 1; k >= 0; k-- {
-		if m := &f.members[k]; m.obj == obj && string(m.key) == key {
-			return k
-		}
-	}
-	return -1
-}
-
-// lookup is jsonlLookup on the walked line: the index of the member at
-// path in object obj, or -1.
-func (f *jsonlFast) lookup(obj int, path string) int {
-	if k := f.member(obj, path); k >= 0 {
-		return k
-	}
-	for i := 0; i < len(path); i++ {
-		if path[i] != '.' {
-			continue
-		}
-		if k := f.member(obj, path[:i]); k >= 0 && f.members[k].child >= 0 {
-			if v := f.lookup(f.members[k].child, path[i+1:]); v >= 0 {
-				return v
+// lookup is jsonlLookup on the walked line: the edge of the member at
+// target t, or -1.
+func (f *jsonlFast) lookup(t int32) int32 {
+	c := f.paths.cands[t]
+	for len(c) > 0 {
+		seq := c[1 : 1+c[0]]
+		c = c[1+c[0]:]
+		for i, e := range seq {
+			v := f.vals[e]
+			if v.end == 0 || i < len(seq)-1 && f.line[v.start] != '{' {
+				break
+			}
+			if i == len(seq)-1 {
+				return e
 			}
 		}
 	}
 	return -1
 }
 
-// value returns the first byte of the value at path (0 when missing, 'n'
-// for null) and the member's index.
-func (f *jsonlFast) value(path string) (byte, int) {
-	k := f.lookup(0, path)
-	if k < 0 {
+// value returns the first byte of the value at target t (0 when missing or
+// t < 0, 'n' for null) and its edge.
+func (f *jsonlFast) value(t int32) (byte, int32) {
+	if t < 0 {
 		return 0, -1
 	}
-	return f.line[f.members[k].start], k
+	e := f.lookup(t)
+	if e < 0 {
+		return 0, -1
+	}
+	return f.line[f.vals[e].start], e
 }
 
 // scalar is jsonlScalar on member k: the text of a string (unescaped), a
 // number or a bool; ok is false for null, objects and arrays. It sets
 // f.fail for a string whose decoding it does not reproduce.
-func (f *jsonlFast) scalar(k int) (s []byte, ok bool) {
-	m := &f.members[k]
+func (f *jsonlFast) scalar(k int32) (s []byte, ok bool) {
+	m := f.vals[k]
 	v := f.line[m.start:m.end]
 	switch v[0] {
 	case '"':
@@ -157,7 +190,7 @@ func (f *jsonlFast) decode(line int64, b []byte, sink Sink) bool {
 		return false
 	}
 	if f.m.Require != "" {
-		if c, _ := f.value(f.m.Require); c == 0 || c == 'n' {
+		if c, _ := f.value(f.t.require); c == 0 || c == 'n' {
 			sink.Skip(line, "not a request record")
 			return true
 		}
@@ -179,8 +212,8 @@ func (f *jsonlFast) decode(line int64, b []byte, sink Sink) bool {
 // attrList sets the attributes the mapping names.
 func (f *jsonlFast) attrList(ev *schema.Event) {
 	f.attrs = f.attrs[:0]
-	for _, path := range f.m.Attrs {
-		if _, k := f.value(path); k >= 0 {
+	for i, path := range f.m.Attrs {
+		if _, k := f.value(f.t.attrs[i]); k >= 0 {
 			if s, ok := f.scalar(k); ok {
 				f.attrs = append(f.attrs, attrKV{path, f.intern.get(s)})
 			}
@@ -189,13 +222,10 @@ func (f *jsonlFast) attrList(ev *schema.Event) {
 	ev.Attrs = f.maps.get(f.attrs)
 }
 
-// text is the scalar text at path: empty when path is empty, missing or
+// text is the scalar text at target t: empty when t is none, missing or
 // null; ok is false for an object or an array.
-func (f *jsonlFast) text(path string) ([]byte, bool) {
-	if path == "" {
-		return nil, true
-	}
-	c, k := f.value(path)
+func (f *jsonlFast) text(t int32) ([]byte, bool) {
+	c, k := f.value(t)
 	if c == 0 || c == 'n' {
 		return nil, true
 	}
@@ -225,7 +255,7 @@ func appendJSONLTraceID(dst, b []byte) []byte {
 }
 
 // instant reads an absolute instant of member k in format.
-func (f *jsonlFast) instant(k int, format string) (int64, bool) {
+func (f *jsonlFast) instant(k int32, format string) (int64, bool) {
 	s, ok := f.scalar(k)
 	if !ok {
 		return 0, false
@@ -243,7 +273,7 @@ func (f *jsonlFast) instant(k int, format string) (int64, bool) {
 // jsonlMapping.times does; false when it would reject.
 func (f *jsonlFast) times(ev *schema.Event) bool {
 	m := f.m
-	c, k := f.value(m.Start.Field)
+	c, k := f.value(f.t.start)
 	if c == 0 || c == 'n' {
 		return false
 	}
@@ -252,7 +282,7 @@ func (f *jsonlFast) times(ev *schema.Event) bool {
 		return false
 	}
 	ev.StartNs = f.arena.int64(start)
-	for _, t := range []struct {
+	for i, t := range []struct {
 		spec  *jsonlInstant
 		dst   **int64
 		phase bool
@@ -261,10 +291,7 @@ func (f *jsonlFast) times(ev *schema.Event) bool {
 		{m.LastToken, &ev.LastTokenNs, false}, {m.End, &ev.EndNs, false},
 		{m.Queue, &ev.QueueNs, true}, {m.Prefill, &ev.PrefillNs, true}, {m.Decode, &ev.DecodeNs, true},
 	} {
-		if t.spec == nil {
-			continue
-		}
-		if c, k = f.value(t.spec.Field); c == 0 || c == 'n' {
+		if c, k = f.value(f.t.instants[i]); c == 0 || c == 'n' {
 			continue
 		}
 		ns, ok := f.duration(k, t.spec, start, t.phase)
@@ -277,7 +304,7 @@ func (f *jsonlFast) times(ev *schema.Event) bool {
 }
 
 // duration reads the instant or phase of member k.
-func (f *jsonlFast) duration(k int, spec *jsonlInstant, start int64, phase bool) (int64, bool) {
+func (f *jsonlFast) duration(k int32, spec *jsonlInstant, start int64, phase bool) (int64, bool) {
 	if spec.Format != "" {
 		return f.instant(k, spec.Format)
 	}
@@ -295,16 +322,15 @@ func (f *jsonlFast) duration(k int, spec *jsonlInstant, start int64, phase bool)
 // ids sets the ids, model, endpoint, host and stream flag, as
 // jsonlMapping.ids does; false when it would reject.
 func (f *jsonlFast) ids(ev *schema.Event) bool {
-	m := f.m
 	for _, s := range []struct {
-		path   string
+		t      int32
 		dst    *string
 		intern bool
 	}{
-		{m.ResponseID, &ev.ResponseID, false}, {m.Model, &ev.Model, true},
-		{m.Endpoint, &ev.Endpoint, true}, {m.Host, &ev.Host, true},
+		{f.t.responseID, &ev.ResponseID, false}, {f.t.model, &ev.Model, true},
+		{f.t.endpoint, &ev.Endpoint, true}, {f.t.host, &ev.Host, true},
 	} {
-		str, ok := f.text(s.path)
+		str, ok := f.text(s.t)
 		switch {
 		case !ok:
 			return false
@@ -315,8 +341,8 @@ func (f *jsonlFast) ids(ev *schema.Event) bool {
 		}
 	}
 	ev.Endpoint = EndpointPath(ev.Endpoint)
-	rid, ok1 := f.text(m.RequestID)
-	tp, ok2 := f.text(m.TraceID)
+	rid, ok1 := f.text(f.t.requestID)
+	tp, ok2 := f.text(f.t.trace)
 	if !ok1 || !ok2 {
 		return false
 	}
@@ -325,7 +351,7 @@ func (f *jsonlFast) ids(ev *schema.Event) bool {
 		s := string(f.scratch)
 		ev.RequestID, ev.TraceID = s[:len(rid)], s[len(rid):]
 	}
-	if c, k := f.value(m.Stream); m.Stream != "" && c != 0 && c != 'n' {
+	if c, k := f.value(f.t.stream); c != 0 && c != 'n' {
 		s, _ := f.scalar(k)
 		switch string(s) {
 		case "true":
@@ -345,8 +371,7 @@ func (f *jsonlFast) ids(ev *schema.Event) bool {
 
 // outcome sets the status and the error class, as jsonlMapping.outcome.
 func (f *jsonlFast) outcome(ev *schema.Event) bool {
-	m := f.m
-	if c, k := f.value(m.Status); m.Status != "" && c != 0 && c != 'n' {
+	if c, k := f.value(f.t.status); c != 0 && c != 'n' {
 		s, _ := f.scalar(k)
 		s = bytes.TrimSpace(s)
 		n64, ok := digitsValue(s)
@@ -364,13 +389,13 @@ func (f *jsonlFast) outcome(ev *schema.Event) bool {
 		ev.Error = ErrorClass(n)
 	}
 	failed := false
-	if c, k := f.value(m.Error); m.Error != "" && c != 0 {
+	if c, k := f.value(f.t.err); c != 0 {
 		switch c {
 		case 't', 'n':
 			failed = c == 't'
 		case 'f':
 		case '"':
-			failed = f.members[k].end-f.members[k].start > 2
+			failed = f.vals[k].end-f.vals[k].start > 2
 		default:
 			failed = true
 		}
@@ -385,17 +410,14 @@ func (f *jsonlFast) outcome(ev *schema.Event) bool {
 func (f *jsonlFast) counts(ev *schema.Event) bool {
 	m := f.m
 	for _, c := range []struct {
-		path string
-		dst  **int64
-		src  *string
+		t   int32
+		dst **int64
+		src *string
 	}{
-		{m.PromptTokens, &ev.PromptTokens, &ev.PromptTokensSource},
-		{m.OutputTokens, &ev.OutputTokens, &ev.OutputTokensSource},
+		{f.t.prompt, &ev.PromptTokens, &ev.PromptTokensSource},
+		{f.t.output, &ev.OutputTokens, &ev.OutputTokensSource},
 	} {
-		if c.path == "" {
-			continue
-		}
-		b, k := f.value(c.path)
+		b, k := f.value(c.t)
 		if b == 0 || b == 'n' {
 			continue
 		}
