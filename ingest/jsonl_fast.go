@@ -96,37 +96,101 @@ func (f *jsonlFast) parse(line []byte) bool {
 	return end >= 0 && jsonSkipWS(line, end) == len(line)
 }
 
-// object walks the object at f.line[i], which is node n of the paths.
+// object walks the object at f.line[i] (after white space), which is node n
+// of the paths, as jsonWalkObject would with member; it returns the index
+// just past the object, or -1.
 func (f *jsonlFast) object(i int, n int32) int {
-	b, x := f.line, f.paths
-	return jsonWalkObject(b, i, func(key []byte, j int) int {
-		for _, c := range key {
-			if c == '\\' || c >= utf8.RuneSelf {
-				if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
-					return -1
-				}
-				break
+	b := f.line
+	i = jsonSkipWS(b, i)
+	if i >= len(b) || b[i] != '{' {
+		return -1
+	}
+	if i = jsonSkipWS(b, i+1); i < len(b) && b[i] == '}' {
+		return i + 1
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return -1
+		}
+		kEnd, st := jsonStringEnd(b, i)
+		if st != scanOK {
+			return -1
+		}
+		j := jsonSkipWS(b, kEnd)
+		if j >= len(b) || b[j] != ':' {
+			return -1
+		}
+		if j = jsonSkipWS(b, j+1); j >= len(b) {
+			return -1
+		}
+		if i = f.member(n, b[i+1:kEnd-1], j); i < 0 {
+			return -1
+		}
+		if i = jsonSkipWS(b, i); i >= len(b) {
+			return -1
+		}
+		switch b[i] {
+		case '}':
+			return i + 1
+		case ',':
+			i = jsonSkipWS(b, i+1)
+		default:
+			return -1
+		}
+	}
+}
+
+// member records the value at f.line[j] of key in node n when the key is
+// on a path, and returns the index just past the value, or -1.
+func (f *jsonlFast) member(n int32, key []byte, j int) int {
+	for _, c := range key {
+		if c == '\\' || c >= utf8.RuneSelf {
+			if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
+				return -1
 			}
+			break
 		}
-		e := x.edge(n, key)
-		if e < 0 {
-			return jsonWalkSkip(b, j, &f.stack)
-		}
-		ed := &x.edges[e]
-		if f.vals[e].end != 0 { // a duplicate key: forget the earlier value's members
-			clear(f.vals[e+1 : ed.last])
-		}
-		var end int
-		if b[j] == '{' && x.nodes[ed.child].keys > 0 {
-			end = f.object(j, ed.child)
-		} else {
-			end = jsonWalkSkip(b, j, &f.stack)
-		}
-		if end >= 0 {
-			f.vals[e] = jsonlSpan{int32(j), int32(end)}
-		}
-		return end
-	})
+	}
+	x := f.paths
+	e := x.edge(n, key)
+	if e < 0 {
+		return f.skip(j)
+	}
+	ed := &x.edges[e]
+	if f.vals[e].end != 0 { // a duplicate key: forget the earlier value's members
+		clear(f.vals[e+1 : ed.last])
+	}
+	var end int
+	if f.line[j] == '{' && x.nodes[ed.child].keys > 0 {
+		end = f.object(j, ed.child)
+	} else {
+		end = f.skip(j)
+	}
+	if end >= 0 {
+		f.vals[e] = jsonlSpan{int32(j), int32(end)}
+	}
+	return end
+}
+
+// skip validates the value at f.line[j] and returns the index just past
+// it, or -1, as jsonWalkSkip does; scalars without its set-up.
+func (f *jsonlFast) skip(j int) int {
+	b := f.line
+	end, st := 0, scanBad
+	switch c := b[j]; {
+	case c == '"':
+		end, st = jsonStringEnd(b, j)
+	case c == '-' || c >= '0' && c <= '9':
+		end, st = jsonNumberEnd(b, j)
+	case c == 't' || c == 'f' || c == 'n':
+		end, st = jsonLiteralEnd(b, j)
+	default:
+		return jsonWalkSkip(b, j, &f.stack)
+	}
+	if st != scanOK {
+		return -1
+	}
+	return end
 }
 
 // lookup is jsonlLookup on the walked line: the edge of the member at
