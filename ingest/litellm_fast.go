@@ -42,6 +42,8 @@ type litellmFast struct {
 	fail    bool
 	intern  internTable
 	arena   valueArena
+	maps    attrMaps
+	build   litellmBuild // the event being built, reused record to record
 }
 
 // read fills f.rec and f.headers from line and reports false when the
@@ -50,7 +52,7 @@ func (f *litellmFast) read(line []byte) bool {
 	f.rec, f.headers, f.fail = litellmRecord{}, f.headers[:0], false
 	var seen uint32
 	end := jsonWalkObject(line, 0, func(key []byte, j int) int {
-		k, ok := jsonStructKey(key, litellmFields)
+		k, ok := litellmKey(key)
 		if !ok || k >= 0 && seen&(1<<k) != 0 {
 			return -1
 		}
@@ -257,10 +259,11 @@ func (f *litellmFast) decode(in *Input, loc *time.Location, line int64, t []byte
 	if !f.read(t) {
 		return false
 	}
-	ev, reason, _ := f.rec.event(loc)
-	if reason != "" {
+	f.build.ev, f.build.attrs = schema.Event{}, f.build.attrs[:0]
+	if reason, _ := f.rec.event(loc, &f.build); reason != "" {
 		return false
 	}
+	ev := &f.build.ev
 	f.headerIDs(ev)
 	ev.Format, ev.Source, ev.Host, ev.Clock = "litellm", schema.SourceProxy, in.Host, schema.ClockWall
 	ev.InputFile, ev.InputLine = in.Name, line

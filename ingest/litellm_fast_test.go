@@ -16,7 +16,7 @@ func litellmRoutes(t *testing.T, data []byte) {
 	general, fast := &recorder{}, &recorder{}
 	in := func() *Input { return &Input{R: bytes.NewReader(data), Name: "x", Host: "h"} }
 	errG := litellm{}.decode(in(), general, time.UTC, nil)
-	errF := litellm{}.decode(in(), fast, time.UTC, &litellmFast{})
+	errF := litellm{}.decode(in(), fast, time.UTC, newLiteLLMFast())
 	if (errG == nil) != (errF == nil) || !reflect.DeepEqual(general, fast) {
 		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", truncateDetail(string(data)), errG, general, errF, fast)
 	}
