@@ -131,14 +131,7 @@ func (litellm) decode(in *Input, sink Sink, loc *time.Location, fast *litellmFas
 		fastLine = func(line int64, t []byte) bool { return fast.decode(in, loc, line, t, sink) }
 		br := bufio.NewReaderSize(in.R, 64<<10)
 		if peekJSONArray(br) {
-			data, err := io.ReadAll(br)
-			if err != nil {
-				return err
-			}
-			if fast.array(data, fastLine, func(line int64, raw []byte) { litellmGeneral(in, loc, sink, line, raw) }) {
-				return nil
-			}
-			br = bufio.NewReader(bytes.NewReader(data))
+			return fast.stream(in, loc, sink, br)
 		}
 		r = br
 	}
