@@ -24,7 +24,7 @@ import (
 // been reported as the general route would have, and the general route
 // reads on from there: from the input's start when no element was read,
 // else from the end of the last one, its decoder put into the same state by
-// a stand-in element ("[0") whose record is dropped, its lines shifted.
+// a stand-in element ("[{}") whose record is dropped, its lines shifted.
 
 // jsonWindow holds the bytes of a stream from offset off on, refilled as a
 // reader of it asks for more.
@@ -36,12 +36,14 @@ type jsonWindow struct {
 	err error // a read error other than io.EOF
 }
 
-// jsonWindowSize is the window's first capacity; an element longer than
-// what remains of it makes it grow.
+// jsonWindowSize is the window's first capacity. It doubles whenever what
+// it keeps fills half of it, so that an element longer than the window is
+// walked again only a logarithmic number of times.
 const jsonWindowSize = 256 << 10
 
-// more reads more of the stream, dropping the bytes before offset keep; it
-// reports false at the end of the stream or on a read error.
+// more fills the window with more of the stream, dropping the bytes before
+// offset keep; it reports false when it read nothing (the end of the
+// stream, or a read error).
 func (w *jsonWindow) more(keep int64) bool {
 	if w.eof || w.err != nil {
 		return false
@@ -50,10 +52,11 @@ func (w *jsonWindow) more(keep int64) bool {
 		w.buf = w.buf[:copy(w.buf, w.buf[k:])]
 		w.off = keep
 	}
-	if len(w.buf) == cap(w.buf) {
+	if len(w.buf) > cap(w.buf)/2 {
 		w.buf = slices.Grow(w.buf, max(cap(w.buf), jsonWindowSize))
 	}
-	for {
+	n0 := len(w.buf)
+	for len(w.buf) < cap(w.buf) && !w.eof && w.err == nil {
 		n, err := w.r.Read(w.buf[len(w.buf):cap(w.buf)])
 		w.buf = w.buf[:len(w.buf)+n]
 		switch {
@@ -62,10 +65,8 @@ func (w *jsonWindow) more(keep int64) bool {
 		case err != nil:
 			w.err = err
 		}
-		if n > 0 || w.eof || w.err != nil {
-			return n > 0
-		}
 	}
+	return len(w.buf) > n0
 }
 
 // ws returns the stream offset of the first byte at or after p that is not
@@ -189,7 +190,7 @@ func (a *litellmArray) general(br *bufio.Reader) error {
 	rest := a.w.buf[a.keep-a.w.off:]
 	shifted := &lineShiftSink{Sink: a.sink, by: a.keepLine - 1}
 	stand := true
-	r := io.MultiReader(strings.NewReader("[0"), bytes.NewReader(rest), br)
+	r := io.MultiReader(strings.NewReader("[{}"), bytes.NewReader(rest), br)
 	return proxyJSONArray(r, shifted, func(line int64, raw []byte) {
 		if stand {
 			stand = false // the stand-in element

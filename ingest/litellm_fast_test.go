@@ -54,6 +54,8 @@ var litellmArrayEdges = []string{
 	"[" + litellmRec("a") + "," + strings.Repeat("[", 600) + strings.Repeat("]", 600) + "," + litellmRec("b") + "]",
 	"[" + litellmRec("a") + "," + strings.Repeat("[", 600) + "]" + "," + litellmRec("b") + "]",
 	" \r\n\t[ ]", "[", "[ ", "[{", "[{}", "[{},", "[1]", "[1", "[]]", "[] x",
+	// what follows an element the general route reads on from
+	"[{}.", "[{}0", "[1x", "[1 .", "[5.x", "[truex", `["a"x`, `["a" ,}`, "[{} {}]", "[{}, ]", "[[]x]",
 }
 
 // litellmRec is one payload with id id.
@@ -76,6 +78,15 @@ func TestLiteLLMFastArrays(t *testing.T) {
 	whole := append(b, "\n]\n"...)
 	litellmRoutes(t, whole)
 	litellmRoutes(t, whole[:len(whole)-3])
+	// One element longer than the window, read a byte at a time: walked
+	// again only as the window doubles.
+	big := []byte("[" + litellmRec("a") + ", " + `{"messages":"` + strings.Repeat("x", 4*jsonWindowSize) + `",` + litellmRec("b")[1:] + "]")
+	one, all := &recorder{}, &recorder{}
+	errOne := litellm{}.decode(&Input{R: iotest.OneByteReader(bytes.NewReader(big)), Name: "x"}, one, time.UTC, newLiteLLMFast())
+	errAll := litellm{}.decode(&Input{R: bytes.NewReader(big), Name: "x"}, all, time.UTC, nil)
+	if errOne != nil || errAll != nil || len(one.Events) != 2 || !reflect.DeepEqual(one, all) {
+		t.Errorf("long element: %v %v\n%+v\n%+v", errOne, errAll, one, all)
+	}
 	for _, cut := range []int{len(b) / 2, jsonWindowSize + 100} {
 		broken := append([]byte(nil), b[:cut]...)
 		broken = append(append(broken, "\n\"junk\" : 1"...), b[cut:]...)
