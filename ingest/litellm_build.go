@@ -22,21 +22,27 @@ func newLiteLLMFast() *litellmFast {
 
 func (b *litellmBuild) int64(v int64) *int64 {
 	if b.arena == nil {
-		return &v
+		p := new(int64) // not &v, which would move v to the heap on every call
+		*p = v
+		return p
 	}
 	return b.arena.int64(v)
 }
 
 func (b *litellmBuild) int32(v int32) *int32 {
 	if b.arena == nil {
-		return &v
+		p := new(int32) // not &v, which would move v to the heap on every call
+		*p = v
+		return p
 	}
 	return b.arena.int32(v)
 }
 
 func (b *litellmBuild) bool(v bool) *bool {
 	if b.arena == nil {
-		return &v
+		p := new(bool) // not &v, which would move v to the heap on every call
+		*p = v
+		return p
 	}
 	return b.arena.bool(v)
 }
