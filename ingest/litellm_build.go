@@ -1,6 +1,11 @@
 package ingest
 
-import "github.com/ttftrace/ttftrace/schema"
+import (
+	"bytes"
+	"unicode/utf8"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
 
 // litellmBuild holds what litellmRecord.event builds an event with. The
 // general route's zero value allocates each value; the fast path's reuses
@@ -65,37 +70,35 @@ func (b *litellmBuild) setAttrs() {
 	}
 }
 
-// litellmFieldIndex is the index of each of litellmFields.
-var litellmFieldIndex = func() map[string]int {
-	m := map[string]int{}
+// litellmFieldsByLen are the indices of litellmFields by name length.
+var litellmFieldsByLen = func() (l [32][]int) {
 	for i, n := range litellmFields {
-		m[n] = i
-	}
-	return m
-}()
-
-// litellmFieldLens marks the lengths of litellmFields' names.
-var litellmFieldLens = func() (l [32]bool) {
-	for _, n := range litellmFields {
-		l[len(n)] = true
+		l[len(n)] = append(l[len(n)], i)
 	}
 	return l
 }()
 
-// litellmKey is jsonStructKey(key, litellmFields), with one map look-up for
-// the keys it reads and a length test for most of the others.
+// litellmKey is jsonStructKey(key, litellmFields), comparing a key only
+// with the names of its length: an ASCII key folds to no other.
 func litellmKey(key []byte) (int, bool) {
-	if k, ok := litellmFieldIndex[string(key)]; ok {
-		return k, true
+	if len(key) >= len(litellmFieldsByLen) {
+		return jsonStructKey(key, litellmFields)
 	}
-	if len(key) < len(litellmFieldLens) && !litellmFieldLens[len(key)] {
-		ascii := true
-		for _, c := range key {
-			ascii = ascii && c != '\\' && c < 0x80
-		}
-		if ascii { // an ASCII key folds only to a name of its length
-			return -1, true
+	names := litellmFieldsByLen[len(key)]
+	for _, k := range names {
+		if string(key) == litellmFields[k] {
+			return k, true
 		}
 	}
-	return jsonStructKey(key, litellmFields)
+	for _, c := range key {
+		if c == '\\' || c >= utf8.RuneSelf {
+			return jsonStructKey(key, litellmFields)
+		}
+	}
+	for _, k := range names {
+		if n := litellmFields[k]; key[0]|0x20 == n[0]|0x20 && bytes.EqualFold(key, []byte(n)) {
+			return -1, false
+		}
+	}
+	return -1, true
 }

@@ -167,3 +167,21 @@ func FuzzLiteLLMFast(f *testing.F) {
 		litellmRoutes(t, []byte(data))
 	})
 }
+
+// TestLiteLLMKey checks litellmKey against jsonStructKey.
+func TestLiteLLMKey(t *testing.T) {
+	keys := []string{"", "id", "ID", "iD", "request_id", "Request_ID", "spend", "model", "MODEL", "modeL", "messages", "metadata",
+		"METADATA", "total_tokens", "startTime", "starttime", "STARTTIME", "i\\u0064", "\u212a", "call_type", "cache_hit",
+		"completionStartTime", "completionstarttime", "custom_llm_provider", "hidden_params", "x", "@d", "`d",
+		"a_very_long_key_that_is_no_field_at_all_of_the_record", "status", "Status", "stream", "streaM", "ſtatus"}
+	for _, n := range litellmFields {
+		keys = append(keys, n, strings.ToUpper(n))
+	}
+	for _, k := range keys {
+		k1, ok1 := litellmKey([]byte(k))
+		k2, ok2 := jsonStructKey([]byte(k), litellmFields)
+		if k1 != k2 || ok1 != ok2 {
+			t.Errorf("%q: litellmKey %d %v, jsonStructKey %d %v", k, k1, ok1, k2, ok2)
+		}
+	}
+}
