@@ -143,16 +143,11 @@ func (f *jsonlFast) object(i int, n int32) int {
 // member records the value at f.line[j] of key in node n when the key is
 // on a path, and returns the index just past the value, or -1.
 func (f *jsonlFast) member(n int32, key []byte, j int) int {
-	for _, c := range key {
-		if c == '\\' || c >= utf8.RuneSelf {
-			if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
-				return -1
-			}
-			break
-		}
-	}
 	x := f.paths
 	e := x.edge(n, key)
+	if (e < 0 || !x.edges[e].plain) && !jsonlPlain(key) {
+		return -1 // it might unescape or decode to a key on a path
+	}
 	if e < 0 {
 		return f.skip(j)
 	}
@@ -170,6 +165,17 @@ func (f *jsonlFast) member(n int32, key []byte, j int) int {
 		f.vals[e] = jsonlSpan{int32(j), int32(end)}
 	}
 	return end
+}
+
+// jsonlPlain reports whether raw key or string contents are their decoded self: no escapes,
+// valid UTF-8.
+func jsonlPlain(key []byte) bool {
+	for _, c := range key {
+		if c == '\\' || c >= utf8.RuneSelf {
+			return bytes.IndexByte(key, '\\') < 0 && utf8.Valid(key)
+		}
+	}
+	return true
 }
 
 // skip validates the value at f.line[j] and returns the index just past
@@ -196,17 +202,18 @@ func (f *jsonlFast) skip(j int) int {
 // lookup is jsonlLookup on the walked line: the edge of the member at
 // target t, or -1.
 func (f *jsonlFast) lookup(t int32) int32 {
-	c := f.paths.cands[t]
-	for len(c) > 0 {
-		seq := c[1 : 1+c[0]]
-		c = c[1+c[0]:]
+	for _, seq := range f.paths.cands[t] {
+		last := len(seq) - 1
 		for i, e := range seq {
 			v := f.vals[e]
-			if v.end == 0 || i < len(seq)-1 && f.line[v.start] != '{' {
+			if v.end == 0 {
 				break
 			}
-			if i == len(seq)-1 {
+			if i == last {
 				return e
+			}
+			if f.line[v.start] != '{' {
+				break
 			}
 		}
 	}
@@ -235,7 +242,7 @@ func (f *jsonlFast) scalar(k int32) (s []byte, ok bool) {
 	switch v[0] {
 	case '"':
 		s = v[1 : len(v)-1]
-		if bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s) {
+		if jsonlPlain(s) {
 			return s, true
 		}
 		s, ok = jsonAppendUnescapedText(nil, s)

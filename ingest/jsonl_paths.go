@@ -20,7 +20,7 @@ type jsonlPaths struct {
 	edges []jsonlEdge // by id, depth first: an edge's subtree follows it
 	nodes []jsonlNode // 0 is the line's object
 	slots []int32     // the nodes' hash tables of their keys: edge id + 1, 0 empty
-	cands [][]int32   // by target: candidates, each its length then its edge ids
+	cands [][][]int32 // by target: its candidates, each the edge ids of its keys
 }
 
 // jsonlEdge is one key of one object on some path.
@@ -28,6 +28,7 @@ type jsonlEdge struct {
 	key   string
 	child int32 // the node of the key's object value
 	last  int32 // the ids of the edges under child are (id, last)
+	plain bool  // key has no '\\': a raw key equal to it needs no unescaping
 }
 
 // jsonlNode is one object on some path: its keys' hash table is
@@ -98,7 +99,7 @@ func compileJSONLPaths(paths []string) (*jsonlPaths, bool) {
 		for _, k := range t.keys[n] {
 			id := int32(len(x.edges))
 			ids[n][k] = id
-			x.edges = append(x.edges, jsonlEdge{key: k, child: int32(t.child[n][k])})
+			x.edges = append(x.edges, jsonlEdge{key: k, child: int32(t.child[n][k]), plain: !strings.Contains(k, `\\`)})
 			number(t.child[n][k])
 			x.edges[id].last = int32(len(x.edges))
 		}
@@ -108,16 +109,17 @@ func compileJSONLPaths(paths []string) (*jsonlPaths, bool) {
 		x.table(n, ids[n])
 	}
 	for _, c := range seqs {
-		var flat []int32
+		var cands [][]int32
 		for _, seq := range c {
-			flat = append(flat, int32(len(seq)))
+			var es []int32
 			n := 0
 			for _, k := range seq {
-				flat = append(flat, ids[n][k])
+				es = append(es, ids[n][k])
 				n = t.child[n][k]
 			}
+			cands = append(cands, es)
 		}
-		x.cands = append(x.cands, flat)
+		x.cands = append(x.cands, cands)
 	}
 	return x, true
 }

@@ -49,7 +49,7 @@ func TestJSONLPathsTrie(t *testing.T) {
 			}
 		}
 	}
-	if len(x.cands) != 4 || x.cands[3][0] != 1 {
+	if len(x.cands) != 4 || len(x.cands[3]) != 1 || len(x.cands[0]) != 4 {
 		t.Errorf("candidates %v", x.cands)
 	}
 }
