@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"math"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/ttftrace/ttftrace/schema"
 )
@@ -112,7 +111,7 @@ func (f *jsonlFast) object(i int, n int32) int {
 		if i >= len(b) || b[i] != '"' {
 			return -1
 		}
-		kEnd, st := jsonStringEnd(b, i)
+		kEnd, st := jsonStringEndSWAR(b, i)
 		if st != scanOK {
 			return -1
 		}
@@ -167,17 +166,6 @@ func (f *jsonlFast) member(n int32, key []byte, j int) int {
 	return end
 }
 
-// jsonlPlain reports whether raw key or string contents are their decoded self: no escapes,
-// valid UTF-8.
-func jsonlPlain(key []byte) bool {
-	for _, c := range key {
-		if c == '\\' || c >= utf8.RuneSelf {
-			return bytes.IndexByte(key, '\\') < 0 && utf8.Valid(key)
-		}
-	}
-	return true
-}
-
 // skip validates the value at f.line[j] and returns the index just past
 // it, or -1, as jsonWalkSkip does; scalars without its set-up.
 func (f *jsonlFast) skip(j int) int {
@@ -185,7 +173,7 @@ func (f *jsonlFast) skip(j int) int {
 	end, st := 0, scanBad
 	switch c := b[j]; {
 	case c == '"':
-		end, st = jsonStringEnd(b, j)
+		end, st = jsonStringEndSWAR(b, j)
 	case c == '-' || c >= '0' && c <= '9':
 		end, st = jsonNumberEnd(b, j)
 	case c == 't' || c == 'f' || c == 'n':
