@@ -36,10 +36,14 @@ type jsonWindow struct {
 	err error // a read error other than io.EOF
 }
 
-// jsonWindowSize is the window's first capacity. It doubles whenever what
+// The window starts at jsonWindowMin bytes (a small input costs little)
+// and doubles at each refill up to jsonWindowSize, and beyond whenever what
 // it keeps fills half of it, so that an element longer than the window is
 // walked again only a logarithmic number of times.
-const jsonWindowSize = 256 << 10
+const (
+	jsonWindowMin  = 16 << 10
+	jsonWindowSize = 256 << 10
+)
 
 // more fills the window with more of the stream, dropping the bytes before
 // offset keep; it reports false when it read nothing (the end of the
@@ -52,8 +56,8 @@ func (w *jsonWindow) more(keep int64) bool {
 		w.buf = w.buf[:copy(w.buf, w.buf[k:])]
 		w.off = keep
 	}
-	if len(w.buf) > cap(w.buf)/2 {
-		w.buf = slices.Grow(w.buf, max(cap(w.buf), jsonWindowSize))
+	if len(w.buf) > cap(w.buf)/2 || cap(w.buf) < jsonWindowSize {
+		w.buf = slices.Grow(w.buf, max(cap(w.buf), jsonWindowMin))
 	}
 	n0 := len(w.buf)
 	for len(w.buf) < cap(w.buf) && !w.eof && w.err == nil {
@@ -102,7 +106,7 @@ type litellmArray struct {
 // stream reads the array at the start of br.
 func (f *litellmFast) stream(in *Input, loc *time.Location, sink Sink, br *bufio.Reader) error {
 	a := &litellmArray{f: f, in: in, loc: loc, sink: sink, line: 1}
-	a.w = jsonWindow{r: br, buf: make([]byte, 0, jsonWindowSize)}
+	a.w = jsonWindow{r: br}
 	a.w.more(0)
 	p, ok := a.w.ws(0, 0)
 	if !ok || a.w.buf[p-a.w.off] != '[' {
