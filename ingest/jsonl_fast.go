@@ -275,20 +275,27 @@ func (f *jsonlFast) ids(ev *schema.Event) bool {
 		s := string(f.scratch)
 		ev.RequestID, ev.TraceID = s[:len(rid)], s[len(rid):]
 	}
-	if c, k := f.value(f.t.stream); c != 0 && c != 'n' {
-		s, _ := f.scalar(k)
-		switch string(s) {
-		case "true":
-			ev.Stream = f.arena.bool(true)
-		case "false":
-			ev.Stream = f.arena.bool(false)
-		default:
-			b, err := strconv.ParseBool(string(s))
-			if err != nil {
-				return false
-			}
-			ev.Stream = f.arena.bool(b)
+	return f.stream(ev)
+}
+
+// stream sets the stream flag, as jsonlMapping.ids does.
+func (f *jsonlFast) stream(ev *schema.Event) bool {
+	c, k := f.value(f.t.stream)
+	if c == 0 || c == 'n' {
+		return true
+	}
+	s, _ := f.scalar(k)
+	switch string(s) {
+	case "true":
+		ev.Stream = f.arena.bool(true)
+	case "false":
+		ev.Stream = f.arena.bool(false)
+	default:
+		b, err := strconv.ParseBool(string(s))
+		if err != nil {
+			return false
 		}
+		ev.Stream = f.arena.bool(b)
 	}
 	return true
 }

@@ -121,6 +121,9 @@ var jsonlFastEdges = []string{
 	`{"ts":"2026-11-23T10:00:00Z","a":{"b":{"c":3}},"a":{"b":{"d":1}}}`,
 }
 
+// jsonlEscapedMap maps path keys a\b and a, backspace, b.
+const jsonlEscapedMap = `{"start":{"field":"ts"},"request_id":"a\\b","model":"a\b"}`
+
 // jsonlDottedMap maps paths whose candidates overlap, with empty segments.
 const jsonlDottedMap = `{"start":{"field":"ts"},"request_id":"a.b.c","model":"a..b","endpoint":".x","host":"y.","attrs":["a.b","a","a.b.c.d.e",""]}`
 
@@ -136,6 +139,11 @@ func TestJSONLFastMatchesGeneral(t *testing.T) {
 		jsonlRoutes(t, []byte(line), m, time.FixedZone("X", 3600))
 		jsonlRoutes(t, []byte(line), `{"start":{"field":"ts"},"request_id":"req.id","attrs":["req","","req.id"],"error":"req.id"}`, nil)
 		jsonlRoutes(t, []byte(line), jsonlDottedMap, nil)
+	}
+	// A path key with a backslash: the line's raw key equal to it is an
+	// escape that decodes to another key.
+	for _, line := range []string{`{"ts":"2026-11-23T10:00:00Z","a\\b":"x"}`, `{"ts":"2026-11-23T10:00:00Z","a\b":"x"}`, `{"ts":"2026-11-23T10:00:00Z","a\u0008":"x"}`} {
+		jsonlRoutes(t, []byte(line), jsonlEscapedMap, nil)
 	}
 	// A path with too many dots turns the fast path off.
 	deep := `{"start":{"field":"ts"},"request_id":"a.b.c.d.e.f.g.h.i.j.k.l"}`
@@ -160,5 +168,6 @@ func FuzzJSONLFast(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		jsonlRoutes(t, []byte(line), m, nil)
 		jsonlRoutes(t, []byte(line), jsonlDottedMap, nil)
+		jsonlRoutes(t, []byte(line), jsonlEscapedMap, nil)
 	})
 }

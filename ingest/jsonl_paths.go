@@ -93,18 +93,7 @@ func compileJSONLPaths(paths []string) (*jsonlPaths, bool) {
 	}
 	x := &jsonlPaths{nodes: make([]jsonlNode, len(t.keys))}
 	ids := make([]map[string]int32, len(t.keys)) // edge ids by node and key
-	var number func(n int)
-	number = func(n int) {
-		ids[n] = map[string]int32{}
-		for _, k := range t.keys[n] {
-			id := int32(len(x.edges))
-			ids[n][k] = id
-			x.edges = append(x.edges, jsonlEdge{key: k, child: int32(t.child[n][k]), plain: !strings.Contains(k, `\\`)})
-			number(t.child[n][k])
-			x.edges[id].last = int32(len(x.edges))
-		}
-	}
-	number(0)
+	x.number(t, ids, 0)
 	for n := range t.keys {
 		x.table(n, ids[n])
 	}
@@ -122,6 +111,19 @@ func compileJSONLPaths(paths []string) (*jsonlPaths, bool) {
 		x.cands = append(x.cands, cands)
 	}
 	return x, true
+}
+
+// number gives the edges under node n of t their ids, depth first, in
+// ids and x.edges.
+func (x *jsonlPaths) number(t *jsonlTrie, ids []map[string]int32, n int) {
+	ids[n] = map[string]int32{}
+	for _, k := range t.keys[n] {
+		id := int32(len(x.edges))
+		ids[n][k] = id
+		x.edges = append(x.edges, jsonlEdge{key: k, child: int32(t.child[n][k]), plain: !strings.Contains(k, "\\")})
+		x.number(t, ids, t.child[n][k])
+		x.edges[id].last = int32(len(x.edges))
+	}
 }
 
 // table builds the hash table of node n's keys.
