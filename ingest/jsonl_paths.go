@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"encoding/binary"
 	"slices"
 	"strings"
 )
@@ -26,9 +27,10 @@ type jsonlPaths struct {
 // jsonlEdge is one key of one object on some path.
 type jsonlEdge struct {
 	key   string
-	child int32 // the node of the key's object value
-	last  int32 // the ids of the edges under child are (id, last)
-	plain bool  // key has no '\\': a raw key equal to it needs no unescaping
+	child int32  // the node of the key's object value
+	last  int32  // the ids of the edges under child are (id, last)
+	word  uint64 // jsonlKeyWord(key)
+	plain bool   // key has no '\\': a raw key equal to it needs no unescaping
 }
 
 // jsonlNode is one object on some path: its keys' hash table is
@@ -120,7 +122,7 @@ func (x *jsonlPaths) number(t *jsonlTrie, ids []map[string]int32, n int) {
 	for _, k := range t.keys[n] {
 		id := int32(len(x.edges))
 		ids[n][k] = id
-		x.edges = append(x.edges, jsonlEdge{key: k, child: int32(t.child[n][k]), plain: !strings.Contains(k, "\\")})
+		x.edges = append(x.edges, jsonlEdge{key: k, child: int32(t.child[n][k]), word: jsonlKeyWord([]byte(k)), plain: !strings.Contains(k, "\\")})
 		x.number(t, ids, t.child[n][k])
 		x.edges[id].last = int32(len(x.edges))
 	}
@@ -140,7 +142,7 @@ func (x *jsonlPaths) table(n int, ids map[string]int32) {
 	}
 	slices.Sort(keys) // a deterministic layout
 	for _, k := range keys {
-		h := jsonlHash(0, k)
+		h := jsonlHash(jsonlKeyWord([]byte(k)), len(k))
 		for x.slots[x.nodes[n].off+h&x.nodes[n].mask] != 0 {
 			h++
 		}
@@ -151,23 +153,37 @@ func (x *jsonlPaths) table(n int, ids map[string]int32) {
 // edge returns the id of key among node n's keys, or -1.
 func (x *jsonlPaths) edge(n int32, key []byte) int32 {
 	nd := &x.nodes[n]
-	for h := jsonlHash(0, string(key)); ; h++ {
+	w := jsonlKeyWord(key)
+	for h := jsonlHash(w, len(key)); ; h++ {
 		s := x.slots[nd.off+h&nd.mask]
 		if s == 0 {
 			return -1
 		}
-		if x.edges[s-1].key == string(key) {
+		if e := &x.edges[s-1]; e.word == w && len(e.key) == len(key) && (len(key) <= 8 || e.key[8:] == string(key[8:])) {
 			return s - 1
 		}
 	}
 }
 
-// jsonlHash hashes a key of object obj from its length and three of its
-// bytes: cheap, and keys of one object rarely collide on all of them.
-func jsonlHash(obj int, key string) uint32 {
-	h := uint32(obj)*0x9E3779B1 ^ uint32(len(key))*0x85EBCA77
-	if n := len(key); n > 0 {
-		h ^= (uint32(key[0]) | uint32(key[n/2])<<8 | uint32(key[n-1])<<16) * 0xC2B2AE3D
+// jsonlKeyWord is a key's first eight bytes, little endian, zero-padded. A
+// key of a line lies in it before at least its closing quote, so it is
+// mostly loaded in one read from beyond its length.
+func jsonlKeyWord(key []byte) uint64 {
+	if cap(key) >= 8 {
+		w := binary.LittleEndian.Uint64(key[:8])
+		if n := len(key); n < 8 {
+			w &= 1<<(8*n) - 1
+		}
+		return w
 	}
-	return h ^ h>>15
+	var w uint64
+	for i, c := range key {
+		w |= uint64(c) << (8 * i)
+	}
+	return w
+}
+
+// jsonlHash hashes a key from its first word and its length.
+func jsonlHash(w uint64, n int) uint32 {
+	return uint32((w ^ uint64(n)*0x9E3779B97F4A7C15) * 0xC2B2AE3D27D4EB4F >> 32)
 }

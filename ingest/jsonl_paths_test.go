@@ -67,3 +67,16 @@ func isUnder(x *jsonlPaths, n, top int32) bool {
 	}
 	return false
 }
+
+// TestJSONLKeyWord checks that a key's word does not depend on what lies
+// past it.
+func TestJSONLKeyWord(t *testing.T) {
+	line := []byte(`"abcdefghijk":1`)
+	for n := 0; n <= 11; n++ {
+		key := line[1 : 1+n]
+		short := append([]byte(nil), key...)[:n:n]
+		if jsonlKeyWord(key) != jsonlKeyWord(short) {
+			t.Errorf("%q: %x in a line, %x alone", key, jsonlKeyWord(key), jsonlKeyWord(short))
+		}
+	}
+}
