@@ -78,7 +78,8 @@ func (genericJSONL) decode(in *Input, sink Sink, useFast bool) error {
 	if err != nil {
 		return err
 	}
-	fast := &jsonlFast{m: m, in: in}
+	fast := newJSONLFast(m, in)
+	useFast = useFast && fast != nil
 	return readRecordsByLine(in.R, sink, func(line int64, b []byte) {
 		if len(bytes.TrimSpace(b)) == 0 {
 			sink.Skip(line, "blank line")

@@ -5,138 +5,97 @@ import (
 	"cmp"
 	"math"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/ttftrace/ttftrace/schema"
 )
 
 // The fast path of the jsonl decoder. Profiling showed the time in
 // encoding/json decoding every line into a map[string]any (a map, a string
-// and a json.Number per member). Here a line is walked once in place into a
-// flat list of its objects' members (key and value span), the mapping's
-// paths are looked up in that list with the map's rules (the last of
-// duplicate keys wins, a dotted path tries the whole key first, then every
-// split), and values are read from the bytes. Whatever it does not
-// reproduce exactly (escaped or invalid UTF-8 keys, text after the object,
+// and a json.Number per member). Here the mapping's paths are compiled once
+// (jsonl_paths.go) and a line is walked once in place, recording the value
+// span of each member on some path (the last of duplicate keys wins, its
+// earlier object forgotten); each path then resolves with the map's rules (a
+// dotted path tries the whole key first, then every split) by indexing those
+// spans, and values are read from the bytes. Whatever it does not reproduce
+// exactly (escaped or invalid UTF-8 keys on a path, text after the object,
 // undecodable escapes, deep nesting) and every line the general route would
 // reject goes to the general route, so events, skips, rejects and reasons
 // are the same either way; TestJSONLFastMatchesGeneral and FuzzJSONLFast
 // check it.
 
-// jsonlMember is one member of an object of a line: the object holding it
-// (0 is the line), its raw key, its value's span, and for an object value
-// the index of that object.
-type jsonlMember struct {
-	obj, child int
-	key        []byte
-	start, end int
-}
+// jsonlSpan is where a member's value lies in the line; end 0: not seen.
+type jsonlSpan struct{ start, end int32 }
 
 // jsonlFast reads jsonl lines in place; its scratch is reused line to line.
 type jsonlFast struct {
 	m       *jsonlMapping
 	in      *Input
+	paths   *jsonlPaths
+	t       jsonlTargets
 	line    []byte
-	members []jsonlMember
-	objects int
+	vals    []jsonlSpan // by edge of paths
 	stack   []byte
 	fail    bool // the line needs the general route
 	intern  internTable
 	arena   valueArena
 	attrs   []attrKV
 	maps    attrMaps
-	index   jsonlIndex
+	ev      schema.Event // the event being built, reused line to line
+	scratch []byte       // the request and trace ids of the event
 }
 
-// parse walks line into f.members and reports whether it is one JSON
-// object with nothing after it.
-func (f *jsonlFast) parse(line []byte) bool {
-	f.line, f.members, f.objects, f.fail = line, f.members[:0], 1, false
-	end := f.object(0, 0, 0)
-	if end < 0 || jsonSkipWS(line, end) != len(line) {
-		return false
-	}
-	f.index.build(f.members)
-	return true
+// jsonlTargets are the indices of the mapping's paths among the compiled
+// targets; -1 for a path the mapping does not give.
+type jsonlTargets struct {
+	require, start, stream, status, err, prompt, output int32
+	instants                                            [7]int32 // headers, first_token, last_token, end, queue, prefill, decode
+	responseID, model, endpoint, host, requestID, trace int32
+	attrs                                               []int32
 }
 
-// object walks the object at f.line[i] whose index is obj.
-func (f *jsonlFast) object(i, obj, depth int) int {
-	b := f.line
-	if depth > 64 {
-		return -1
-	}
-	return jsonWalkObject(b, i, func(key []byte, j int) int {
-		if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
+// newJSONLFast compiles m's paths; nil when they have too many dots.
+func newJSONLFast(m *jsonlMapping, in *Input) *jsonlFast {
+	var paths []string
+	add := func(p string) int32 {
+		if p == "" {
 			return -1
 		}
-		f.members = append(f.members, jsonlMember{obj: obj, child: -1, key: key, start: j})
-		k := len(f.members) - 1
-		var end int
-		if b[j] == '{' {
-			f.members[k].child = f.objects
-			f.objects++
-			end = f.object(j, f.members[k].child, depth+1)
-		} else {
-			end = jsonWalkSkip(b, j, &f.stack)
-		}
-		f.members[k].end = end
-		return end
-	})
-}
-
-// member returns the index of the last member key of object obj, or -1.
-func (f *jsonlFast) member(obj int, key string) int {
-	if f.index.ok {
-		return f.index.find(f.members, obj, key)
+		paths = append(paths, p)
+		return int32(len(paths) - 1)
 	}
-	for k := len(f.members) - 1; k >= 0; k-- {
-		if m := &f.members[k]; m.obj == obj && string(m.key) == key {
-			return k
+	t := jsonlTargets{
+		require: add(m.Require), start: add(m.Start.Field), stream: add(m.Stream), status: add(m.Status),
+		err: add(m.Error), prompt: add(m.PromptTokens), output: add(m.OutputTokens),
+		responseID: add(m.ResponseID), model: add(m.Model), endpoint: add(m.Endpoint), host: add(m.Host),
+		requestID: add(m.RequestID), trace: add(m.TraceID),
+	}
+	for i, x := range m.instants()[1:] {
+		t.instants[i] = -1
+		if x.spec != nil {
+			t.instants[i] = add(x.spec.Field)
 		}
 	}
-	return -1
-}
-
-// lookup is jsonlLookup on the walked line: the index of the member at
-// path in object obj, or -1.
-func (f *jsonlFast) lookup(obj int, path string) int {
-	if k := f.member(obj, path); k >= 0 {
-		return k
+	for _, p := range m.Attrs {
+		paths = append(paths, p) // "" too: jsonlLookup finds a key ""
+		t.attrs = append(t.attrs, int32(len(paths)-1))
 	}
-	for i := 0; i < len(path); i++ {
-		if path[i] != '.' {
-			continue
-		}
-		if k := f.member(obj, path[:i]); k >= 0 && f.members[k].child >= 0 {
-			if v := f.lookup(f.members[k].child, path[i+1:]); v >= 0 {
-				return v
-			}
-		}
+	x, ok := compileJSONLPaths(paths)
+	if !ok {
+		return nil
 	}
-	return -1
-}
-
-// value returns the first byte of the value at path (0 when missing, 'n'
-// for null) and the member's index.
-func (f *jsonlFast) value(path string) (byte, int) {
-	k := f.lookup(0, path)
-	if k < 0 {
-		return 0, -1
-	}
-	return f.line[f.members[k].start], k
+	return &jsonlFast{m: m, in: in, paths: x, t: t, vals: make([]jsonlSpan, len(x.edges))}
 }
 
 // scalar is jsonlScalar on member k: the text of a string (unescaped), a
 // number or a bool; ok is false for null, objects and arrays. It sets
 // f.fail for a string whose decoding it does not reproduce.
-func (f *jsonlFast) scalar(k int) (s []byte, ok bool) {
-	m := &f.members[k]
+func (f *jsonlFast) scalar(k int32) (s []byte, ok bool) {
+	m := f.vals[k]
 	v := f.line[m.start:m.end]
 	switch v[0] {
 	case '"':
 		s = v[1 : len(v)-1]
-		if bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s) {
+		if jsonlPlain(s) {
 			return s, true
 		}
 		s, ok = jsonAppendUnescapedText(nil, s)
@@ -155,12 +114,13 @@ func (f *jsonlFast) decode(line int64, b []byte, sink Sink) bool {
 		return false
 	}
 	if f.m.Require != "" {
-		if c, _ := f.value(f.m.Require); c == 0 || c == 'n' {
+		if c, _ := f.value(f.t.require); c == 0 || c == 'n' {
 			sink.Skip(line, "not a request record")
 			return true
 		}
 	}
-	ev := &schema.Event{Source: f.m.Source, Format: "jsonl", Host: f.in.Host, Clock: schema.ClockWall, InputFile: f.in.Name}
+	f.ev = schema.Event{Source: f.m.Source, Format: "jsonl", Host: f.in.Host, Clock: schema.ClockWall, InputFile: f.in.Name}
+	ev := &f.ev
 	if !f.times(ev) || !f.ids(ev) || !f.outcome(ev) || !f.counts(ev) {
 		return false
 	}
@@ -176,8 +136,8 @@ func (f *jsonlFast) decode(line int64, b []byte, sink Sink) bool {
 // attrList sets the attributes the mapping names.
 func (f *jsonlFast) attrList(ev *schema.Event) {
 	f.attrs = f.attrs[:0]
-	for _, path := range f.m.Attrs {
-		if _, k := f.value(path); k >= 0 {
+	for i, path := range f.m.Attrs {
+		if _, k := f.value(f.t.attrs[i]); k >= 0 {
 			if s, ok := f.scalar(k); ok {
 				f.attrs = append(f.attrs, attrKV{path, f.intern.get(s)})
 			}
@@ -186,8 +146,40 @@ func (f *jsonlFast) attrList(ev *schema.Event) {
 	ev.Attrs = f.maps.get(f.attrs)
 }
 
+// text is the scalar text at target t: empty when t is none, missing or
+// null; ok is false for an object or an array.
+func (f *jsonlFast) text(t int32) ([]byte, bool) {
+	c, k := f.value(t)
+	if c == 0 || c == 'n' {
+		return nil, true
+	}
+	return f.scalar(k)
+}
+
+// appendJSONLTraceID appends the trace id jsonlMapping.ids gives for the
+// text b, cmp.Or(NormalizeTraceID(b), TraceIDFromTraceparent(b)), reading
+// the usual shapes (a bare id, a traceparent) in place.
+func appendJSONLTraceID(dst, b []byte) []byte {
+	if len(b) == 0 {
+		return dst
+	}
+	id, ok := appendTraceID(dst, b)
+	if ok && len(id) > len(dst) {
+		return id
+	}
+	// NormalizeTraceID gives "" unless b holds 32 digits once up to two
+	// 0x prefixes and every dash are removed.
+	if n := len(b) - bytes.Count(b, []byte("-")); ok || n < 32 || n > 36 {
+		if id, ok = appendTraceparentID(dst, b); ok {
+			return id
+		}
+	}
+	s := string(b)
+	return append(dst, cmp.Or(NormalizeTraceID(s), TraceIDFromTraceparent(s))...)
+}
+
 // instant reads an absolute instant of member k in format.
-func (f *jsonlFast) instant(k int, format string) (int64, bool) {
+func (f *jsonlFast) instant(k int32, format string) (int64, bool) {
 	s, ok := f.scalar(k)
 	if !ok {
 		return 0, false
@@ -205,7 +197,7 @@ func (f *jsonlFast) instant(k int, format string) (int64, bool) {
 // jsonlMapping.times does; false when it would reject.
 func (f *jsonlFast) times(ev *schema.Event) bool {
 	m := f.m
-	c, k := f.value(m.Start.Field)
+	c, k := f.value(f.t.start)
 	if c == 0 || c == 'n' {
 		return false
 	}
@@ -214,7 +206,7 @@ func (f *jsonlFast) times(ev *schema.Event) bool {
 		return false
 	}
 	ev.StartNs = f.arena.int64(start)
-	for _, t := range []struct {
+	for i, t := range []struct {
 		spec  *jsonlInstant
 		dst   **int64
 		phase bool
@@ -223,10 +215,7 @@ func (f *jsonlFast) times(ev *schema.Event) bool {
 		{m.LastToken, &ev.LastTokenNs, false}, {m.End, &ev.EndNs, false},
 		{m.Queue, &ev.QueueNs, true}, {m.Prefill, &ev.PrefillNs, true}, {m.Decode, &ev.DecodeNs, true},
 	} {
-		if t.spec == nil {
-			continue
-		}
-		if c, k = f.value(t.spec.Field); c == 0 || c == 'n' {
+		if c, k = f.value(f.t.instants[i]); c == 0 || c == 'n' {
 			continue
 		}
 		ns, ok := f.duration(k, t.spec, start, t.phase)
@@ -239,7 +228,7 @@ func (f *jsonlFast) times(ev *schema.Event) bool {
 }
 
 // duration reads the instant or phase of member k.
-func (f *jsonlFast) duration(k int, spec *jsonlInstant, start int64, phase bool) (int64, bool) {
+func (f *jsonlFast) duration(k int32, spec *jsonlInstant, start int64, phase bool) (int64, bool) {
 	if spec.Format != "" {
 		return f.instant(k, spec.Format)
 	}
@@ -257,23 +246,15 @@ func (f *jsonlFast) duration(k int, spec *jsonlInstant, start int64, phase bool)
 // ids sets the ids, model, endpoint, host and stream flag, as
 // jsonlMapping.ids does; false when it would reject.
 func (f *jsonlFast) ids(ev *schema.Event) bool {
-	m := f.m
 	for _, s := range []struct {
-		path   string
+		t      int32
 		dst    *string
 		intern bool
 	}{
-		{m.RequestID, &ev.RequestID, false}, {m.ResponseID, &ev.ResponseID, false}, {m.Model, &ev.Model, true},
-		{m.Endpoint, &ev.Endpoint, true}, {m.Host, &ev.Host, true}, {m.TraceID, &ev.TraceID, false},
+		{f.t.responseID, &ev.ResponseID, false}, {f.t.model, &ev.Model, true},
+		{f.t.endpoint, &ev.Endpoint, true}, {f.t.host, &ev.Host, true},
 	} {
-		if s.path == "" {
-			continue
-		}
-		c, k := f.value(s.path)
-		if c == 0 || c == 'n' {
-			continue
-		}
-		str, ok := f.scalar(k)
+		str, ok := f.text(s.t)
 		switch {
 		case !ok:
 			return false
@@ -284,31 +265,44 @@ func (f *jsonlFast) ids(ev *schema.Event) bool {
 		}
 	}
 	ev.Endpoint = EndpointPath(ev.Endpoint)
-	if ev.TraceID != "" {
-		ev.TraceID = cmp.Or(NormalizeTraceID(ev.TraceID), TraceIDFromTraceparent(ev.TraceID))
+	rid, ok1 := f.text(f.t.requestID)
+	tp, ok2 := f.text(f.t.trace)
+	if !ok1 || !ok2 {
+		return false
 	}
-	if c, k := f.value(m.Stream); m.Stream != "" && c != 0 && c != 'n' {
-		s, _ := f.scalar(k)
-		switch string(s) {
-		case "true":
-			ev.Stream = f.arena.bool(true)
-		case "false":
-			ev.Stream = f.arena.bool(false)
-		default:
-			b, err := strconv.ParseBool(string(s))
-			if err != nil {
-				return false
-			}
-			ev.Stream = f.arena.bool(b)
+	if len(rid)+len(tp) > 0 { // both in one allocation
+		f.scratch = appendJSONLTraceID(append(f.scratch[:0], rid...), tp)
+		s := string(f.scratch)
+		ev.RequestID, ev.TraceID = s[:len(rid)], s[len(rid):]
+	}
+	return f.stream(ev)
+}
+
+// stream sets the stream flag, as jsonlMapping.ids does.
+func (f *jsonlFast) stream(ev *schema.Event) bool {
+	c, k := f.value(f.t.stream)
+	if c == 0 || c == 'n' {
+		return true
+	}
+	s, _ := f.scalar(k)
+	switch string(s) {
+	case "true":
+		ev.Stream = f.arena.bool(true)
+	case "false":
+		ev.Stream = f.arena.bool(false)
+	default:
+		b, err := strconv.ParseBool(string(s))
+		if err != nil {
+			return false
 		}
+		ev.Stream = f.arena.bool(b)
 	}
 	return true
 }
 
 // outcome sets the status and the error class, as jsonlMapping.outcome.
 func (f *jsonlFast) outcome(ev *schema.Event) bool {
-	m := f.m
-	if c, k := f.value(m.Status); m.Status != "" && c != 0 && c != 'n' {
+	if c, k := f.value(f.t.status); c != 0 && c != 'n' {
 		s, _ := f.scalar(k)
 		s = bytes.TrimSpace(s)
 		n64, ok := digitsValue(s)
@@ -326,13 +320,13 @@ func (f *jsonlFast) outcome(ev *schema.Event) bool {
 		ev.Error = ErrorClass(n)
 	}
 	failed := false
-	if c, k := f.value(m.Error); m.Error != "" && c != 0 {
+	if c, k := f.value(f.t.err); c != 0 {
 		switch c {
 		case 't', 'n':
 			failed = c == 't'
 		case 'f':
 		case '"':
-			failed = f.members[k].end-f.members[k].start > 2
+			failed = f.vals[k].end-f.vals[k].start > 2
 		default:
 			failed = true
 		}
@@ -347,17 +341,14 @@ func (f *jsonlFast) outcome(ev *schema.Event) bool {
 func (f *jsonlFast) counts(ev *schema.Event) bool {
 	m := f.m
 	for _, c := range []struct {
-		path string
-		dst  **int64
-		src  *string
+		t   int32
+		dst **int64
+		src *string
 	}{
-		{m.PromptTokens, &ev.PromptTokens, &ev.PromptTokensSource},
-		{m.OutputTokens, &ev.OutputTokens, &ev.OutputTokensSource},
+		{f.t.prompt, &ev.PromptTokens, &ev.PromptTokensSource},
+		{f.t.output, &ev.OutputTokens, &ev.OutputTokensSource},
 	} {
-		if c.path == "" {
-			continue
-		}
-		b, k := f.value(c.path)
+		b, k := f.value(c.t)
 		if b == 0 || b == 'n' {
 			continue
 		}

@@ -90,7 +90,42 @@ var jsonlFastEdges = []string{
 	`{"ts":"2026-11-23T10:00:00Z"}`,
 	`{"ts":"2026-11-23T10:00:00Z","req":{}}`,
 	`null`, `[]`, `"x"`, `{}`, `{"ts":`, "\t", ` {"ts":"2026-11-23T10:00:00Z","req":{"id":"a"}}` + "\r",
+	// trace ids in and out of the shapes read in place
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"traceparent":"4BF92F3577B34DA6A3CE929D0E0E4736"}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"traceparent":"4bf92f35-77b3-4da6-a3ce-929d0e0e4736"}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"traceparent":"0X4bf92f3577b34da6a3ce929d0e0e4736"}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"traceparent":"0x0x4bf92f3577b34da6a3ce929d0e0e4736"}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"traceparent":"00000000000000000000000000000000"}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"traceparent":"00-00000000000000000000000000000000-00f067aa0ba902b7-01"}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"traceparent":" 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01 "}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-01"}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"traceparent":"00-0x4bf92f3577b34da6a3ce929d0e0e4736-x-01"}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"traceparent":"00-4bf92f3577b34da6a3ce929d0e0e473g-00f067aa0ba902b7-01"}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"traceparent":12345}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":""},"traceparent":""}`,
+	// duplicate and dotted keys at several levels
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a","id":"b","model":"m","model":null}}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a","model":"m"},"req":{"id":"b"}}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"req":{"id":{"x":1}}}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"gw":{"host":"x","tenant":"t"},"gw":"s"}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"gw.tenant":"x","gw":{"tenant":"y","host":"h"}}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"usage":{"prompt_tokens":{"a":1}}}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"prompt":{"r\u0065q":{"id":"b"}},"x":{"y":[{"\u0074s":1}]}}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a","m\u006fdel":"m"}}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a","mod` + "\xff" + `el":"m"}}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a","módel":"m"},"régión":"x"}`,
+	`{"ts":"2026-11-23T10:00:00Z","a.b":{"c":1},"a":{"b.c":2,"b":{"c":3}},"":"e","x":{"":"f"}}`,
+	`{"ts":"2026-11-23T10:00:00Z","a":{"b":{"c":3}},"a.b":7}`,
+	`{"ts":"2026-11-23T10:00:00Z","a":{"b":{"c":3},"b.c":null},"a..b":"m","":{"x":"ep"},"y":{"":"h"}}`,
+	`{"ts":"2026-11-23T10:00:00Z","a":{"b":{"c":3,"d":{"e":"5"}}},"a.b.c.d":{"e":1}}`,
+	`{"ts":"2026-11-23T10:00:00Z","a":{"b":{"c":3}},"a":{"b":{"d":1}}}`,
 }
+
+// jsonlEscapedMap maps path keys a\b and a, backspace, b.
+const jsonlEscapedMap = `{"start":{"field":"ts"},"request_id":"a\\b","model":"a\b"}`
+
+// jsonlDottedMap maps paths whose candidates overlap, with empty segments.
+const jsonlDottedMap = `{"start":{"field":"ts"},"request_id":"a.b.c","model":"a..b","endpoint":".x","host":"y.","attrs":["a.b","a","a.b.c.d.e",""]}`
 
 func TestJSONLFastMatchesGeneral(t *testing.T) {
 	m := jsonlTestMap(t)
@@ -103,7 +138,19 @@ func TestJSONLFastMatchesGeneral(t *testing.T) {
 		jsonlRoutes(t, []byte(line), m, nil)
 		jsonlRoutes(t, []byte(line), m, time.FixedZone("X", 3600))
 		jsonlRoutes(t, []byte(line), `{"start":{"field":"ts"},"request_id":"req.id","attrs":["req","","req.id"],"error":"req.id"}`, nil)
+		jsonlRoutes(t, []byte(line), jsonlDottedMap, nil)
 	}
+	// A path key with a backslash: the line's raw key equal to it is an
+	// escape that decodes to another key.
+	for _, line := range []string{`{"ts":"2026-11-23T10:00:00Z","a\\b":"x"}`, `{"ts":"2026-11-23T10:00:00Z","a\b":"x"}`, `{"ts":"2026-11-23T10:00:00Z","a\u0008":"x"}`} {
+		jsonlRoutes(t, []byte(line), jsonlEscapedMap, nil)
+	}
+	// A path with too many dots turns the fast path off.
+	deep := `{"start":{"field":"ts"},"request_id":"a.b.c.d.e.f.g.h.i.j.k.l"}`
+	if m, err := parseJSONLMapping(deep); err != nil || newJSONLFast(m, &Input{}) != nil {
+		t.Errorf("mapping %s: err %v, or a fast path", deep, err)
+	}
+	jsonlRoutes(t, []byte(`{"ts":"2026-11-23T10:00:00Z","a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{"i":{"j":{"k":{"l":"x"}}}}}}}}}}}}`), deep, nil)
 	if !testing.Short() {
 		jsonlRoutes(t, benchJSONLInput()[:1<<20], m, nil)
 	}
@@ -120,5 +167,7 @@ func FuzzJSONLFast(f *testing.F) {
 	m := jsonlTestMap(f)
 	f.Fuzz(func(t *testing.T, line string) {
 		jsonlRoutes(t, []byte(line), m, nil)
+		jsonlRoutes(t, []byte(line), jsonlDottedMap, nil)
+		jsonlRoutes(t, []byte(line), jsonlEscapedMap, nil)
 	})
 }

@@ -119,7 +119,7 @@ func (l litellm) Decode(in *Input, sink Sink) error {
 	if loc == nil {
 		loc = time.UTC
 	}
-	return l.decode(in, sink, loc, &litellmFast{})
+	return l.decode(in, sink, loc, newLiteLLMFast())
 }
 
 // decode reads the input, trying fast (nil: none) on every line that starts
@@ -131,14 +131,7 @@ func (litellm) decode(in *Input, sink Sink, loc *time.Location, fast *litellmFas
 		fastLine = func(line int64, t []byte) bool { return fast.decode(in, loc, line, t, sink) }
 		br := bufio.NewReaderSize(in.R, 64<<10)
 		if peekJSONArray(br) {
-			data, err := io.ReadAll(br)
-			if err != nil {
-				return err
-			}
-			if fast.array(data, fastLine, func(line int64, raw []byte) { litellmGeneral(in, loc, sink, line, raw) }) {
-				return nil
-			}
-			br = bufio.NewReader(bytes.NewReader(data))
+			return fast.stream(in, loc, sink, br)
 		}
 		r = br
 	}
@@ -154,37 +147,44 @@ func litellmGeneral(in *Input, loc *time.Location, sink Sink, line int64, raw []
 		sink.Reject(line, "invalid json", truncateDetail(err.Error()))
 		return
 	}
-	ev, reason, detail := r.event(loc)
-	if reason != "" {
+	b := &litellmBuild{}
+	if reason, detail := r.event(loc, b); reason != "" {
 		sink.Reject(line, reason, truncateDetail(detail))
 		return
 	}
+	ev := &b.ev
 	ev.Format, ev.Source, ev.Host, ev.Clock = "litellm", schema.SourceProxy, in.Host, schema.ClockWall
 	ev.InputFile, ev.InputLine = in.Name, line
 	sink.Event(line, raw, ev)
 }
 
-// event builds the event of one payload, or a reject reason and detail.
-func (r *litellmRecord) event(loc *time.Location) (*schema.Event, string, string) {
-	start, ok1 := litellmTime(r.StartTime, loc)
-	end, ok2 := litellmTime(r.EndTime, loc)
+// event builds the event of one payload in b.ev, or returns a reject
+// reason and detail.
+func (r *litellmRecord) event(loc *time.Location, b *litellmBuild) (string, string) {
+	start, hasStart, ok1 := litellmTime(r.StartTime, loc)
+	end, hasEnd, ok2 := litellmTime(r.EndTime, loc)
 	if !ok1 || !ok2 {
-		return nil, "bad timestamp", "startTime=" + string(r.StartTime) + " endTime=" + string(r.EndTime)
+		return "bad timestamp", "startTime=" + string(r.StartTime) + " endTime=" + string(r.EndTime)
 	}
-	if start == nil {
-		return nil, "missing start time", "no startTime"
+	if !hasStart {
+		return "missing start time", "no startTime"
 	}
-	ev := &schema.Event{StartNs: start, EndNs: end, Stream: r.Stream}
-	if first, ok := litellmTime(r.CompletionStartTime, loc); ok && first != nil && end != nil {
-		streamed := r.Stream != nil && *r.Stream || r.Stream == nil && *first != *end
-		if streamed && (start == nil || *first >= *start) && *first <= *end {
-			ev.FirstTokenNs, ev.Stream = first, ptr(true)
+	ev := &b.ev
+	ev.StartNs, ev.Stream = b.int64(start), r.Stream
+	if hasEnd {
+		ev.EndNs = b.int64(end)
+	}
+	if first, has, ok := litellmTime(r.CompletionStartTime, loc); ok && has && hasEnd {
+		streamed := r.Stream != nil && *r.Stream || r.Stream == nil && first != end
+		if streamed && first >= start && first <= end {
+			ev.FirstTokenNs, ev.Stream = b.int64(first), b.bool(true)
 		}
 	}
 	r.ids(ev)
-	r.describe(ev)
-	r.outcome(ev)
-	return ev, "", ""
+	r.describe(b)
+	r.outcome(b)
+	b.setAttrs()
+	return "", ""
 }
 
 // ids sets the response, request and other ids.
@@ -211,24 +211,25 @@ func (r *litellmRecord) ids(ev *schema.Event) {
 }
 
 // describe sets model, endpoint, tokens and attributes.
-func (r *litellmRecord) describe(ev *schema.Event) {
+func (r *litellmRecord) describe(b *litellmBuild) {
+	ev := &b.ev
 	ev.Model = r.ModelGroup
 	if ev.Model == "" {
 		ev.Model = r.Model
 	}
 	if r.Model != ev.Model {
-		setAttr(ev, "deployment_model", r.Model)
+		b.attr("deployment_model", r.Model)
 	}
 	ev.Endpoint = EndpointPath(r.Metadata.Route)
 	if !strings.HasPrefix(ev.Endpoint, "/") {
 		ev.Endpoint = litellmEndpoints[r.CallType]
 	}
-	setAttr(ev, "call_type", r.CallType)
-	setAttr(ev, "api_base", r.APIBase)
-	setAttr(ev, "provider", r.Provider)
-	setAttr(ev, "response_cost_usd", r.ResponseCost.String())
+	b.attr("call_type", r.CallType)
+	b.attr("api_base", r.APIBase)
+	b.attr("provider", r.Provider)
+	b.attr("response_cost_usd", r.ResponseCost.String())
 	if r.CacheHit != nil && *r.CacheHit {
-		setAttr(ev, "cache_hit", "true")
+		b.attr("cache_hit", "true")
 	}
 	if r.PromptTokens != nil && *r.PromptTokens >= 0 && (*r.PromptTokens > 0 || r.status() == "success") {
 		ev.PromptTokens, ev.PromptTokensSource = r.PromptTokens, schema.TokensUsage
@@ -246,14 +247,15 @@ func (r *litellmRecord) status() string {
 }
 
 // outcome sets status, error class and completion.
-func (r *litellmRecord) outcome(ev *schema.Event) {
+func (r *litellmRecord) outcome(b *litellmBuild) {
+	ev := &b.ev
 	switch r.status() {
 	case "success":
-		ev.Status, ev.Completed = ptr(int32(200)), ptr(true)
+		ev.Status, ev.Completed = b.int32(200), b.bool(true)
 	case "failure":
-		ev.Completed = ptr(false)
+		ev.Completed = b.bool(false)
 		if code, err := strconv.Atoi(jsonString(r.ErrorInformation.Code)); err == nil && code >= 100 && code <= 599 {
-			ev.Status = ptr(int32(code))
+			ev.Status = b.int32(int32(code))
 			ev.Error = ErrorClass(code)
 		}
 		switch {
@@ -264,37 +266,37 @@ func (r *litellmRecord) outcome(ev *schema.Event) {
 		case ev.Error == "":
 			ev.Error = schema.ErrorServer
 		}
-		setAttr(ev, "error_class", r.ErrorInformation.Class)
+		b.attr("error_class", r.ErrorInformation.Class)
 	}
 }
 
-// litellmTime reads an epoch-seconds number or an ISO date; absent or null
-// gives (nil, true).
-func litellmTime(raw json.RawMessage, loc *time.Location) (*int64, bool) {
+// litellmTime reads an epoch-seconds number or an ISO date into Unix
+// nanoseconds; has is false for absent or null, ok false for a bad value.
+func litellmTime(raw json.RawMessage, loc *time.Location) (ns int64, has, ok bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
-		return nil, true
+		return 0, false, true
 	}
 	if raw[0] != '"' {
 		ns, ok, slow := litellmEpochNs(raw)
 		if slow {
 			ns, ok = decimalScaled(string(raw), 9)
 		}
-		return &ns, ok && ns > 0
+		return ns, true, ok && ns > 0
 	}
 	if len(raw) >= 2 && raw[len(raw)-1] == '"' {
 		if ns, ok := looseRFC3339Ns(raw[1:len(raw)-1], loc); ok {
-			return &ns, true
+			return ns, true, true
 		}
 	}
 	s := jsonString(raw)
 	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return ptr(t.UnixNano()), true
+		return t.UnixNano(), true, true
 	}
 	for _, layout := range []string{"2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999"} {
 		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
-			return ptr(t.UnixNano()), true
+			return t.UnixNano(), true, true
 		}
 	}
-	return nil, false
+	return 0, false, false
 }

@@ -42,25 +42,37 @@ type litellmFast struct {
 	fail    bool
 	intern  internTable
 	arena   valueArena
+	maps    attrMaps
+	build   litellmBuild // the event being built, reused record to record
 }
 
 // read fills f.rec and f.headers from line and reports false when the
 // line needs the general route.
 func (f *litellmFast) read(line []byte) bool {
+	return f.readAt(line, 0) == len(line)
+}
+
+// readAt fills f.rec and f.headers from the object at b[i] (after white
+// space) and returns the index just past it, or -1 when the record needs
+// the general route.
+func (f *litellmFast) readAt(b []byte, i int) int {
 	f.rec, f.headers, f.fail = litellmRecord{}, f.headers[:0], false
 	var seen uint32
-	end := jsonWalkObject(line, 0, func(key []byte, j int) int {
-		k, ok := jsonStructKey(key, litellmFields)
+	end := jsonWalkObject(b, i, func(key []byte, j int) int {
+		k, ok := litellmKey(key)
 		if !ok || k >= 0 && seen&(1<<k) != 0 {
 			return -1
 		}
 		if k < 0 {
-			return jsonWalkSkip(line, j, &f.stack)
+			return jsonWalkSkip(b, j, &f.stack)
 		}
 		seen |= 1 << k
-		return f.field(line, k, j)
+		return f.field(b, k, j)
 	})
-	return end == len(line) && !f.fail
+	if f.fail {
+		return -1
+	}
+	return end
 }
 
 // field reads the value at line[j] of field k.
@@ -254,17 +266,21 @@ func litellmRequestIDKey(k []byte) bool {
 // decode reads one line whose first byte is '{': false when the general
 // route must read it, else it told sink what the general route would have.
 func (f *litellmFast) decode(in *Input, loc *time.Location, line int64, t []byte, sink Sink) bool {
-	if !f.read(t) {
+	return f.read(t) && f.emit(in, loc, line, t, sink)
+}
+
+// emit reports the record read into f.rec, whose bytes are raw: false when
+// the general route must read it (it would reject it).
+func (f *litellmFast) emit(in *Input, loc *time.Location, line int64, raw []byte, sink Sink) bool {
+	f.build.ev, f.build.attrs = schema.Event{}, f.build.attrs[:0]
+	if reason, _ := f.rec.event(loc, &f.build); reason != "" {
 		return false
 	}
-	ev, reason, _ := f.rec.event(loc)
-	if reason != "" {
-		return false
-	}
+	ev := &f.build.ev
 	f.headerIDs(ev)
 	ev.Format, ev.Source, ev.Host, ev.Clock = "litellm", schema.SourceProxy, in.Host, schema.ClockWall
 	ev.InputFile, ev.InputLine = in.Name, line
-	sink.Event(line, t, ev)
+	sink.Event(line, raw, ev)
 	return true
 }
 
@@ -301,28 +317,4 @@ func litellmEpochNs(b []byte) (ns int64, ok, slow bool) {
 		return -int64(v), true, false
 	}
 	return int64(v), true, false
-}
-
-// array reads a whole input holding one JSON array of records, as
-// proxyJSONArray does: each element that starts an object goes to fast
-// first, then to rec. It reports false, having read nothing, when the
-// array is not valid JSON (or starts with a byte-order mark), whose
-// errors the general route reports.
-func (f *litellmFast) array(data []byte, fast func(line int64, t []byte) bool, rec func(line int64, raw []byte)) bool {
-	start := jsonSkipWS(data, 0)
-	if _, st, grown := jsonValueEnd(data, start, f.stack); st != scanOK {
-		f.stack = grown[:0]
-		return false
-	}
-	line, pos := int64(1), 0
-	jsonArray(data, start, func(j int) int {
-		line += int64(bytes.Count(data[pos:j], []byte("\n")))
-		pos = j
-		end := jsonSkip(data, j, &f.stack)
-		if data[j] != '{' || !fast(line, data[j:end]) {
-			rec(line, data[j:end])
-		}
-		return end
-	})
-	return true
 }

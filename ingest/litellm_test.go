@@ -40,10 +40,11 @@ func TestLiteLLMInstants(t *testing.T) {
 			if err := json.Unmarshal([]byte(c.rec), &r); err != nil {
 				t.Fatal(err)
 			}
-			ev, reason, _ := r.event(time.UTC)
-			if ev == nil {
+			b := &litellmBuild{}
+			if reason, _ := r.event(time.UTC, b); reason != "" {
 				t.Fatal(reason)
 			}
+			ev := &b.ev
 			checkOffset(t, "start", ev.StartNs, 0, c.start)
 			checkOffset(t, "first token", ev.FirstTokenNs, 0, c.first)
 			checkOffset(t, "end", ev.EndNs, 0, c.end)
@@ -78,7 +79,9 @@ func TestLiteLLMOutcome(t *testing.T) {
 			t.Fatal(err)
 		}
 		r.StartTime = json.RawMessage("1795428000")
-		ev, _, _ := r.event(time.UTC)
+		b := &litellmBuild{}
+		r.event(time.UTC, b)
+		ev := &b.ev
 		if ev.Error != c.class || (ev.Status == nil) != (c.status == 0) || ev.Status != nil && *ev.Status != c.status {
 			t.Errorf("%s: class %q status %v", c.rec, ev.Error, ev.Status)
 		}
