@@ -87,7 +87,7 @@ type tritonTrace struct {
 }
 
 func (t triton) Decode(in *Input, sink Sink) error {
-	data, err := tritonReadAll(in.R)
+	data, err := readAllSized(in.R)
 	if err != nil {
 		return t.decodeGeneral(in, io.MultiReader(bytes.NewReader(data), tritonErrReader{err}), sink)
 	}

@@ -1,11 +1,6 @@
 package ingest
 
-import (
-	"io"
-	"os"
-
-	"github.com/ttftrace/ttftrace/schema"
-)
+import "github.com/ttftrace/ttftrace/schema"
 
 // Parts of the triton decoder shared by its general route and fast path.
 
@@ -60,37 +55,6 @@ func (b *tritonBox) ptr(v int64) *int64 {
 	b.ns[b.n] = v
 	b.n++
 	return &b.ns[b.n-1]
-}
-
-// tritonReadAll reads r to its end into a buffer sized by r's length or
-// file size when r tells them.
-func tritonReadAll(r io.Reader) ([]byte, error) {
-	n := int64(0)
-	switch r := r.(type) {
-	case interface{ Len() int }:
-		n = int64(r.Len())
-	case *os.File:
-		if st, err := r.Stat(); err == nil && st.Mode().IsRegular() {
-			n = st.Size()
-		}
-	}
-	if n <= 0 || n >= 1<<31 {
-		return io.ReadAll(r)
-	}
-	b := make([]byte, 0, n+1)
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		m, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+m]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
-	}
 }
 
 // tritonErrReader returns err, the read error the general route reports

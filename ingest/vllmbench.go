@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -82,7 +81,7 @@ type vbenchDoc struct {
 }
 
 func (v vllmBench) Decode(in *Input, sink Sink) error {
-	data, err := io.ReadAll(in.R)
+	data, err := readAllSized(in.R)
 	if err != nil {
 		return err
 	}

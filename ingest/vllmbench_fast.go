@@ -22,10 +22,10 @@ type vbenchFast struct {
 	run     vbenchRun
 	endType string
 	lists   [5][]vbenchSpan // start_times, ttfts, latencies, input_lens, output_lens
-	itls    []vbenchSpan    // every request's itls, one after the other
-	itlSets []vbenchSpan    // request i's itls as bounds in itls; lo < 0 for a null list
+	itlSets []vbenchSpan    // request i's itls array as its place in the document; lo < 0 for null
 	hasITLs bool
 	errs    []vbenchErr
+	hint    int // the longest per-request list read so far: the capacity of the next
 	stack   []byte
 }
 
@@ -44,7 +44,6 @@ func (f *vbenchFast) read(data []byte) bool {
 		return false
 	}
 	f.data = data
-	f.itls = make([]vbenchSpan, 0, len(data)/24) // an itl takes about 20 bytes
 	seen := 0
 	end := jsonWalkObject(data, 0, func(key []byte, j int) int {
 		k, ok := jsonStructKey(key, vbenchFields)
@@ -72,7 +71,8 @@ func (f *vbenchFast) member(k, j int) int {
 			return jsonWalkLiteral(b, j, "null")
 		}
 		var end int
-		f.lists[k], end = f.numbers(f.lists[k][:0], j)
+		f.lists[k], end = f.numbers(f.lists[k][:0:0], j, true)
+		f.hint = max(f.hint, len(f.lists[k]))
 		return end
 	case vbenchFields[k] == "itls":
 		return f.readITLs(j)
@@ -99,46 +99,82 @@ func (f *vbenchFast) member(k, j int) int {
 	return end
 }
 
-// numbers appends the spans of the array of numbers and nulls at data[j]
-// to dst; the index is -1 for anything else.
-func (f *vbenchFast) numbers(dst []vbenchSpan, j int) ([]vbenchSpan, int) {
+// numbers validates the array of numbers and nulls at data[j] and returns
+// the index past it, or -1 for anything else. With keep it appends the
+// elements' spans to dst, which starts empty with room for f.hint. It is a
+// plain loop rather than a jsonWalkArray callback: the itls lists hold most
+// of a document's numbers.
+func (f *vbenchFast) numbers(dst []vbenchSpan, j int, keep bool) ([]vbenchSpan, int) {
 	b := f.data
-	end := jsonWalkArray(b, j, func(k int) int {
-		if b[k] == 'n' {
-			dst = append(dst, vbenchSpan{-1, -1})
-			return jsonWalkLiteral(b, k, "null")
+	if keep && cap(dst) == 0 {
+		dst = make([]vbenchSpan, 0, f.hint)
+	}
+	if j >= len(b) || b[j] != '[' {
+		return dst, -1
+	}
+	if j = jsonSkipWS(b, j+1); j < len(b) && b[j] == ']' {
+		return dst, j + 1
+	}
+	for j < len(b) {
+		e, s := vbenchElem(b, j)
+		if e < 0 {
+			return dst, -1
 		}
-		if b[k] != '-' && (b[k] < '0' || b[k] > '9') {
-			return -1
+		if keep {
+			dst = append(dst, s)
 		}
-		e, st := jsonNumberEnd(b, k)
-		if st != scanOK {
-			return -1
+		if j = jsonSkipWS(b, e); j >= len(b) {
+			return dst, -1
 		}
-		dst = append(dst, vbenchSpan{int32(k), int32(e)})
-		return e
-	})
-	return dst, end
+		switch b[j] {
+		case ']':
+			return dst, j + 1
+		case ',':
+			j = jsonSkipWS(b, j+1)
+		default:
+			return dst, -1
+		}
+	}
+	return dst, -1
 }
 
-// readITLs reads itls, an array of number arrays or nulls (or null).
+// vbenchElem reads the number or null at b[j] and returns the index past it
+// (-1 for anything else) and its span.
+func vbenchElem(b []byte, j int) (int, vbenchSpan) {
+	if b[j] == 'n' {
+		return jsonWalkLiteral(b, j, "null"), vbenchSpan{-1, -1}
+	}
+	if b[j] != '-' && (b[j] < '0' || b[j] > '9') {
+		return -1, vbenchSpan{}
+	}
+	e, st := jsonNumberEnd(b, j)
+	if st != scanOK {
+		return -1, vbenchSpan{}
+	}
+	return e, vbenchSpan{int32(j), int32(e)}
+}
+
+// readITLs reads itls, an array of number arrays or nulls (or null). Each
+// request's array is validated and kept as its place in the document;
+// requestITLs splits it when the request is emitted.
 func (f *vbenchFast) readITLs(j int) int {
 	b := f.data
 	if b[j] == 'n' {
 		return jsonWalkLiteral(b, j, "null")
 	}
 	f.hasITLs = true
-	return jsonWalkArray(b, j, func(k int) int {
+	f.itlSets = make([]vbenchSpan, 0, f.hint)
+	end := jsonWalkArray(b, j, func(k int) int {
 		if b[k] == 'n' {
 			f.itlSets = append(f.itlSets, vbenchSpan{-1, -1})
 			return jsonWalkLiteral(b, k, "null")
 		}
-		lo := int32(len(f.itls))
-		var end int
-		f.itls, end = f.numbers(f.itls, k)
-		f.itlSets = append(f.itlSets, vbenchSpan{lo, int32(len(f.itls))})
+		_, end := f.numbers(nil, k, false)
+		f.itlSets = append(f.itlSets, vbenchSpan{int32(k), int32(end)})
 		return end
 	})
+	f.hint = max(f.hint, len(f.itlSets))
+	return end
 }
 
 // readErrors reads errors, an array of strings or nulls (or null).
@@ -147,6 +183,7 @@ func (f *vbenchFast) readErrors(j int) int {
 	if b[j] == 'n' {
 		return jsonWalkLiteral(b, j, "null")
 	}
+	f.errs = make([]vbenchErr, 0, f.hint)
 	return jsonWalkArray(b, j, func(k int) int {
 		if b[k] == 'n' {
 			f.errs = append(f.errs, vbenchErr{})
@@ -205,13 +242,22 @@ func (f *vbenchFast) text(s vbenchSpan) []byte {
 	return f.data[s.lo:s.hi:s.hi]
 }
 
-// requestITLs appends the texts of request i's itls to dst.
+// requestITLs appends the texts of request i's itls to dst, splitting the
+// array that readITLs validated.
 func (f *vbenchFast) requestITLs(dst [][]byte, i int) [][]byte {
 	if i >= len(f.itlSets) || f.itlSets[i].lo < 0 {
 		return dst
 	}
-	for _, s := range f.itls[f.itlSets[i].lo:f.itlSets[i].hi] {
+	b := f.data[:f.itlSets[i].hi]
+	for j := jsonSkipWS(b, int(f.itlSets[i].lo)+1); j < len(b) && b[j] != ']'; {
+		e, s := vbenchElem(b, j)
+		if e < 0 { // not after readITLs
+			break
+		}
 		dst = append(dst, f.text(s))
+		if j = jsonSkipWS(b, e); j < len(b) && b[j] == ',' {
+			j = jsonSkipWS(b, j+1)
+		}
 	}
 	return dst
 }
