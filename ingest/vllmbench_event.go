@@ -16,8 +16,9 @@ type vbenchRun struct {
 	stream                bool  // the document has itls
 	origin                int64 // the earliest start time (ns)
 	ev                    schema.Event
-	vals                  []vbenchVals // slab the events' pointer fields point into
-	offs                  []int64      // slab the events' chunk offsets are cut from
+	vals                  []vbenchVals      // slab the events' pointer fields point into
+	offs                  []int64           // the event's chunk offsets, reused
+	attrMap               map[string]string // the event's Attrs, reused
 	idx                   vbenchIndexes
 }
 
@@ -67,14 +68,13 @@ func (r *vbenchRun) newVals() *vbenchVals {
 	return v
 }
 
-// newOffsets returns a slice of n offsets for one event, cut from the slab.
+// newOffsets returns a slice of n offsets for one event: the run's one
+// buffer, which the sink copies (Sink's contract lets formats reuse slices).
 func (r *vbenchRun) newOffsets(n int) []int64 {
-	if len(r.offs) < n {
-		r.offs = make([]int64, max(4096, n))
+	if cap(r.offs) < n {
+		r.offs = make([]int64, max(64, n))
 	}
-	o := r.offs[:n:n]
-	r.offs = r.offs[n:]
-	return o
+	return r.offs[:n:n]
 }
 
 // vbenchReq holds the values of one request as number texts (nil: missing
@@ -151,17 +151,21 @@ func (r *vbenchRun) request(in *Input, req *vbenchReq, i int) (*schema.Event, st
 	return ev, "", ""
 }
 
-// attrs returns the attributes of request i's event.
+// attrs returns the attributes of request i's event: the run's one map,
+// which the sink copies (Sink's contract lets formats reuse it), with only
+// request_index changing between requests.
 func (r *vbenchRun) attrs(i int) map[string]string {
-	m := make(map[string]string, 3)
-	m["request_index"] = r.idx.get(i)
-	if r.backend != "" {
-		m["backend"] = r.backend
+	if r.attrMap == nil {
+		r.attrMap = make(map[string]string, 3)
+		if r.backend != "" {
+			r.attrMap["backend"] = r.backend
+		}
+		if r.label != "" {
+			r.attrMap["label"] = r.label
+		}
 	}
-	if r.label != "" {
-		m["label"] = r.label
-	}
-	return m
+	r.attrMap["request_index"] = r.idx.get(i)
+	return r.attrMap
 }
 
 // times sets the first token, chunk offsets, last token and end of a
