@@ -22,7 +22,7 @@ type vbenchFast struct {
 	run     vbenchRun
 	endType string
 	lists   [5][]vbenchSpan // start_times, ttfts, latencies, input_lens, output_lens
-	itlSets []vbenchSpan    // request i's itls array as its place in the document; lo < 0 for null
+	itls    vbenchITLs
 	hasITLs bool
 	errs    []vbenchErr
 	hint    int // the longest per-request list read so far: the capacity of the next
@@ -154,26 +154,25 @@ func vbenchElem(b []byte, j int) (int, vbenchSpan) {
 	return e, vbenchSpan{int32(j), int32(e)}
 }
 
-// readITLs reads itls, an array of number arrays or nulls (or null). Each
-// request's array is validated and kept as its place in the document;
-// requestITLs splits it when the request is emitted.
+// readITLs reads itls, an array of number arrays or nulls (or null).
 func (f *vbenchFast) readITLs(j int) int {
 	b := f.data
 	if b[j] == 'n' {
 		return jsonWalkLiteral(b, j, "null")
 	}
 	f.hasITLs = true
-	f.itlSets = make([]vbenchSpan, 0, f.hint)
+	f.itls.sets = make([]vbenchITLSet, 0, f.hint)
 	end := jsonWalkArray(b, j, func(k int) int {
-		if b[k] == 'n' {
-			f.itlSets = append(f.itlSets, vbenchSpan{-1, -1})
+		switch b[k] {
+		case 'n':
+			f.itls.sets = append(f.itls.sets, vbenchITLSet{arr: vbenchSpan{-1, -1}})
 			return jsonWalkLiteral(b, k, "null")
+		case '[':
+			return f.itls.array(b, k)
 		}
-		_, end := f.numbers(nil, k, false)
-		f.itlSets = append(f.itlSets, vbenchSpan{int32(k), int32(end)})
-		return end
+		return -1
 	})
-	f.hint = max(f.hint, len(f.itlSets))
+	f.hint = max(f.hint, len(f.itls.sets))
 	return end
 }
 
@@ -200,7 +199,7 @@ func (f *vbenchFast) readErrors(j int) int {
 
 // emit reports the requests read, as decodeGeneral does.
 func (f *vbenchFast) emit(in *Input, sink Sink) {
-	n := max(len(f.itlSets), len(f.errs))
+	n := max(len(f.itls.sets), len(f.errs))
 	for _, l := range f.lists {
 		n = max(n, len(l))
 	}
@@ -218,7 +217,11 @@ func (f *vbenchFast) emit(in *Input, sink Sink) {
 	var raw []byte
 	for i := range n {
 		req = vbenchReq{start: f.at(0, i), ttft: f.at(1, i), latency: f.at(2, i),
-			input: f.at(3, i), output: f.at(4, i), itls: f.requestITLs(req.itls[:0], i)}
+			input: f.at(3, i), output: f.at(4, i)}
+		if i < len(f.itls.sets) && f.itls.sets[i].arr.lo >= 0 {
+			s := f.itls.sets[i]
+			req.itlNs, req.itlArr = s.ns, f.data[s.arr.lo:s.arr.hi]
+		}
 		if i < len(f.errs) {
 			req.err = f.errs[i].text
 		}
@@ -240,26 +243,6 @@ func (f *vbenchFast) text(s vbenchSpan) []byte {
 		return nil
 	}
 	return f.data[s.lo:s.hi:s.hi]
-}
-
-// requestITLs appends the texts of request i's itls to dst, splitting the
-// array that readITLs validated.
-func (f *vbenchFast) requestITLs(dst [][]byte, i int) [][]byte {
-	if i >= len(f.itlSets) || f.itlSets[i].lo < 0 {
-		return dst
-	}
-	b := f.data[:f.itlSets[i].hi]
-	for j := jsonSkipWS(b, int(f.itlSets[i].lo)+1); j < len(b) && b[j] != ']'; {
-		e, s := vbenchElem(b, j)
-		if e < 0 { // not after readITLs
-			break
-		}
-		dst = append(dst, f.text(s))
-		if j = jsonSkipWS(b, e); j < len(b) && b[j] == ',' {
-			j = jsonSkipWS(b, j+1)
-		}
-	}
-	return dst
 }
 
 // vbenchString reads the JSON string at b[j] and returns its text and the
