@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"math/bits"
 	"strconv"
 
 	"github.com/ttftrace/ttftrace/schema"
@@ -30,7 +31,8 @@ type tritonStamp struct {
 // tritonFast reads entries in place; its fields are one entry's values.
 type tritonFast struct {
 	stack      []byte
-	names      map[string]string // interned timestamp names
+	names      map[string]string // interned timestamp names, models and versions
+	verText    []byte            // scratch for a numeric model_version's text
 	id         int64
 	model      []byte
 	version    []byte
@@ -81,10 +83,8 @@ func (f *tritonFast) decode(in *Input, data []byte, sink Sink) bool {
 		return false
 	}
 	held.flush(sink)
-	var raw []byte
-	for _, tr := range order {
-		raw = triton{}.finish(in, tr, sink, raw)
-	}
+	var out tritonOut
+	out.finishAll(in, order, sink)
 	return true
 }
 
@@ -92,7 +92,7 @@ func (f *tritonFast) decode(in *Input, data []byte, sink Sink) bool {
 // until flush; it takes no events. Each array element reports at most once,
 // so both lists are in line order.
 type tritonHeld struct {
-	merged []int64            // lines of "trace entry merged" skips
+	merged []uint64           // bit line%64 of word line/64: a "trace entry merged" skip
 	others []tritonHeldReport // the rest
 }
 
@@ -106,7 +106,10 @@ type tritonHeldReport struct {
 func (h *tritonHeld) Event(int64, []byte, *schema.Event) { panic("triton: event held") }
 func (h *tritonHeld) Skip(line int64, reason string) {
 	if reason == "trace entry merged" {
-		h.merged = append(h.merged, line)
+		for int(line/64) >= len(h.merged) {
+			h.merged = append(h.merged, 0)
+		}
+		h.merged[line/64] |= 1 << (line % 64)
 		return
 	}
 	h.others = append(h.others, tritonHeldReport{line, reason, "", true})
@@ -117,20 +120,36 @@ func (h *tritonHeld) Reject(line int64, reason, detail string) {
 
 // flush reports what h holds to sink, in line order.
 func (h *tritonHeld) flush(sink Sink) {
-	m := 0
+	var from int64
 	for _, r := range h.others {
-		for ; m < len(h.merged) && h.merged[m] < r.line; m++ {
-			sink.Skip(h.merged[m], "trace entry merged")
-		}
+		from = h.flushMerged(sink, from, r.line)
 		if r.skip {
 			sink.Skip(r.line, r.reason)
 		} else {
 			sink.Reject(r.line, r.reason, r.detail)
 		}
 	}
-	for _, line := range h.merged[m:] {
-		sink.Skip(line, "trace entry merged")
+	h.flushMerged(sink, from, int64(len(h.merged))*64)
+}
+
+// flushMerged reports the merged skips of lines from ≤ line < to and
+// returns to.
+func (h *tritonHeld) flushMerged(sink Sink, from, to int64) int64 {
+	for w := from / 64; w < int64(len(h.merged)) && w*64 < to; w++ {
+		word := h.merged[w]
+		if w == from/64 {
+			word &^= 1<<(from%64) - 1
+		}
+		for word != 0 {
+			line := w*64 + int64(bits.TrailingZeros64(word))
+			if line >= to {
+				return to
+			}
+			sink.Skip(line, "trace entry merged")
+			word &= word - 1
+		}
 	}
+	return to
 }
 
 // apply adds the entry just read to the trace of its id as tritonMerge
@@ -150,10 +169,10 @@ func (f *tritonFast) apply(traces map[int64]*tritonTrace, line int64) *tritonTra
 	}
 	f.last = tr
 	if len(f.model) > 0 {
-		tr.model = string(f.model)
+		tr.model = f.intern(f.model)
 	}
 	if f.hasVersion {
-		tr.version = string(f.version)
+		tr.version = f.intern(f.version)
 	}
 	if len(f.requestID) > 0 {
 		tr.requestID = string(f.requestID)
@@ -178,8 +197,8 @@ func (f *tritonFast) namedChunk() []tritonNamed {
 	return f.named[n : n : n+16]
 }
 
-// intern returns b as a string, shared between entries for the few names
-// Triton writes.
+// intern returns b as a string, shared between entries for the few
+// timestamp names, models and versions a file holds (the first 256).
 func (f *tritonFast) intern(b []byte) string {
 	if s, ok := f.names[string(b)]; ok {
 		return s
@@ -265,7 +284,8 @@ func (f *tritonFast) modelVersion(raw []byte, j int) int {
 		return -1
 	}
 	f.hasVersion = true
-	f.version = strconv.AppendInt(f.version[:0:0], v, 10)
+	f.verText = strconv.AppendInt(f.verText[:0], v, 10)
+	f.version = f.verText
 	return end
 }
 

@@ -91,6 +91,43 @@ func FuzzTritonFast(f *testing.F) {
 	})
 }
 
+// TestTritonFastManyEntries checks the held reports of a long array:
+// merged skips on both sides of 64-line words, rejects between them, traces
+// with many responses (their values outgrow the arena's room) and many
+// traces (ids texts past one block of 256).
+func TestTritonFastManyEntries(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	for line := 1; line <= 700; line++ {
+		if line > 1 {
+			b.WriteString(",\n")
+		}
+		id := line % 40
+		if line > 400 {
+			id = line
+		}
+		switch {
+		case line == 64 || line == 65 || line == 128 || line == 129 || line == 300:
+			b.WriteString(`{"id":"x"}`)
+		case line%7 == 0:
+			fmt.Fprintf(&b, `{"id":%d,"timestamps":[{"name":"INFER_RESPONSE_COMPLETE","ns":%d}]}`, id, 5000-line)
+		case line%5 == 0:
+			fmt.Fprintf(&b, `{"id":%d,"model_name":"m%d","model_version":%d,"request_id":"r%d"}`, id, id%3, id%2, id)
+		default:
+			fmt.Fprintf(&b, `{"id":%d,"timestamps":[{"name":"REQUEST_START","ns":%d},{"name":"HTTP_SEND_END","ns":%d}]}`, id, line, 9000+line)
+		}
+	}
+	b.WriteString("]")
+	tritonRoutes(t, []byte(b.String()))
+	var long strings.Builder
+	long.WriteString(`[{"id":1,"timestamps":[{"name":"REQUEST_START","ns":1},{"name":"REQUEST_END","ns":99999}]}`)
+	for k := range 5000 {
+		fmt.Fprintf(&long, `,{"id":1,"timestamps":[{"name":"INFER_RESPONSE_COMPLETE","ns":%d}]}`, 7*k%4999+2)
+	}
+	long.WriteString("]")
+	tritonRoutes(t, []byte(long.String()))
+}
+
 // TestTritonReadAll checks the sized read of a file, a reader with a
 // length, and one that fails.
 func TestTritonReadAll(t *testing.T) {
