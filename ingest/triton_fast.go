@@ -1,11 +1,6 @@
 package ingest
 
-import (
-	"math/bits"
-	"strconv"
-
-	"github.com/ttftrace/ttftrace/schema"
-)
+import "strconv"
 
 // The fast path of the triton decoder. Profiling showed the time in
 // encoding/json: a json.Decoder splitting the array and a reflective
@@ -86,70 +81,6 @@ func (f *tritonFast) decode(in *Input, data []byte, sink Sink) bool {
 	var out tritonOut
 	out.finishAll(in, order, sink)
 	return true
-}
-
-// tritonHeld is a Sink that keeps the skips and rejects reported to it
-// until flush; it takes no events. Each array element reports at most once,
-// so both lists are in line order.
-type tritonHeld struct {
-	merged []uint64           // bit line%64 of word line/64: a "trace entry merged" skip
-	others []tritonHeldReport // the rest
-}
-
-// tritonHeldReport is one skip (skip true) or reject.
-type tritonHeldReport struct {
-	line           int64
-	reason, detail string
-	skip           bool
-}
-
-func (h *tritonHeld) Event(int64, []byte, *schema.Event) { panic("triton: event held") }
-func (h *tritonHeld) Skip(line int64, reason string) {
-	if reason == "trace entry merged" {
-		for int(line/64) >= len(h.merged) {
-			h.merged = append(h.merged, 0)
-		}
-		h.merged[line/64] |= 1 << (line % 64)
-		return
-	}
-	h.others = append(h.others, tritonHeldReport{line, reason, "", true})
-}
-func (h *tritonHeld) Reject(line int64, reason, detail string) {
-	h.others = append(h.others, tritonHeldReport{line, reason, detail, false})
-}
-
-// flush reports what h holds to sink, in line order.
-func (h *tritonHeld) flush(sink Sink) {
-	var from int64
-	for _, r := range h.others {
-		from = h.flushMerged(sink, from, r.line)
-		if r.skip {
-			sink.Skip(r.line, r.reason)
-		} else {
-			sink.Reject(r.line, r.reason, r.detail)
-		}
-	}
-	h.flushMerged(sink, from, int64(len(h.merged))*64)
-}
-
-// flushMerged reports the merged skips of lines from ≤ line < to and
-// returns to.
-func (h *tritonHeld) flushMerged(sink Sink, from, to int64) int64 {
-	for w := from / 64; w < int64(len(h.merged)) && w*64 < to; w++ {
-		word := h.merged[w]
-		if w == from/64 {
-			word &^= 1<<(from%64) - 1
-		}
-		for word != 0 {
-			line := w*64 + int64(bits.TrailingZeros64(word))
-			if line >= to {
-				return to
-			}
-			sink.Skip(line, "trace entry merged")
-			word &= word - 1
-		}
-	}
-	return to
 }
 
 // apply adds the entry just read to the trace of its id as tritonMerge
@@ -307,38 +238,117 @@ func (f *tritonFast) parent(raw []byte, j int) int {
 }
 
 // timestamps reads the list of {"name", "ns"} objects; null leaves it.
+// It is a plain loop rather than a jsonWalkArray callback, and reads an
+// element laid out as Triton writes it without walking its keys.
 func (f *tritonFast) timestamps(raw []byte, j int) int {
 	if raw[j] == 'n' {
 		return jsonWalkLiteral(raw, j, "null")
 	}
-	return jsonWalkArray(raw, j, func(j int) int {
-		var s tritonStamp
-		seen := 0
-		end := jsonWalkObject(raw, j, func(key []byte, j int) int {
-			k, ok := jsonStructKey(key, tritonStampFields)
-			switch {
-			case !ok:
-				return -1
-			case k < 0:
-				return jsonWalkSkip(raw, j, &f.stack)
-			case seen&(1<<k) != 0:
-				return -1
-			}
-			seen |= 1 << k
-			if k == 0 {
-				return tritonPlain(raw, j, &s.name)
-			}
-			v, end, ok := jsonStrictInt(raw, j)
-			if !ok || v < 0 {
-				return -1
-			}
-			s.ns = v
-			return end
-		})
-		if end < 0 || seen != 3 {
+	if raw[j] != '[' {
+		return -1
+	}
+	if j = jsonSkipWS(raw, j+1); j < len(raw) && raw[j] == ']' {
+		return j + 1
+	}
+	for j < len(raw) {
+		e := f.stamp(raw, j)
+		if e < 0 {
+			e = f.stampAny(raw, j)
+		}
+		if e < 0 {
 			return -1
 		}
-		f.stamps = append(f.stamps, s)
+		if j = jsonSkipWS(raw, e); j >= len(raw) {
+			return -1
+		}
+		switch raw[j] {
+		case ']':
+			return j + 1
+		case ',':
+			j = jsonSkipWS(raw, j+1)
+		default:
+			return -1
+		}
+	}
+	return -1
+}
+
+// stamp reads the timestamps element at raw[j] when it is laid out as
+// Triton writes it, {"name":"…","ns":N} with optional white space, a plain
+// name and a non-negative integer, and returns the index past it; -1 for
+// anything else, which stampAny reads.
+func (f *tritonFast) stamp(raw []byte, j int) int {
+	if raw[j] != '{' {
+		return -1
+	}
+	k := tritonKey(raw, j+1, `"name"`)
+	if k < 0 {
+		return -1
+	}
+	name, end, plain, ok := jsonWalkString(raw, k)
+	if !ok || !plain {
+		return -1
+	}
+	if k = jsonSkipWS(raw, end); k >= len(raw) || raw[k] != ',' {
+		return -1
+	}
+	if k = tritonKey(raw, k+1, `"ns"`); k < 0 || k >= len(raw) {
+		return -1
+	}
+	v, end, ok := jsonStrictInt(raw, k)
+	if !ok || v < 0 {
+		return -1
+	}
+	if k = jsonSkipWS(raw, end); k >= len(raw) || raw[k] != '}' {
+		return -1
+	}
+	f.stamps = append(f.stamps, tritonStamp{name, v})
+	return k + 1
+}
+
+// tritonKey matches white space, key (quoted), white space and a colon at
+// raw[k] and returns the index of the value after more white space, or -1.
+func tritonKey(raw []byte, k int, key string) int {
+	k = jsonSkipWS(raw, k)
+	if len(raw)-k < len(key) || string(raw[k:k+len(key)]) != key {
+		return -1
+	}
+	if k = jsonSkipWS(raw, k+len(key)); k >= len(raw) || raw[k] != ':' {
+		return -1
+	}
+	return jsonSkipWS(raw, k+1)
+}
+
+// stampAny reads the timestamps element at raw[j], an object with a plain
+// string "name" and a non-negative integer "ns" in any layout, and returns
+// the index past it, or -1.
+func (f *tritonFast) stampAny(raw []byte, j int) int {
+	var s tritonStamp
+	seen := 0
+	end := jsonWalkObject(raw, j, func(key []byte, j int) int {
+		k, ok := jsonStructKey(key, tritonStampFields)
+		switch {
+		case !ok:
+			return -1
+		case k < 0:
+			return jsonWalkSkip(raw, j, &f.stack)
+		case seen&(1<<k) != 0:
+			return -1
+		}
+		seen |= 1 << k
+		if k == 0 {
+			return tritonPlain(raw, j, &s.name)
+		}
+		v, end, ok := jsonStrictInt(raw, j)
+		if !ok || v < 0 {
+			return -1
+		}
+		s.ns = v
 		return end
 	})
+	if end < 0 || seen != 3 {
+		return -1
+	}
+	f.stamps = append(f.stamps, s)
+	return end
 }
