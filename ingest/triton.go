@@ -218,11 +218,21 @@ func tritonFirstOf(get func(string) (int64, bool), names ...string) (int64, bool
 // place. It appends the text to b.
 func tritonRaw(b []byte, tr *tritonTrace) []byte {
 	var small [16]int
-	idx := small[:0]
+	return tritonRawOrdered(b, tr, tritonNameOrder(small[:0], tr))
+}
+
+// tritonNameOrder appends to idx the indexes of tr.stamps in the order of
+// their names.
+func tritonNameOrder(idx []int, tr *tritonTrace) []int {
 	for i := range tr.stamps {
 		idx = append(idx, i)
 	}
 	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(tr.stamps[a].name, tr.stamps[b].name) })
+	return idx
+}
+
+// tritonRawOrdered is tritonRaw with the stamps' name order given.
+func tritonRawOrdered(b []byte, tr *tritonTrace, idx []int) []byte {
 	b = strconv.AppendInt(append(b, "id="...), tr.id, 10)
 	for _, i := range idx {
 		st := tr.stamps[i]

@@ -23,6 +23,32 @@ type tritonOut struct {
 	offs  []int64           // its ChunkOffsetsNs
 	boxes []tritonBox       // slab the events' pointer fields point into
 	ids   tritonIDs
+	names []string // the timestamp names of the previous trace
+	order []int    // their indexes in name order
+}
+
+// nameOrder returns the indexes of tr.stamps in the order of their names:
+// that of the previous trace when its names were the same, in the same
+// order (traces of one server usually are).
+func (o *tritonOut) nameOrder(tr *tritonTrace) []int {
+	if len(o.names) == len(tr.stamps) {
+		same := true
+		for i := range tr.stamps {
+			if tr.stamps[i].name != o.names[i] {
+				same = false
+				break
+			}
+		}
+		if same {
+			return o.order
+		}
+	}
+	o.names = o.names[:0]
+	for i := range tr.stamps {
+		o.names = append(o.names, tr.stamps[i].name)
+	}
+	o.order = tritonNameOrder(o.order[:0], tr)
+	return o.order
 }
 
 // tritonBox holds the values one event's pointer fields point to.
@@ -66,7 +92,7 @@ func (o *tritonOut) finishAll(in *Input, order []*tritonTrace, sink Sink) {
 				sink.Reject(tr.line, reason, detail)
 				continue
 			}
-			o.raw = tritonRaw(o.raw[:0], tr)
+			o.raw = tritonRawOrdered(o.raw[:0], tr, o.nameOrder(tr))
 			sink.Event(tr.line, o.raw, ev)
 		}
 	}

@@ -27,6 +27,7 @@ type tritonStamp struct {
 type tritonFast struct {
 	stack      []byte
 	names      map[string]string // interned timestamp names, models and versions
+	recent     [64]string        // intern's cache
 	verText    []byte            // scratch for a numeric model_version's text
 	id         int64
 	model      []byte
@@ -130,13 +131,26 @@ func (f *tritonFast) namedChunk() []tritonNamed {
 
 // intern returns b as a string, shared between entries for the few
 // timestamp names, models and versions a file holds (the first 256).
+//
+// A direct-mapped cache of recent strings, slotted by length and two
+// bytes, answers most lookups without hashing the name.
 func (f *tritonFast) intern(b []byte) string {
-	if s, ok := f.names[string(b)]; ok {
-		return s
+	var slot *string
+	if len(b) > 0 {
+		slot = &f.recent[(len(b)*7+int(b[len(b)-1])+int(b[len(b)/2])*3)%len(f.recent)]
+		if *slot == string(b) {
+			return *slot
+		}
 	}
-	s := string(b)
-	if len(f.names) < 256 {
-		f.names[s] = s
+	s, ok := f.names[string(b)]
+	if !ok {
+		s = string(b)
+		if len(f.names) < 256 {
+			f.names[s] = s
+		}
+	}
+	if slot != nil {
+		*slot = s
 	}
 	return s
 }

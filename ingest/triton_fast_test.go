@@ -53,6 +53,11 @@ var tritonFastEdges = []string{
 	`[{"id":1,"timestamps":[{"name":"A","ns":1,"name":"B"}]},{"id":2,"timestamps":[{"NAME":"A","ns":1}]},{"id":3,"timestamps":[{"name":"\u0041","ns":1}]},{"id":4,"timestamps":[{"name":"é","ns":1,"x":[1,{}]}]}]`,
 	`[{"id":1,"model_name":"caf` + "\xe9" + `"},{"id":1,"model_name":null},{"id":1,"model_name":5},{"id":1,"request_id":"r\n"},{"id":1,"request_id":""},{"id":1,"model_name":"m\u00e9"}]`,
 	`[{"id":1,"deep":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}]`,
+	`[{"id":1,"timestamps":[{"ns":1,"name":"REQUEST_START"},{ "name" : "REQUEST_END" , "ns" : 5 },{"name":"A","ns":1,"x":2},{"name":"B","ns":2,"ns":3}]}]`,
+	`[{"id":1,"timestamps":[{"name":"REQUEST_START","ns":1}]},{"id":2,"timestamps":[{"name":"A","ns":1.5}]},{"id":3,"timestamps":[{"name":"A","ns":-0}]},{"id":4,"timestamps":[{"name":"\u0041","ns":1}]}]`,
+	`[{"id":1,"timestamps":[{"name" "A","ns":1}]}]`, `[{"id":1,"timestamps":[{"name":"A","ns" 1}]}]`, `[{"id":1,"timestamps":[{"name":"A";"ns":1}]}]`,
+	`[{"id":1,"timestamps":[{"name":"A","ns":1]}]`, `[{"id":1,"timestamps":[{"name":"A","ns":1`, `[{"id":1,"timestamps":[{"name":"A","ns"`, `[{"id":1,"timestamps":[{"name":"A",`,
+	`[{"id":1,"timestamps":[{"name":"A","ns":1}{"name":"B","ns":2}]}]`, `[{"id":1,"timestamps":[{"name":"A","ns":1},]}]`, `[{"id":1,"timestamps":[{}]}]`, `[{"id":1,"timestamps":[5]}]`,
 	`[{"id":1,"timestamps":[{"name":"HTTP_RECV_START","ns":10},{"name":"COMPUTE_START","ns":12},{"name":"INFER_RESPONSE_COMPLETE","ns":15},{"name":"INFER_RESPONSE_COMPLETE","ns":14},{"name":"HTTP_SEND_END","ns":20}]},{"id":1,"model_name":"m"}]`,
 	`[{"id":1,"timestamps":[{"name":"GRPC_WAITREAD_END","ns":30},{"name":"GRPC_SEND_END","ns":20}]}]`,
 	`[{"id":1,"timestamps":[{"name":"REQUEST_START","ns":1},{"name":"REQUEST_END","ns":2}]}, 42, {"id":1,"x":tru}]`,
@@ -167,5 +172,22 @@ func TestTritonRawMatchesFmt(t *testing.T) {
 	}
 	if got := string(tritonRaw([]byte("junk"), tr)); got != "junk"+want {
 		t.Fatalf("got %q, want %q", got, "junk"+want)
+	}
+}
+
+// TestTritonNameOrder checks the cached name order of tritonOut against
+// sorting each trace's names afresh.
+func TestTritonNameOrder(t *testing.T) {
+	var o tritonOut
+	for _, names := range [][]string{
+		{"B", "A", "C"}, {"B", "A", "C"}, {"A", "B", "C"}, {"B", "A"}, {"B", "A", "D"}, {}, {"Z"}, {"B", "A", "D"},
+	} {
+		tr := &tritonTrace{}
+		for i, n := range names {
+			tr.add(n, int64(i), nil)
+		}
+		if got, want := o.nameOrder(tr), tritonNameOrder(nil, tr); !slices.Equal(got, want) {
+			t.Fatalf("%v: order %v, want %v", names, got, want)
+		}
 	}
 }
