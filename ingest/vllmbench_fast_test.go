@@ -211,7 +211,7 @@ func FuzzVLLMBenchNs(f *testing.F) {
 // each delimiter, as vbenchNs does, or declines it.
 func vbenchCheckNsAt(t *testing.T, s string) {
 	t.Helper()
-	for _, d := range []string{",", "]", " ", "\n", "x", ".", "e", "+", "-", "", "0"} {
+	for _, d := range []string{",", "]", " ", "\n", "x", ".", "e", "+", "-", "", "0", ",12345678", "]\xff\x00/:9999999"} {
 		b := []byte("[" + s + d)
 		end, got, ok := vbenchNsAt(b, 1)
 		if !ok {
