@@ -21,7 +21,7 @@ func readAllSized(r io.Reader) ([]byte, error) {
 	if n <= 0 || n >= 1<<31 {
 		return io.ReadAll(r)
 	}
-	b := make([]byte, 0, n+1)
+	b := append([]byte(nil), make([]byte, n+1)...)[:0] // as io.ReadAll: not zeroed first
 	for {
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)]

@@ -207,12 +207,10 @@ func (f *vbenchFast) emit(in *Input, sink Sink) {
 		sink.Skip(1, "no per-request lists (saved without --save-detailed)")
 		return
 	}
-	starts := make([][]byte, len(f.lists[0]))
-	for i, s := range f.lists[0] {
-		starts[i] = f.text(s)
-	}
+	starts := f.lists[0]
 	f.run.backend = cmp.Or(f.run.backend, f.endType)
-	f.run.stream, f.run.origin = f.hasITLs, vbenchOrigin(starts)
+	f.run.stream = f.hasITLs
+	f.run.origin = vbenchOrigin(len(starts), func(i int) []byte { return f.text(starts[i]) })
 	var req vbenchReq
 	var raw []byte
 	for i := range n {

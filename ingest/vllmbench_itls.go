@@ -33,9 +33,13 @@ func (x *vbenchITLs) array(b []byte, j int) int {
 		return j + 1
 	}
 	for j < len(b) {
-		e, ns := vbenchITL(b, j)
-		if e < 0 {
-			return -1
+		e, ns, ok := vbenchNsAt(b, j)
+		if !ok {
+			if e, ns = vbenchITL(b, j); e < 0 {
+				return -1
+			}
+		} else if ns < 0 {
+			ns = -1
 		}
 		if len(x.block) == cap(x.block) {
 			x.grow(start)
@@ -66,21 +70,15 @@ func (x *vbenchITLs) grow(start int) {
 	x.block = append(make([]int64, 0, max(vbenchITLBlock, 2*len(part))), part...)
 }
 
-// vbenchITL reads the number or null at b[j] and returns the index past it
-// (-1 for anything else) and its value in ns, -1 for one the event route
-// rejects.
+// vbenchITL reads the number or null at b[j] that vbenchNsAt declined and
+// returns the index past it (-1 for anything else) and its value in ns, -1
+// for one the event route rejects.
 func vbenchITL(b []byte, j int) (int, int64) {
 	if b[j] == 'n' {
 		return jsonWalkLiteral(b, j, "null"), -1
 	}
 	if b[j] != '-' && (b[j] < '0' || b[j] > '9') {
 		return -1, 0
-	}
-	if e, ns, ok := vbenchNsAt(b, j); ok {
-		if ns < 0 {
-			return e, -1
-		}
-		return e, ns
 	}
 	e, st := jsonNumberEnd(b, j)
 	if st != scanOK {
