@@ -218,7 +218,7 @@ func (f *vbenchFast) emit(in *Input, sink Sink) {
 			input: f.at(3, i), output: f.at(4, i)}
 		if i < len(f.itls.sets) && f.itls.sets[i].arr.lo >= 0 {
 			s := f.itls.sets[i]
-			req.itlNs, req.itlArr = s.ns, f.data[s.arr.lo:s.arr.hi]
+			req.itlNs, req.itlArr = f.itls.values(s), f.data[s.arr.lo:s.arr.hi]
 		}
 		if i < len(f.errs) {
 			req.err = f.errs[i].text

@@ -10,17 +10,27 @@ const vbenchITLBlock = 1 << 15
 
 // vbenchITLs holds every request's itls.
 type vbenchITLs struct {
-	block []int64        // the block being filled
-	sets  []vbenchITLSet // request i's, in order
+	blocks [][]int64      // the arena; the last is being filled
+	block  []int64        // the last block
+	sets   []vbenchITLSet // request i's, in order
 }
 
 // vbenchITLSet is one request's itls: its array's place in the document
-// (lo < 0 for a null list) and its values in ns, where a value < 0 stands
-// for one the event route rejects (null, negative, or a text vbenchNs does
-// not read).
+// (lo < 0 for a null list) and where its values in ns are in the arena,
+// a value < 0 standing for one the event route rejects (null, negative,
+// or a text vbenchNs does not read). It holds no pointer, for the
+// collector's sake.
 type vbenchITLSet struct {
-	arr vbenchSpan
-	ns  []int64
+	arr          vbenchSpan
+	block, lo, n int32
+}
+
+// values returns the values of set s.
+func (x *vbenchITLs) values(s vbenchITLSet) []int64 {
+	if s.n == 0 {
+		return nil
+	}
+	return x.blocks[s.block][s.lo : s.lo+s.n : s.lo+s.n]
 }
 
 // array reads the array of numbers and nulls at b[j] as the itls of the
@@ -51,8 +61,8 @@ func (x *vbenchITLs) array(b []byte, j int) int {
 		}
 		switch b[j] {
 		case ']':
-			n := len(x.block)
-			x.sets = append(x.sets, vbenchITLSet{vbenchSpan{int32(lo), int32(j + 1)}, x.block[start:n:n]})
+			x.sets = append(x.sets, vbenchITLSet{vbenchSpan{int32(lo), int32(j + 1)},
+				int32(len(x.blocks) - 1), int32(start), int32(len(x.block) - start)})
 			return j + 1
 		case ',':
 			j = jsonSkipWS(b, j+1)
@@ -68,6 +78,7 @@ func (x *vbenchITLs) array(b []byte, j int) int {
 func (x *vbenchITLs) grow(start int) {
 	part := x.block[start:]
 	x.block = append(make([]int64, 0, max(vbenchITLBlock, 2*len(part))), part...)
+	x.blocks = append(x.blocks, x.block)
 }
 
 // vbenchITL reads the number or null at b[j] that vbenchNsAt declined and
