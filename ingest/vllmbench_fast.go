@@ -6,7 +6,11 @@ import "cmp"
 // encoding/json decoding every number of the per-request lists into its own
 // *json.Number and the big.Rat arithmetic converting it; here the document
 // is walked once in place, each list kept as spans of the document, and
-// numbers read from their bytes. Whatever the fast path does not reproduce
+// numbers read from their bytes; the itls, most of the numbers, are
+// converted as they are validated (vllmbench_itls.go). A second profile
+// showed the allocations next: one Attrs map per request (now one map per
+// run, which the sink copies), the itl spans' growth and the document's.
+// Whatever the fast path does not reproduce
 // exactly (escaped, non-ASCII or case-folded keys, duplicate keys, mistyped
 // values, strings it would have to unescape in a key field) sends the whole
 // document to the general route before anything is reported, so events,
@@ -71,7 +75,7 @@ func (f *vbenchFast) member(k, j int) int {
 			return jsonWalkLiteral(b, j, "null")
 		}
 		var end int
-		f.lists[k], end = f.numbers(f.lists[k][:0:0], j, true)
+		f.lists[k], end = f.numbers(j)
 		f.hint = max(f.hint, len(f.lists[k]))
 		return end
 	case vbenchFields[k] == "itls":
@@ -99,16 +103,12 @@ func (f *vbenchFast) member(k, j int) int {
 	return end
 }
 
-// numbers validates the array of numbers and nulls at data[j] and returns
-// the index past it, or -1 for anything else. With keep it appends the
-// elements' spans to dst, which starts empty with room for f.hint. It is a
-// plain loop rather than a jsonWalkArray callback: the itls lists hold most
-// of a document's numbers.
-func (f *vbenchFast) numbers(dst []vbenchSpan, j int, keep bool) ([]vbenchSpan, int) {
+// numbers returns the spans of the array of numbers and nulls at data[j],
+// in a list with room for f.hint, and the index past it, or -1 for
+// anything else. It is a plain loop rather than a jsonWalkArray callback.
+func (f *vbenchFast) numbers(j int) ([]vbenchSpan, int) {
 	b := f.data
-	if keep && cap(dst) == 0 {
-		dst = make([]vbenchSpan, 0, f.hint)
-	}
+	dst := make([]vbenchSpan, 0, f.hint)
 	if j >= len(b) || b[j] != '[' {
 		return dst, -1
 	}
@@ -120,9 +120,7 @@ func (f *vbenchFast) numbers(dst []vbenchSpan, j int, keep bool) ([]vbenchSpan, 
 		if e < 0 {
 			return dst, -1
 		}
-		if keep {
-			dst = append(dst, s)
-		}
+		dst = append(dst, s)
 		if j = jsonSkipWS(b, e); j >= len(b) {
 			return dst, -1
 		}
