@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -33,8 +35,15 @@ type recordedNote struct {
 	Detail string `json:"detail,omitempty"`
 }
 
+// Event keeps a copy of ev with its own slices and map, as the driver's
+// sink does: formats may reuse them (Sink's contract).
 func (r *recorder) Event(line int64, raw []byte, ev *schema.Event) {
-	r.Events = append(r.Events, recordedEvent{line, *ev})
+	e := *ev
+	e.OtherIDs = slices.Clone(e.OtherIDs)
+	e.ChunkOffsetsNs = slices.Clone(e.ChunkOffsetsNs)
+	e.ChunkTokens = slices.Clone(e.ChunkTokens)
+	e.Attrs = maps.Clone(e.Attrs)
+	r.Events = append(r.Events, recordedEvent{line, e})
 }
 func (r *recorder) Skip(line int64, reason string) {
 	r.Skips = append(r.Skips, recordedNote{Line: line, Reason: reason})

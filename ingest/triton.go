@@ -87,7 +87,7 @@ type tritonTrace struct {
 }
 
 func (t triton) Decode(in *Input, sink Sink) error {
-	data, err := tritonReadAll(in.R)
+	data, err := readAllSized(in.R)
 	if err != nil {
 		return t.decodeGeneral(in, io.MultiReader(bytes.NewReader(data), tritonErrReader{err}), sink)
 	}
@@ -122,10 +122,8 @@ func (t triton) decodeGeneral(in *Input, r io.Reader, sink Sink) error {
 		tr, reason, detail := tritonMerge(traces, line, raw)
 		order = tritonReport(sink, order, tr, line, reason, detail)
 	}
-	var raw []byte
-	for _, tr := range order {
-		raw = t.finish(in, tr, sink, raw)
-	}
+	var out tritonOut
+	out.finishAll(in, order, sink)
 	return nil
 }
 
@@ -188,98 +186,6 @@ func tritonMerge(traces map[int64]*tritonTrace, line int64, raw []byte) (*triton
 	return tr, "", ""
 }
 
-// finish reports one trace, at the line of its first element; raw is
-// scratch for the trace's canonical text (the sink does not keep it),
-// returned for reuse.
-func (triton) finish(in *Input, tr *tritonTrace, sink Sink, raw []byte) []byte {
-	switch {
-	case tr.bad != "":
-		sink.Reject(tr.line, "bad timestamp", tr.bad)
-	case len(tr.stamps) == 0:
-		sink.Skip(tr.line, "no timestamps")
-	case tr.child:
-		sink.Skip(tr.line, "ensemble composing model")
-	default:
-		ev, reason, detail := tritonEvent(in, tr)
-		if reason != "" {
-			sink.Reject(tr.line, reason, detail)
-			return raw
-		}
-		raw = tritonRaw(raw[:0], tr)
-		sink.Event(tr.line, raw, ev)
-	}
-	return raw
-}
-
-// tritonEvent maps a trace's timestamps to an event (see the type's doc).
-func tritonEvent(in *Input, tr *tritonTrace) (*schema.Event, string, string) {
-	first, last := tr.first, tr.last
-	start, ok := tritonFirstOf(first, "HTTP_RECV_START", "GRPC_WAITREAD_END", "REQUEST_START")
-	if !ok {
-		return nil, "missing timestamps", "no HTTP_RECV_START, GRPC_WAITREAD_END or REQUEST_START"
-	}
-	end, ok := tritonFirstOf(last, "HTTP_SEND_END", "GRPC_SEND_END", "REQUEST_END")
-	if !ok {
-		return nil, "missing timestamps", "no HTTP_SEND_END, GRPC_SEND_END or REQUEST_END"
-	}
-	if end < start {
-		return nil, "timestamps out of order", fmt.Sprintf("end %d before start %d", end, start)
-	}
-	box := &tritonBox{}
-	ev := &box.ev
-	*ev = schema.Event{
-		Source: schema.SourceServer, Format: "triton", Host: in.Host, Clock: schema.ClockSteady,
-		RequestID: tr.requestID, Model: tr.model, StartNs: box.ptr(start), EndNs: box.ptr(end),
-		Attrs:     map[string]string{"triton_trace_id": strconv.FormatInt(tr.id, 10)},
-		InputFile: in.Name, InputLine: tr.line,
-	}
-	if tr.version != "" {
-		ev.Attrs["model_version"] = tr.version
-	}
-	if _, ok := first("REQUEST_END"); ok {
-		box.done = true
-		ev.Completed = &box.done
-	}
-	for _, st := range tr.stamps {
-		if name := st.name; strings.HasPrefix(name, "HTTP_") {
-			ev.Attrs["protocol"] = "http"
-		} else if strings.HasPrefix(name, "GRPC_") {
-			ev.Attrs["protocol"] = "grpc"
-		}
-	}
-	queue, okQ := first("QUEUE_START")
-	compute, okC := first("COMPUTE_START")
-	if okQ && okC && compute >= queue {
-		ev.QueueNs = box.ptr(compute - queue)
-	}
-	if computeEnd, ok := last("COMPUTE_END"); ok && okC && computeEnd >= compute {
-		ev.InferenceNs = box.ptr(computeEnd - compute)
-	}
-	tritonResponses(box, tr.values("INFER_RESPONSE_COMPLETE"), start, compute, okC)
-	return ev, "", ""
-}
-
-// tritonResponses sets the token instants of a decoupled model's stream from
-// its response-complete times (two or more).
-func tritonResponses(box *tritonBox, responses []int64, start, compute int64, okCompute bool) {
-	if len(responses) < 2 {
-		return
-	}
-	ev := &box.ev
-	rs := responses
-	slices.Sort(rs) // in place: tritonRaw sorts them too
-	ev.ChunkOffsetsNs = make([]int64, 0, len(rs))
-	firstTok, lastTok := rs[0], rs[len(rs)-1]
-	ev.FirstTokenNs, ev.LastTokenNs = box.ptr(firstTok), box.ptr(lastTok)
-	ev.DecodeNs = box.ptr(lastTok - firstTok)
-	if okCompute && firstTok >= compute {
-		ev.PrefillNs = box.ptr(firstTok - compute)
-	}
-	for _, r := range rs {
-		ev.ChunkOffsetsNs = append(ev.ChunkOffsetsNs, r-start)
-	}
-}
-
 // first returns the earliest value of the timestamp name.
 func (tr *tritonTrace) first(name string) (int64, bool) {
 	if v := tr.values(name); len(v) > 0 {
@@ -312,11 +218,21 @@ func tritonFirstOf(get func(string) (int64, bool), names ...string) (int64, bool
 // place. It appends the text to b.
 func tritonRaw(b []byte, tr *tritonTrace) []byte {
 	var small [16]int
-	idx := small[:0]
+	return tritonRawOrdered(b, tr, tritonNameOrder(small[:0], tr))
+}
+
+// tritonNameOrder appends to idx the indexes of tr.stamps in the order of
+// their names.
+func tritonNameOrder(idx []int, tr *tritonTrace) []int {
 	for i := range tr.stamps {
 		idx = append(idx, i)
 	}
 	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(tr.stamps[a].name, tr.stamps[b].name) })
+	return idx
+}
+
+// tritonRawOrdered is tritonRaw with the stamps' name order given.
+func tritonRawOrdered(b []byte, tr *tritonTrace, idx []int) []byte {
 	b = strconv.AppendInt(append(b, "id="...), tr.id, 10)
 	for _, i := range idx {
 		st := tr.stamps[i]

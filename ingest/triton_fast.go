@@ -1,10 +1,6 @@
 package ingest
 
-import (
-	"strconv"
-
-	"github.com/ttftrace/ttftrace/schema"
-)
+import "strconv"
 
 // The fast path of the triton decoder. Profiling showed the time in
 // encoding/json: a json.Decoder splitting the array and a reflective
@@ -14,6 +10,13 @@ import (
 // mistyped values, missing or negative timestamps) goes to tritonMerge, the
 // general route's reading of one entry, so events, rejects and reasons are
 // the same either way; TestTritonFastMatchesGeneral and FuzzTritonFast check it.
+//
+// A second profile showed ~20 allocations per trace (a heap slice for each
+// timestamp name's first value, an Attrs map, an event box, the id's
+// text, model strings, the held skips' growth) and the keys of every
+// timestamps element walked through two nested callbacks: now values stay
+// in the arena, the event, map and offsets are reused (triton_event.go),
+// and an element laid out as Triton writes it is matched directly (stamp).
 
 // tritonFields are the entry keys the fast path reads, by index.
 var tritonFields = []string{"id", "model_name", "model_version", "request_id", "parent_id", "timestamps"}
@@ -30,7 +33,9 @@ type tritonStamp struct {
 // tritonFast reads entries in place; its fields are one entry's values.
 type tritonFast struct {
 	stack      []byte
-	names      map[string]string // interned timestamp names
+	names      map[string]string // interned timestamp names, models and versions
+	recent     [64]string        // intern's cache
+	verText    []byte            // scratch for a numeric model_version's text
 	id         int64
 	model      []byte
 	version    []byte
@@ -81,56 +86,9 @@ func (f *tritonFast) decode(in *Input, data []byte, sink Sink) bool {
 		return false
 	}
 	held.flush(sink)
-	var raw []byte
-	for _, tr := range order {
-		raw = triton{}.finish(in, tr, sink, raw)
-	}
+	var out tritonOut
+	out.finishAll(in, order, sink)
 	return true
-}
-
-// tritonHeld is a Sink that keeps the skips and rejects reported to it
-// until flush; it takes no events. Each array element reports at most once,
-// so both lists are in line order.
-type tritonHeld struct {
-	merged []int64            // lines of "trace entry merged" skips
-	others []tritonHeldReport // the rest
-}
-
-// tritonHeldReport is one skip (skip true) or reject.
-type tritonHeldReport struct {
-	line           int64
-	reason, detail string
-	skip           bool
-}
-
-func (h *tritonHeld) Event(int64, []byte, *schema.Event) { panic("triton: event held") }
-func (h *tritonHeld) Skip(line int64, reason string) {
-	if reason == "trace entry merged" {
-		h.merged = append(h.merged, line)
-		return
-	}
-	h.others = append(h.others, tritonHeldReport{line, reason, "", true})
-}
-func (h *tritonHeld) Reject(line int64, reason, detail string) {
-	h.others = append(h.others, tritonHeldReport{line, reason, detail, false})
-}
-
-// flush reports what h holds to sink, in line order.
-func (h *tritonHeld) flush(sink Sink) {
-	m := 0
-	for _, r := range h.others {
-		for ; m < len(h.merged) && h.merged[m] < r.line; m++ {
-			sink.Skip(h.merged[m], "trace entry merged")
-		}
-		if r.skip {
-			sink.Skip(r.line, r.reason)
-		} else {
-			sink.Reject(r.line, r.reason, r.detail)
-		}
-	}
-	for _, line := range h.merged[m:] {
-		sink.Skip(line, "trace entry merged")
-	}
 }
 
 // apply adds the entry just read to the trace of its id as tritonMerge
@@ -150,10 +108,10 @@ func (f *tritonFast) apply(traces map[int64]*tritonTrace, line int64) *tritonTra
 	}
 	f.last = tr
 	if len(f.model) > 0 {
-		tr.model = string(f.model)
+		tr.model = f.intern(f.model)
 	}
 	if f.hasVersion {
-		tr.version = string(f.version)
+		tr.version = f.intern(f.version)
 	}
 	if len(f.requestID) > 0 {
 		tr.requestID = string(f.requestID)
@@ -178,15 +136,28 @@ func (f *tritonFast) namedChunk() []tritonNamed {
 	return f.named[n : n : n+16]
 }
 
-// intern returns b as a string, shared between entries for the few names
-// Triton writes.
+// intern returns b as a string, shared between entries for the few
+// timestamp names, models and versions a file holds (the first 256).
+//
+// A direct-mapped cache of recent strings, slotted by length and two
+// bytes, answers most lookups without hashing the name.
 func (f *tritonFast) intern(b []byte) string {
-	if s, ok := f.names[string(b)]; ok {
-		return s
+	var slot *string
+	if len(b) > 0 {
+		slot = &f.recent[(len(b)*7+int(b[len(b)-1])+int(b[len(b)/2])*3)%len(f.recent)]
+		if *slot == string(b) {
+			return *slot
+		}
 	}
-	s := string(b)
-	if len(f.names) < 256 {
-		f.names[s] = s
+	s, ok := f.names[string(b)]
+	if !ok {
+		s = string(b)
+		if len(f.names) < 256 {
+			f.names[s] = s
+		}
+	}
+	if slot != nil {
+		*slot = s
 	}
 	return s
 }
@@ -265,7 +236,8 @@ func (f *tritonFast) modelVersion(raw []byte, j int) int {
 		return -1
 	}
 	f.hasVersion = true
-	f.version = strconv.AppendInt(f.version[:0:0], v, 10)
+	f.verText = strconv.AppendInt(f.verText[:0], v, 10)
+	f.version = f.verText
 	return end
 }
 
@@ -287,38 +259,117 @@ func (f *tritonFast) parent(raw []byte, j int) int {
 }
 
 // timestamps reads the list of {"name", "ns"} objects; null leaves it.
+// It is a plain loop rather than a jsonWalkArray callback, and reads an
+// element laid out as Triton writes it without walking its keys.
 func (f *tritonFast) timestamps(raw []byte, j int) int {
 	if raw[j] == 'n' {
 		return jsonWalkLiteral(raw, j, "null")
 	}
-	return jsonWalkArray(raw, j, func(j int) int {
-		var s tritonStamp
-		seen := 0
-		end := jsonWalkObject(raw, j, func(key []byte, j int) int {
-			k, ok := jsonStructKey(key, tritonStampFields)
-			switch {
-			case !ok:
-				return -1
-			case k < 0:
-				return jsonWalkSkip(raw, j, &f.stack)
-			case seen&(1<<k) != 0:
-				return -1
-			}
-			seen |= 1 << k
-			if k == 0 {
-				return tritonPlain(raw, j, &s.name)
-			}
-			v, end, ok := jsonStrictInt(raw, j)
-			if !ok || v < 0 {
-				return -1
-			}
-			s.ns = v
-			return end
-		})
-		if end < 0 || seen != 3 {
+	if raw[j] != '[' {
+		return -1
+	}
+	if j = jsonSkipWS(raw, j+1); j < len(raw) && raw[j] == ']' {
+		return j + 1
+	}
+	for j < len(raw) {
+		e := f.stamp(raw, j)
+		if e < 0 {
+			e = f.stampAny(raw, j)
+		}
+		if e < 0 {
 			return -1
 		}
-		f.stamps = append(f.stamps, s)
+		if j = jsonSkipWS(raw, e); j >= len(raw) {
+			return -1
+		}
+		switch raw[j] {
+		case ']':
+			return j + 1
+		case ',':
+			j = jsonSkipWS(raw, j+1)
+		default:
+			return -1
+		}
+	}
+	return -1
+}
+
+// stamp reads the timestamps element at raw[j] when it is laid out as
+// Triton writes it, {"name":"…","ns":N} with optional white space, a plain
+// name and a non-negative integer, and returns the index past it; -1 for
+// anything else, which stampAny reads.
+func (f *tritonFast) stamp(raw []byte, j int) int {
+	if raw[j] != '{' {
+		return -1
+	}
+	k := tritonKey(raw, j+1, `"name"`)
+	if k < 0 {
+		return -1
+	}
+	name, end, plain, ok := jsonWalkString(raw, k)
+	if !ok || !plain {
+		return -1
+	}
+	if k = jsonSkipWS(raw, end); k >= len(raw) || raw[k] != ',' {
+		return -1
+	}
+	if k = tritonKey(raw, k+1, `"ns"`); k < 0 || k >= len(raw) {
+		return -1
+	}
+	v, end, ok := jsonStrictInt(raw, k)
+	if !ok || v < 0 {
+		return -1
+	}
+	if k = jsonSkipWS(raw, end); k >= len(raw) || raw[k] != '}' {
+		return -1
+	}
+	f.stamps = append(f.stamps, tritonStamp{name, v})
+	return k + 1
+}
+
+// tritonKey matches white space, key (quoted), white space and a colon at
+// raw[k] and returns the index of the value after more white space, or -1.
+func tritonKey(raw []byte, k int, key string) int {
+	k = jsonSkipWS(raw, k)
+	if len(raw)-k < len(key) || string(raw[k:k+len(key)]) != key {
+		return -1
+	}
+	if k = jsonSkipWS(raw, k+len(key)); k >= len(raw) || raw[k] != ':' {
+		return -1
+	}
+	return jsonSkipWS(raw, k+1)
+}
+
+// stampAny reads the timestamps element at raw[j], an object with a plain
+// string "name" and a non-negative integer "ns" in any layout, and returns
+// the index past it, or -1.
+func (f *tritonFast) stampAny(raw []byte, j int) int {
+	var s tritonStamp
+	seen := 0
+	end := jsonWalkObject(raw, j, func(key []byte, j int) int {
+		k, ok := jsonStructKey(key, tritonStampFields)
+		switch {
+		case !ok:
+			return -1
+		case k < 0:
+			return jsonWalkSkip(raw, j, &f.stack)
+		case seen&(1<<k) != 0:
+			return -1
+		}
+		seen |= 1 << k
+		if k == 0 {
+			return tritonPlain(raw, j, &s.name)
+		}
+		v, end, ok := jsonStrictInt(raw, j)
+		if !ok || v < 0 {
+			return -1
+		}
+		s.ns = v
 		return end
 	})
+	if end < 0 || seen != 3 {
+		return -1
+	}
+	f.stamps = append(f.stamps, s)
+	return end
 }

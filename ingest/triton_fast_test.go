@@ -53,6 +53,11 @@ var tritonFastEdges = []string{
 	`[{"id":1,"timestamps":[{"name":"A","ns":1,"name":"B"}]},{"id":2,"timestamps":[{"NAME":"A","ns":1}]},{"id":3,"timestamps":[{"name":"\u0041","ns":1}]},{"id":4,"timestamps":[{"name":"é","ns":1,"x":[1,{}]}]}]`,
 	`[{"id":1,"model_name":"caf` + "\xe9" + `"},{"id":1,"model_name":null},{"id":1,"model_name":5},{"id":1,"request_id":"r\n"},{"id":1,"request_id":""},{"id":1,"model_name":"m\u00e9"}]`,
 	`[{"id":1,"deep":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}]`,
+	`[{"id":1,"timestamps":[{"ns":1,"name":"REQUEST_START"},{ "name" : "REQUEST_END" , "ns" : 5 },{"name":"A","ns":1,"x":2},{"name":"B","ns":2,"ns":3}]}]`,
+	`[{"id":1,"timestamps":[{"name":"REQUEST_START","ns":1}]},{"id":2,"timestamps":[{"name":"A","ns":1.5}]},{"id":3,"timestamps":[{"name":"A","ns":-0}]},{"id":4,"timestamps":[{"name":"\u0041","ns":1}]}]`,
+	`[{"id":1,"timestamps":[{"name" "A","ns":1}]}]`, `[{"id":1,"timestamps":[{"name":"A","ns" 1}]}]`, `[{"id":1,"timestamps":[{"name":"A";"ns":1}]}]`,
+	`[{"id":1,"timestamps":[{"name":"A","ns":1]}]`, `[{"id":1,"timestamps":[{"name":"A","ns":1`, `[{"id":1,"timestamps":[{"name":"A","ns"`, `[{"id":1,"timestamps":[{"name":"A",`,
+	`[{"id":1,"timestamps":[{"name":"A","ns":1}{"name":"B","ns":2}]}]`, `[{"id":1,"timestamps":[{"name":"A","ns":1},]}]`, `[{"id":1,"timestamps":[{}]}]`, `[{"id":1,"timestamps":[5]}]`,
 	`[{"id":1,"timestamps":[{"name":"HTTP_RECV_START","ns":10},{"name":"COMPUTE_START","ns":12},{"name":"INFER_RESPONSE_COMPLETE","ns":15},{"name":"INFER_RESPONSE_COMPLETE","ns":14},{"name":"HTTP_SEND_END","ns":20}]},{"id":1,"model_name":"m"}]`,
 	`[{"id":1,"timestamps":[{"name":"GRPC_WAITREAD_END","ns":30},{"name":"GRPC_SEND_END","ns":20}]}]`,
 	`[{"id":1,"timestamps":[{"name":"REQUEST_START","ns":1},{"name":"REQUEST_END","ns":2}]}, 42, {"id":1,"x":tru}]`,
@@ -91,6 +96,43 @@ func FuzzTritonFast(f *testing.F) {
 	})
 }
 
+// TestTritonFastManyEntries checks the held reports of a long array:
+// merged skips on both sides of 64-line words, rejects between them, traces
+// with many responses (their values outgrow the arena's room) and many
+// traces (ids texts past one block of 256).
+func TestTritonFastManyEntries(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	for line := 1; line <= 700; line++ {
+		if line > 1 {
+			b.WriteString(",\n")
+		}
+		id := line % 40
+		if line > 400 {
+			id = line
+		}
+		switch {
+		case line == 64 || line == 65 || line == 128 || line == 129 || line == 300:
+			b.WriteString(`{"id":"x"}`)
+		case line%7 == 0:
+			fmt.Fprintf(&b, `{"id":%d,"timestamps":[{"name":"INFER_RESPONSE_COMPLETE","ns":%d}]}`, id, 5000-line)
+		case line%5 == 0:
+			fmt.Fprintf(&b, `{"id":%d,"model_name":"m%d","model_version":%d,"request_id":"r%d"}`, id, id%3, id%2, id)
+		default:
+			fmt.Fprintf(&b, `{"id":%d,"timestamps":[{"name":"REQUEST_START","ns":%d},{"name":"HTTP_SEND_END","ns":%d}]}`, id, line, 9000+line)
+		}
+	}
+	b.WriteString("]")
+	tritonRoutes(t, []byte(b.String()))
+	var long strings.Builder
+	long.WriteString(`[{"id":1,"timestamps":[{"name":"REQUEST_START","ns":1},{"name":"REQUEST_END","ns":99999}]}`)
+	for k := range 5000 {
+		fmt.Fprintf(&long, `,{"id":1,"timestamps":[{"name":"INFER_RESPONSE_COMPLETE","ns":%d}]}`, 7*k%4999+2)
+	}
+	long.WriteString("]")
+	tritonRoutes(t, []byte(long.String()))
+}
+
 // TestTritonReadAll checks the sized read of a file, a reader with a
 // length, and one that fails.
 func TestTritonReadAll(t *testing.T) {
@@ -102,12 +144,12 @@ func TestTritonReadAll(t *testing.T) {
 	}
 	defer fh.Close()
 	for _, r := range []io.Reader{fh, bytes.NewReader(want), io.MultiReader(bytes.NewReader(want))} {
-		if got, err := tritonReadAll(r); err != nil || !bytes.Equal(got, want) {
+		if got, err := readAllSized(r); err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("%T: %v, %d bytes of %d", r, err, len(got), len(want))
 		}
 	}
 	bad := io.MultiReader(bytes.NewReader(want), iotest.ErrReader(io.ErrUnexpectedEOF))
-	if _, err := tritonReadAll(bad); err != io.ErrUnexpectedEOF {
+	if _, err := readAllSized(bad); err != io.ErrUnexpectedEOF {
 		t.Fatalf("error %v", err)
 	}
 	rec := &recorder{}
@@ -130,5 +172,22 @@ func TestTritonRawMatchesFmt(t *testing.T) {
 	}
 	if got := string(tritonRaw([]byte("junk"), tr)); got != "junk"+want {
 		t.Fatalf("got %q, want %q", got, "junk"+want)
+	}
+}
+
+// TestTritonNameOrder checks the cached name order of tritonOut against
+// sorting each trace's names afresh.
+func TestTritonNameOrder(t *testing.T) {
+	var o tritonOut
+	for _, names := range [][]string{
+		{"B", "A", "C"}, {"B", "A", "C"}, {"A", "B", "C"}, {"B", "A"}, {"B", "A", "D"}, {}, {"Z"}, {"B", "A", "D"},
+	} {
+		tr := &tritonTrace{}
+		for i, n := range names {
+			tr.add(n, int64(i), nil)
+		}
+		if got, want := o.nameOrder(tr), tritonNameOrder(nil, tr); !slices.Equal(got, want) {
+			t.Fatalf("%v: order %v, want %v", names, got, want)
+		}
 	}
 }

@@ -1,12 +1,5 @@
 package ingest
 
-import (
-	"io"
-	"os"
-
-	"github.com/ttftrace/ttftrace/schema"
-)
-
 // Parts of the triton decoder shared by its general route and fast path.
 
 // tritonNamed is the values of one timestamp name of a trace.
@@ -25,72 +18,38 @@ func (tr *tritonTrace) values(name string) []int64 {
 	return nil
 }
 
-// add appends ns to the values of name; a name's first value is taken from
-// the chunk *arena (nil: allocated alone).
+// add appends ns to the values of name. With an arena (nil: values are
+// allocated alone) a name's values are cut from its chunks: one at first,
+// moved to room for twice as many when they outgrow it.
 func (tr *tritonTrace) add(name string, ns int64, arena *[]int64) {
 	for i := range tr.stamps {
-		if tr.stamps[i].name == name {
-			tr.stamps[i].vals = append(tr.stamps[i].vals, ns)
+		if st := &tr.stamps[i]; st.name == name {
+			if arena != nil && len(st.vals) == cap(st.vals) {
+				st.vals = tritonCut(arena, st.vals, 2*len(st.vals))
+			}
+			st.vals = append(st.vals, ns)
 			return
 		}
 	}
-	vals := []int64{ns}
-	if arena != nil {
-		if len(*arena) == cap(*arena) {
-			*arena = make([]int64, 0, 4096)
-		}
-		*arena = append(*arena, ns)
-		n := len(*arena)
-		vals = (*arena)[n-1 : n : n]
+	if arena == nil {
+		tr.stamps = append(tr.stamps, tritonNamed{name, []int64{ns}})
+		return
 	}
+	vals := append(tritonCut(arena, nil, 1), ns)
 	tr.stamps = append(tr.stamps, tritonNamed{name, vals})
 }
 
-// tritonBox holds an event with the values its pointer fields point to,
-// allocated together.
-type tritonBox struct {
-	ev   schema.Event
-	ns   [8]int64
-	n    int
-	done bool
-}
-
-// ptr stores v in the box and returns a pointer to it.
-func (b *tritonBox) ptr(v int64) *int64 {
-	b.ns[b.n] = v
-	b.n++
-	return &b.ns[b.n-1]
-}
-
-// tritonReadAll reads r to its end into a buffer sized by r's length or
-// file size when r tells them.
-func tritonReadAll(r io.Reader) ([]byte, error) {
-	n := int64(0)
-	switch r := r.(type) {
-	case interface{ Len() int }:
-		n = int64(r.Len())
-	case *os.File:
-		if st, err := r.Stat(); err == nil && st.Mode().IsRegular() {
-			n = st.Size()
-		}
+// tritonCut returns an empty slice with room for n values, holding a copy
+// of vals, cut from the chunk *arena.
+func tritonCut(arena *[]int64, vals []int64, n int) []int64 {
+	n = max(n, len(vals))
+	if cap(*arena)-len(*arena) < n {
+		*arena = make([]int64, 0, max(4096, n))
 	}
-	if n <= 0 || n >= 1<<31 {
-		return io.ReadAll(r)
-	}
-	b := make([]byte, 0, n+1)
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		m, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+m]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
-	}
+	lo := len(*arena)
+	*arena = append(*arena, vals...)
+	*arena = (*arena)[:lo+n]
+	return (*arena)[lo : lo+len(vals) : lo+n]
 }
 
 // tritonErrReader returns err, the read error the general route reports

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -82,7 +81,7 @@ type vbenchDoc struct {
 }
 
 func (v vllmBench) Decode(in *Input, sink Sink) error {
-	data, err := io.ReadAll(in.R)
+	data, err := readAllSized(in.R)
 	if err != nil {
 		return err
 	}
@@ -117,7 +116,7 @@ func (vllmBench) decodeGeneral(in *Input, sink Sink, data []byte) error {
 		starts = append(starts, vbenchText(s))
 	}
 	run := vbenchRun{model: doc.ModelID, backend: cmp.Or(doc.Backend, doc.EndpointType),
-		stream: doc.ITLs != nil, origin: vbenchOrigin(starts)}
+		stream: doc.ITLs != nil, origin: vbenchOrigin(len(starts), func(i int) []byte { return starts[i] })}
 	if doc.Label != nil {
 		run.label = *doc.Label
 	}
@@ -146,11 +145,13 @@ func vbenchText(n *json.Number) []byte {
 	return []byte(n.String())
 }
 
-// vbenchOrigin returns the earliest start time in ns (0 when there is none),
-// the origin the relative clock is rebased to.
-func vbenchOrigin(starts [][]byte) int64 {
+// vbenchOrigin returns the earliest of the n start times start(i) (number
+// texts, nil for null) in ns (0 when there is none), the origin the
+// relative clock is rebased to.
+func vbenchOrigin(n int, start func(i int) []byte) int64 {
 	origin, any := int64(0), false
-	for _, s := range starts {
+	for i := range n {
+		s := start(i)
 		if s == nil {
 			continue
 		}

@@ -16,8 +16,9 @@ type vbenchRun struct {
 	stream                bool  // the document has itls
 	origin                int64 // the earliest start time (ns)
 	ev                    schema.Event
-	vals                  []vbenchVals // slab the events' pointer fields point into
-	offs                  []int64      // slab the events' chunk offsets are cut from
+	vals                  []vbenchVals      // slab the events' pointer fields point into
+	offs                  []int64           // the event's chunk offsets, reused
+	attrMap               map[string]string // the event's Attrs, reused
 	idx                   vbenchIndexes
 }
 
@@ -67,21 +68,22 @@ func (r *vbenchRun) newVals() *vbenchVals {
 	return v
 }
 
-// newOffsets returns a slice of n offsets for one event, cut from the slab.
+// newOffsets returns a slice of n offsets for one event: the run's one
+// buffer, which the sink copies (Sink's contract lets formats reuse slices).
 func (r *vbenchRun) newOffsets(n int) []int64 {
-	if len(r.offs) < n {
-		r.offs = make([]int64, max(4096, n))
+	if cap(r.offs) < n {
+		r.offs = make([]int64, max(64, n))
 	}
-	o := r.offs[:n:n]
-	r.offs = r.offs[n:]
-	return o
+	return r.offs[:n:n]
 }
 
 // vbenchReq holds the values of one request as number texts (nil: missing
 // or null); both routes fill it and run.emit builds the event from it.
 type vbenchReq struct {
 	start, ttft, latency, input, output []byte
-	itls                                [][]byte // nil element: null
+	itls                                [][]byte // general route: texts, nil element: null
+	itlNs                               []int64  // fast route: values in ns, < 0 for one to reject
+	itlArr                              []byte   // fast route: the array itlNs was read from
 	err                                 string   // the error text, "" on success
 }
 
@@ -151,17 +153,21 @@ func (r *vbenchRun) request(in *Input, req *vbenchReq, i int) (*schema.Event, st
 	return ev, "", ""
 }
 
-// attrs returns the attributes of request i's event.
+// attrs returns the attributes of request i's event: the run's one map,
+// which the sink copies (Sink's contract lets formats reuse it), with only
+// request_index changing between requests.
 func (r *vbenchRun) attrs(i int) map[string]string {
-	m := make(map[string]string, 3)
-	m["request_index"] = r.idx.get(i)
-	if r.backend != "" {
-		m["backend"] = r.backend
+	if r.attrMap == nil {
+		r.attrMap = make(map[string]string, 3)
+		if r.backend != "" {
+			r.attrMap["backend"] = r.backend
+		}
+		if r.label != "" {
+			r.attrMap["label"] = r.label
+		}
 	}
-	if r.label != "" {
-		m["label"] = r.label
-	}
-	return m
+	r.attrMap["request_index"] = r.idx.get(i)
+	return r.attrMap
 }
 
 // times sets the first token, chunk offsets, last token and end of a
@@ -174,17 +180,9 @@ func (r *vbenchRun) times(ev *schema.Event, v *vbenchVals, req *vbenchReq, i int
 	if !ok || ttft < 0 {
 		return "bad number", "ttfts: " + truncateDetail(string(req.ttft))
 	}
-	offsets := r.newOffsets(1 + len(req.itls)) // a rejected request's are left unused
-	offsets[0] = ttft
-	for k, g := range req.itls {
-		if g == nil {
-			return "bad number", "itls: null"
-		}
-		ns, ok := vbenchNs(g)
-		if !ok || ns < 0 {
-			return "bad number", "itls: " + truncateDetail(string(g))
-		}
-		offsets[k+1] = offsets[k] + ns
+	offsets, reason, detail := r.offsets(req, ttft)
+	if reason != "" {
+		return reason, detail
 	}
 	last := offsets[len(offsets)-1]
 	if req.latency != nil {
@@ -198,6 +196,44 @@ func (r *vbenchRun) times(ev *schema.Event, v *vbenchVals, req *vbenchReq, i int
 	ev.FirstTokenNs, ev.LastTokenNs, ev.EndNs = &v.first, &v.last, &v.end
 	ev.ChunkOffsetsNs = offsets
 	return "", ""
+}
+
+// offsets returns the chunk offsets of a request whose first token came
+// ttft ns after its start: ttft, then each itl added; or a reject reason
+// and detail for the first itl that is null, negative or not a number.
+func (r *vbenchRun) offsets(req *vbenchReq, ttft int64) ([]int64, string, string) {
+	if req.itlArr != nil {
+		offsets := r.newOffsets(1 + len(req.itlNs))
+		offsets[0] = ttft
+		for k, ns := range req.itlNs {
+			if ns < 0 {
+				return nil, "bad number", vbenchITLDetail(vbenchArrayElem(req.itlArr, k))
+			}
+			offsets[k+1] = offsets[k] + ns
+		}
+		return offsets, "", ""
+	}
+	offsets := r.newOffsets(1 + len(req.itls))
+	offsets[0] = ttft
+	for k, g := range req.itls {
+		if g == nil {
+			return nil, "bad number", vbenchITLDetail(g)
+		}
+		ns, ok := vbenchNs(g)
+		if !ok || ns < 0 {
+			return nil, "bad number", vbenchITLDetail(g)
+		}
+		offsets[k+1] = offsets[k] + ns
+	}
+	return offsets, "", ""
+}
+
+// vbenchITLDetail is the reject detail of the itl text g (nil: null).
+func vbenchITLDetail(g []byte) string {
+	if g == nil {
+		return "itls: null"
+	}
+	return "itls: " + truncateDetail(string(g))
 }
 
 // vbenchNs converts a number text in seconds to ns as scaledDecimalToNs

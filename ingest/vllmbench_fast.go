@@ -6,7 +6,11 @@ import "cmp"
 // encoding/json decoding every number of the per-request lists into its own
 // *json.Number and the big.Rat arithmetic converting it; here the document
 // is walked once in place, each list kept as spans of the document, and
-// numbers read from their bytes. Whatever the fast path does not reproduce
+// numbers read from their bytes; the itls, most of the numbers, are
+// converted as they are validated (vllmbench_itls.go). A second profile
+// showed the allocations next: one Attrs map per request (now one map per
+// run, which the sink copies), the itl spans' growth and the document's.
+// Whatever the fast path does not reproduce
 // exactly (escaped, non-ASCII or case-folded keys, duplicate keys, mistyped
 // values, strings it would have to unescape in a key field) sends the whole
 // document to the general route before anything is reported, so events,
@@ -22,10 +26,10 @@ type vbenchFast struct {
 	run     vbenchRun
 	endType string
 	lists   [5][]vbenchSpan // start_times, ttfts, latencies, input_lens, output_lens
-	itls    []vbenchSpan    // every request's itls, one after the other
-	itlSets []vbenchSpan    // request i's itls as bounds in itls; lo < 0 for a null list
+	itls    vbenchITLs
 	hasITLs bool
 	errs    []vbenchErr
+	hint    int // the longest per-request list read so far: the capacity of the next
 	stack   []byte
 }
 
@@ -44,7 +48,6 @@ func (f *vbenchFast) read(data []byte) bool {
 		return false
 	}
 	f.data = data
-	f.itls = make([]vbenchSpan, 0, len(data)/24) // an itl takes about 20 bytes
 	seen := 0
 	end := jsonWalkObject(data, 0, func(key []byte, j int) int {
 		k, ok := jsonStructKey(key, vbenchFields)
@@ -72,7 +75,8 @@ func (f *vbenchFast) member(k, j int) int {
 			return jsonWalkLiteral(b, j, "null")
 		}
 		var end int
-		f.lists[k], end = f.numbers(f.lists[k][:0], j)
+		f.lists[k], end = f.numbers(j)
+		f.hint = max(f.hint, len(f.lists[k]))
 		return end
 	case vbenchFields[k] == "itls":
 		return f.readITLs(j)
@@ -99,26 +103,53 @@ func (f *vbenchFast) member(k, j int) int {
 	return end
 }
 
-// numbers appends the spans of the array of numbers and nulls at data[j]
-// to dst; the index is -1 for anything else.
-func (f *vbenchFast) numbers(dst []vbenchSpan, j int) ([]vbenchSpan, int) {
+// numbers returns the spans of the array of numbers and nulls at data[j],
+// in a list with room for f.hint, and the index past it, or -1 for
+// anything else. It is a plain loop rather than a jsonWalkArray callback.
+func (f *vbenchFast) numbers(j int) ([]vbenchSpan, int) {
 	b := f.data
-	end := jsonWalkArray(b, j, func(k int) int {
-		if b[k] == 'n' {
-			dst = append(dst, vbenchSpan{-1, -1})
-			return jsonWalkLiteral(b, k, "null")
+	dst := make([]vbenchSpan, 0, f.hint)
+	if j >= len(b) || b[j] != '[' {
+		return dst, -1
+	}
+	if j = jsonSkipWS(b, j+1); j < len(b) && b[j] == ']' {
+		return dst, j + 1
+	}
+	for j < len(b) {
+		e, s := vbenchElem(b, j)
+		if e < 0 {
+			return dst, -1
 		}
-		if b[k] != '-' && (b[k] < '0' || b[k] > '9') {
-			return -1
+		dst = append(dst, s)
+		if j = jsonSkipWS(b, e); j >= len(b) {
+			return dst, -1
 		}
-		e, st := jsonNumberEnd(b, k)
-		if st != scanOK {
-			return -1
+		switch b[j] {
+		case ']':
+			return dst, j + 1
+		case ',':
+			j = jsonSkipWS(b, j+1)
+		default:
+			return dst, -1
 		}
-		dst = append(dst, vbenchSpan{int32(k), int32(e)})
-		return e
-	})
-	return dst, end
+	}
+	return dst, -1
+}
+
+// vbenchElem reads the number or null at b[j] and returns the index past it
+// (-1 for anything else) and its span.
+func vbenchElem(b []byte, j int) (int, vbenchSpan) {
+	if b[j] == 'n' {
+		return jsonWalkLiteral(b, j, "null"), vbenchSpan{-1, -1}
+	}
+	if b[j] != '-' && (b[j] < '0' || b[j] > '9') {
+		return -1, vbenchSpan{}
+	}
+	e, st := jsonNumberEnd(b, j)
+	if st != scanOK {
+		return -1, vbenchSpan{}
+	}
+	return e, vbenchSpan{int32(j), int32(e)}
 }
 
 // readITLs reads itls, an array of number arrays or nulls (or null).
@@ -128,17 +159,19 @@ func (f *vbenchFast) readITLs(j int) int {
 		return jsonWalkLiteral(b, j, "null")
 	}
 	f.hasITLs = true
-	return jsonWalkArray(b, j, func(k int) int {
-		if b[k] == 'n' {
-			f.itlSets = append(f.itlSets, vbenchSpan{-1, -1})
+	f.itls.sets = make([]vbenchITLSet, 0, f.hint)
+	end := jsonWalkArray(b, j, func(k int) int {
+		switch b[k] {
+		case 'n':
+			f.itls.sets = append(f.itls.sets, vbenchITLSet{arr: vbenchSpan{-1, -1}})
 			return jsonWalkLiteral(b, k, "null")
+		case '[':
+			return f.itls.array(b, k)
 		}
-		lo := int32(len(f.itls))
-		var end int
-		f.itls, end = f.numbers(f.itls, k)
-		f.itlSets = append(f.itlSets, vbenchSpan{lo, int32(len(f.itls))})
-		return end
+		return -1
 	})
+	f.hint = max(f.hint, len(f.itls.sets))
+	return end
 }
 
 // readErrors reads errors, an array of strings or nulls (or null).
@@ -147,6 +180,7 @@ func (f *vbenchFast) readErrors(j int) int {
 	if b[j] == 'n' {
 		return jsonWalkLiteral(b, j, "null")
 	}
+	f.errs = make([]vbenchErr, 0, f.hint)
 	return jsonWalkArray(b, j, func(k int) int {
 		if b[k] == 'n' {
 			f.errs = append(f.errs, vbenchErr{})
@@ -163,7 +197,7 @@ func (f *vbenchFast) readErrors(j int) int {
 
 // emit reports the requests read, as decodeGeneral does.
 func (f *vbenchFast) emit(in *Input, sink Sink) {
-	n := max(len(f.itlSets), len(f.errs))
+	n := max(len(f.itls.sets), len(f.errs))
 	for _, l := range f.lists {
 		n = max(n, len(l))
 	}
@@ -171,17 +205,19 @@ func (f *vbenchFast) emit(in *Input, sink Sink) {
 		sink.Skip(1, "no per-request lists (saved without --save-detailed)")
 		return
 	}
-	starts := make([][]byte, len(f.lists[0]))
-	for i, s := range f.lists[0] {
-		starts[i] = f.text(s)
-	}
+	starts := f.lists[0]
 	f.run.backend = cmp.Or(f.run.backend, f.endType)
-	f.run.stream, f.run.origin = f.hasITLs, vbenchOrigin(starts)
+	f.run.stream = f.hasITLs
+	f.run.origin = vbenchOrigin(len(starts), func(i int) []byte { return f.text(starts[i]) })
 	var req vbenchReq
 	var raw []byte
 	for i := range n {
 		req = vbenchReq{start: f.at(0, i), ttft: f.at(1, i), latency: f.at(2, i),
-			input: f.at(3, i), output: f.at(4, i), itls: f.requestITLs(req.itls[:0], i)}
+			input: f.at(3, i), output: f.at(4, i)}
+		if i < len(f.itls.sets) && f.itls.sets[i].arr.lo >= 0 {
+			s := f.itls.sets[i]
+			req.itlNs, req.itlArr = f.itls.values(s), f.data[s.arr.lo:s.arr.hi]
+		}
 		if i < len(f.errs) {
 			req.err = f.errs[i].text
 		}
@@ -203,17 +239,6 @@ func (f *vbenchFast) text(s vbenchSpan) []byte {
 		return nil
 	}
 	return f.data[s.lo:s.hi:s.hi]
-}
-
-// requestITLs appends the texts of request i's itls to dst.
-func (f *vbenchFast) requestITLs(dst [][]byte, i int) [][]byte {
-	if i >= len(f.itlSets) || f.itlSets[i].lo < 0 {
-		return dst
-	}
-	for _, s := range f.itls[f.itlSets[i].lo:f.itlSets[i].hi] {
-		dst = append(dst, f.text(s))
-	}
-	return dst
 }
 
 // vbenchString reads the JSON string at b[j] and returns its text and the

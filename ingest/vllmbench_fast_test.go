@@ -69,6 +69,45 @@ var vbenchFastEdges = []string{
 	`{"model_id":"m","num_prompts":3}`,
 	`{"ttfts":[],"itls":[]}`,
 	`{"ttfts":[0.1],"generated_texts":["a\"b","\ud800"],"extra":{"k":[1,{"z":null}]}}`,
+	`{"ttfts":[0.1,0.2,0.3,0.4],"itls":[[0.0101,-0.0,0,1e-5,0.12345678951],[0.1 ,0.2 ],[ 0.1, -0.0000000004],[1.5E+2]]}`,
+	`{"ttfts":[0.1,0.2,0.3],"itls":[[0.1,-0.0000000005],[0.` + strings.Repeat("1", 70) + `],[123456789.5,1234567890.5]]}`,
+	`{"ttfts":[0.1,0.2],"itls":[[0.1,01],[0.2]]}`,
+	`{"ttfts":[0.1,0.2],"itls":[[0.1,1.],[0.2]]}`,
+	`{"ttfts":[0.1,0.2],"itls":[[0.1,.5],[0.2]]}`,
+	`{"ttfts":[0.1,0.2],"itls":[[0.1,-],[0.2]]}`,
+	`{"ttfts":[0.1,0.2],"itls":[[0.1,1.5x],[0.2]]}`,
+	`{"ttfts":[0.1,0.2],"itls":[[0.1,1.5.5],[0.2]]}`,
+	`{"ttfts":[0.1,0.2],"itls":[[0.1,1e],[0.2]]}`,
+	`{"ttfts":[0.1],"itls":[[0.1,0.2`,
+	`{"ttfts":[0.1],"itls":[[0.1,0.2]`,
+}
+
+// vbenchLongITLs is a document whose itls outgrow a block of the arena
+// (one request's list longer than a block, and lists that cross from one
+// block to the next), with a bad value in the part of a list that moves to
+// a new block when bad is set.
+func vbenchLongITLs(bad bool) []byte {
+	var b strings.Builder
+	b.WriteString(`{"model_id":"m","backend":"vllm","ttfts":[0.1,0.2,0.3,0.4,0.5],"itls":[`)
+	for i, n := range []int{20000, 20000, vbenchITLBlock + 5, 3, 30000} {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("[")
+		for k := range n {
+			if k > 0 {
+				b.WriteString(",")
+			}
+			if bad && i == 1 && k == 10000 {
+				b.WriteString("-0.5")
+				continue
+			}
+			b.WriteString("0.00" + strconv.Itoa(1+k%9))
+		}
+		b.WriteString("]")
+	}
+	b.WriteString("]}")
+	return []byte(b.String())
 }
 
 func TestVLLMBenchFastMatchesGeneral(t *testing.T) {
@@ -79,6 +118,11 @@ func TestVLLMBenchFastMatchesGeneral(t *testing.T) {
 		}
 		if strings.HasSuffix(p, ".json") && !vbenchRoutes(t, b) {
 			t.Errorf("%s: the fast path did not read it", p)
+		}
+	}
+	for _, bad := range []bool{false, true} {
+		if !vbenchRoutes(t, vbenchLongITLs(bad)) {
+			t.Errorf("long itls (bad %v): the fast path did not read it", bad)
 		}
 	}
 	if !testing.Short() && !vbenchRoutes(t, benchVLLMBenchInput()) {
@@ -144,7 +188,7 @@ func TestVLLMBenchIndexes(t *testing.T) {
 
 // FuzzVLLMBenchNs checks vbenchNs against scaledDecimalToNs on JSON numbers.
 func FuzzVLLMBenchNs(f *testing.F) {
-	for _, s := range []string{"0.010100000000000001", "1234.5", "-0.0000000005", "1e-05", "123456789.99999999951"} {
+	for _, s := range []string{"0.010100000000000001", "1234.5", "-0.0000000005", "1e-05", "123456789.99999999951", "0.0101", "999999999.9999999995"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -159,5 +203,31 @@ func FuzzVLLMBenchNs(f *testing.F) {
 		if got != want || gotOK != wantOK {
 			t.Fatalf("vbenchNs(%s) = %d %v, want %d %v", s, got, gotOK, want, wantOK)
 		}
+		vbenchCheckNsAt(t, s)
 	})
+}
+
+// vbenchCheckNsAt checks that vbenchNsAt reads the number s, followed by
+// each delimiter, as vbenchNs does, or declines it.
+func vbenchCheckNsAt(t *testing.T, s string) {
+	t.Helper()
+	for _, d := range []string{",", "]", " ", "\n", "x", ".", "e", "+", "-", "", "0", ",12345678", "]\xff\x00/:9999999"} {
+		b := []byte("[" + s + d)
+		end, got, ok := vbenchNsAt(b, 1)
+		if !ok {
+			continue
+		}
+		want, wantOK := vbenchNs([]byte(s))
+		if end != 1+len(s) || !wantOK || got != want {
+			t.Fatalf("vbenchNsAt(%q) = %d %d, want %d %d %v", b, end, got, 1+len(s), want, wantOK)
+		}
+	}
+}
+
+func TestVLLMBenchNsAt(t *testing.T) {
+	for _, s := range []string{"0", "-0", "0.1", "1234.5", "0.010100000000000001", "1e-05", "0.0000000005", "-0.0000000005",
+		"0.00000000049", "1234567890.5", "123456789.5", "0.1234567894", "-0.12345678951", "0.9999999999", "999999999.9999999995",
+		"0." + strings.Repeat("0", 70) + "1", "0." + strings.Repeat("9", 62)} {
+		vbenchCheckNsAt(t, s)
+	}
 }

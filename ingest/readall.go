@@ -1,0 +1,38 @@
+package ingest
+
+import (
+	"io"
+	"os"
+)
+
+// readAllSized reads r to its end into a buffer sized by r's length or
+// file size when r tells them (one allocation, no copy), and by io.ReadAll
+// otherwise. The decoders that read a whole document use it.
+func readAllSized(r io.Reader) ([]byte, error) {
+	n := int64(0)
+	switch r := r.(type) {
+	case interface{ Len() int }:
+		n = int64(r.Len())
+	case *os.File:
+		if st, err := r.Stat(); err == nil && st.Mode().IsRegular() {
+			n = st.Size()
+		}
+	}
+	if n <= 0 || n >= 1<<31 {
+		return io.ReadAll(r)
+	}
+	b := append([]byte(nil), make([]byte, n+1)...)[:0] // as io.ReadAll: not zeroed first
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		m, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+m]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+}
