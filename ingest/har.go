@@ -111,9 +111,9 @@ func (h har) decode(in *Input, sink Sink, fast bool) error {
 	if !fast {
 		return h.decodeGeneral(in, in.R, sink)
 	}
-	data, err := tritonReadAll(in.R)
+	data, err := readAllSized(in.R)
 	if err != nil {
-		return h.decodeGeneral(in, io.MultiReader(bytes.NewReader(data), tritonErrReader{err}), sink)
+		return h.decodeGeneral(in, io.MultiReader(bytes.NewReader(data), errReader{err}), sink)
 	}
 	f := harFast{in: in, sink: sink}
 	if f.decode(data) {

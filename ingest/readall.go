@@ -36,3 +36,9 @@ func readAllSized(r io.Reader) ([]byte, error) {
 		}
 	}
 }
+
+// errReader returns err: after the bytes a fast path read before a read
+// error, it makes the general route report that same error.
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }

@@ -89,7 +89,7 @@ type tritonTrace struct {
 func (t triton) Decode(in *Input, sink Sink) error {
 	data, err := readAllSized(in.R)
 	if err != nil {
-		return t.decodeGeneral(in, io.MultiReader(bytes.NewReader(data), tritonErrReader{err}), sink)
+		return t.decodeGeneral(in, io.MultiReader(bytes.NewReader(data), errReader{err}), sink)
 	}
 	var f tritonFast
 	if f.decode(in, data, sink) {

@@ -51,9 +51,3 @@ func tritonCut(arena *[]int64, vals []int64, n int) []int64 {
 	*arena = (*arena)[:lo+n]
 	return (*arena)[lo : lo+len(vals) : lo+n]
 }
-
-// tritonErrReader returns err, the read error the general route reports
-// after the bytes read before it.
-type tritonErrReader struct{ err error }
-
-func (r tritonErrReader) Read([]byte) (int, error) { return 0, r.err }
