@@ -23,6 +23,7 @@ type decompressed struct {
 	r         io.Reader
 	close     func()
 	truncated bool
+	plain     bool  // r is the input itself, not a decompressor
 	cause     error // the decompressor's error behind truncated
 }
 
@@ -48,6 +49,7 @@ func decompress(r io.Reader) *decompressed {
 		}
 		d.r, d.close = zr, zr.Close
 	default:
+		d.plain = true
 		return d
 	}
 	d.r = &tolerantReader{r: d.r, d: d}

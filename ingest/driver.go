@@ -185,6 +185,7 @@ func decodeInput(name string, opts DriverOptions, prog *progress) *inputSink {
 		host = HostFromPath(name)
 	}
 	var raw io.Reader = opts.Stdin
+	size := int64(0)
 	if name != StdinName {
 		f, err := os.Open(name)
 		if err != nil {
@@ -192,17 +193,24 @@ func decodeInput(name string, opts DriverOptions, prog *progress) *inputSink {
 		}
 		defer f.Close()
 		raw = f
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			size = st.Size()
+		}
 	}
 	d := decompress(prog.reader(raw))
 	defer d.close()
-	s := decodeStream(name, host, d.r, opts)
+	if !d.plain {
+		size = 0
+	}
+	s := decodeStream(name, host, d.r, size, opts)
 	s.stats.Truncated = d.truncated
 	return s
 }
 
-// decodeStream sniffs and decodes one decompressed input, streaming its
-// events to part files when opts.Dataset is set.
-func decodeStream(name, host string, r io.Reader, opts DriverOptions) *inputSink {
+// decodeStream sniffs and decodes one decompressed input of size bytes
+// (0 if unknown), streaming its events to part files when opts.Dataset is
+// set.
+func decodeStream(name, host string, r io.Reader, size int64, opts DriverOptions) *inputSink {
 	br := bufio.NewReaderSize(r, SniffSize)
 	head, _ := br.Peek(SniffSize)
 	f, err := chooseFormat(opts, head)
@@ -221,7 +229,7 @@ func decodeStream(name, host string, r io.Reader, opts DriverOptions) *inputSink
 	if lf, ok := opts.LogFormats[f.Name()]; ok {
 		fo.LogFormat = lf
 	}
-	err = safeDecode(f, &Input{R: br, Name: name, Host: host, Opts: fo}, s)
+	err = safeDecode(f, &Input{R: br, Name: name, Host: host, Size: size, Opts: fo}, s)
 	if s.writer != nil {
 		var cerr error
 		s.staged, cerr = s.writer.Close()

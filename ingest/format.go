@@ -42,6 +42,7 @@ type Input struct {
 	R    io.Reader // decompressed contents; a truncated compressed file ends in a clean EOF
 	Name string    // path as the user gave it ("-" for standard input)
 	Host string    // observer host for records that do not carry one
+	Size int64     // bytes in R when known beforehand (an uncompressed file's size), else 0
 	Opts Options
 }
 

@@ -111,7 +111,7 @@ func (h har) decode(in *Input, sink Sink, fast bool) error {
 	if !fast {
 		return h.decodeGeneral(in, in.R, sink)
 	}
-	data, err := readAllSized(in.R)
+	data, err := readAllSized(in.R, in.Size)
 	if err != nil {
 		return h.decodeGeneral(in, io.MultiReader(bytes.NewReader(data), errReader{err}), sink)
 	}

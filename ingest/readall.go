@@ -5,11 +5,12 @@ import (
 	"os"
 )
 
-// readAllSized reads r to its end into a buffer sized by r's length or
-// file size when r tells them (one allocation, no copy), and by io.ReadAll
-// otherwise. The decoders that read a whole document use it.
-func readAllSized(r io.Reader) ([]byte, error) {
-	n := int64(0)
+// readAllSized reads r to its end into a buffer sized by r's length, its
+// file size, or else size (the input's expected length; 0 if unknown), with
+// one allocation and no copy when the sizes hold, and by io.ReadAll when no
+// size is known. The decoders that read a whole document use it.
+func readAllSized(r io.Reader, size int64) ([]byte, error) {
+	n := size
 	switch r := r.(type) {
 	case interface{ Len() int }:
 		n = int64(r.Len())

@@ -87,7 +87,7 @@ type tritonTrace struct {
 }
 
 func (t triton) Decode(in *Input, sink Sink) error {
-	data, err := readAllSized(in.R)
+	data, err := readAllSized(in.R, in.Size)
 	if err != nil {
 		return t.decodeGeneral(in, io.MultiReader(bytes.NewReader(data), errReader{err}), sink)
 	}

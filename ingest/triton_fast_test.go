@@ -144,12 +144,12 @@ func TestTritonReadAll(t *testing.T) {
 	}
 	defer fh.Close()
 	for _, r := range []io.Reader{fh, bytes.NewReader(want), io.MultiReader(bytes.NewReader(want))} {
-		if got, err := readAllSized(r); err != nil || !bytes.Equal(got, want) {
+		if got, err := readAllSized(r, 0); err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("%T: %v, %d bytes of %d", r, err, len(got), len(want))
 		}
 	}
 	bad := io.MultiReader(bytes.NewReader(want), iotest.ErrReader(io.ErrUnexpectedEOF))
-	if _, err := readAllSized(bad); err != io.ErrUnexpectedEOF {
+	if _, err := readAllSized(bad, 0); err != io.ErrUnexpectedEOF {
 		t.Fatalf("error %v", err)
 	}
 	rec := &recorder{}

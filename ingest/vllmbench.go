@@ -81,7 +81,7 @@ type vbenchDoc struct {
 }
 
 func (v vllmBench) Decode(in *Input, sink Sink) error {
-	data, err := readAllSized(in.R)
+	data, err := readAllSized(in.R, in.Size)
 	if err != nil {
 		return err
 	}
