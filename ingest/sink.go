@@ -142,6 +142,11 @@ func (s *inputSink) clock() string {
 // attrCacheSize is how many recent attribute maps attrCache compares with.
 const attrCacheSize = 8
 
+// attrCacheRest is how many maps attrCache clones without comparing after
+// that many in a row matched none (a format whose maps all differ, such as
+// one carrying a request index, would pay for 8 comparisons per event).
+const attrCacheRest = 64
+
 // attrCache shares the Attrs maps of kept events: a map equal to one of the
 // last few kept is replaced by that one instead of being copied. Logs
 // repeat a handful of attribute sets (region, app, upstream…), so the 20k
@@ -150,6 +155,7 @@ const attrCacheSize = 8
 type attrCache struct {
 	recent [attrCacheSize]map[string]string
 	next   int
+	misses int // maps in a row that matched none of recent
 }
 
 // keep returns a map equal to m that the format does not own.
@@ -157,11 +163,15 @@ func (c *attrCache) keep(m map[string]string) map[string]string {
 	if m == nil {
 		return nil
 	}
-	for _, r := range c.recent {
-		if r != nil && maps.Equal(r, m) {
-			return r
+	if c.misses < attrCacheRest || c.misses%attrCacheRest == 0 {
+		for _, r := range c.recent {
+			if r != nil && maps.Equal(r, m) {
+				c.misses = 0
+				return r
+			}
 		}
 	}
+	c.misses++
 	m = maps.Clone(m)
 	c.recent[c.next] = m
 	c.next = (c.next + 1) % attrCacheSize

@@ -1,9 +1,11 @@
 package ingest
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/ttftrace/ttftrace/schema"
@@ -91,5 +93,30 @@ func TestAttrCacheShares(t *testing.T) {
 	}
 	if c.keep(nil) != nil {
 		t.Error("nil attrs became a map")
+	}
+}
+
+// TestAttrCacheRests checks that after attrCacheRest maps in a row matched
+// none, maps are cloned without comparing except every attrCacheRest-th,
+// and that a match on that turn brings sharing back at once.
+func TestAttrCacheRests(t *testing.T) {
+	var c attrCache
+	same := func(a, b map[string]string) bool { return reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer() }
+	latest := func() map[string]string { return c.recent[(c.next+attrCacheSize-1)%attrCacheSize] }
+	distinct := func() { c.keep(map[string]string{"i": strconv.Itoa(c.misses)}) }
+	for range attrCacheRest + 1 {
+		distinct()
+	}
+	if m := latest(); same(c.keep(maps.Clone(m)), m) {
+		t.Errorf("compared while resting (misses %d)", c.misses)
+	}
+	for c.misses%attrCacheRest != 0 {
+		distinct()
+	}
+	if m := latest(); !same(c.keep(maps.Clone(m)), m) || c.misses != 0 {
+		t.Errorf("the turn's comparison did not share an equal map (misses %d)", c.misses)
+	}
+	if m := latest(); !same(c.keep(maps.Clone(m)), m) {
+		t.Error("not comparing again after a match")
 	}
 }
