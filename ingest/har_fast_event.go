@@ -166,13 +166,16 @@ func harTraceID(h []byte) string {
 // a request x-request-id and traceparent, in a response x-request-id,
 // request-id and x-litellm-call-id, matched as strings.ToLower does.
 func harHeaderKind(name []byte, resp bool) int {
-	if len(name) < 10 || len(name) > 17 {
-		return 0
+	if len(name) < 10 {
+		return 0 // a name lowering to one of these has at least as many bytes
 	}
 	for _, c := range name {
 		if c >= 0x80 {
 			return harHeaderKindString(strings.ToLower(string(name)), resp)
 		}
+	}
+	if len(name) > 17 {
+		return 0 // only for ASCII: U+0130 (two bytes) lowers to 'i'
 	}
 	switch {
 	case bytes.EqualFold(name, []byte("x-request-id")):
