@@ -5,11 +5,11 @@ import (
 	"testing"
 )
 
-// BenchmarkDecodeKept measures decoders through the driver's sink keeping
+// BenchmarkKeptDecode measures decoders through the driver's sink keeping
 // the events (copies of their slices and maps included), not the counting
 // sink of benchDecode: what a format saves by reusing its buffers, less
 // what the sink then copies.
-func BenchmarkDecodeKept(b *testing.B) {
+func BenchmarkKeptDecode(b *testing.B) {
 	for _, c := range []struct {
 		f    Format
 		data []byte
