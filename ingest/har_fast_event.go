@@ -78,7 +78,7 @@ func (f *harFast) instants(ev *schema.Event, box *harBox) (string, string) {
 		if v == nil {
 			continue
 		}
-		ns, ok := harMsNs(v)
+		ns, ok := decimalScaledBytes(v, 6)
 		if !ok || ns < -1e6 {
 			return "bad timing", harTimingNames[k] + "=" + string(v)
 		}
@@ -91,13 +91,13 @@ func (f *harFast) instants(ev *schema.Event, box *harBox) (string, string) {
 		}
 	}
 	if w := f.e.timings[4]; w != nil && f.e.status > 0 {
-		if ns, ok := harMsNs(w); ok && ns >= 0 {
+		if ns, ok := decimalScaledBytes(w, 6); ok && ns >= 0 {
 			box.headers = box.start + beforeHeaders
 			ev.HeadersNs = &box.headers
 		}
 	}
 	if f.e.time != nil {
-		total, ok := harMsNs(f.e.time)
+		total, ok := decimalScaledBytes(f.e.time, 6)
 		if !ok || total < 0 {
 			return "bad timing", "time=" + string(f.e.time)
 		}

@@ -346,7 +346,7 @@ func TestHARFastHelpers(t *testing.T) {
 		}
 		n := gen("0123456789.eE-+", "-1", "0.5", "1483.0", "123456789012.1234567", "1e3", "-0.25", "")
 		v, ok := decimalScaled(n, 6)
-		if got, gotOK := harMsNs([]byte(n)); gotOK != ok || got != v {
+		if got, gotOK := decimalScaledBytes([]byte(n), 6); gotOK != ok || got != v {
 			t.Fatalf("ms %q: %d %v, decimalScaled %d %v", n, got, gotOK, v, ok)
 		}
 	}

@@ -3,7 +3,6 @@ package ingest
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/ttftrace/ttftrace/schema"
@@ -22,7 +21,7 @@ type tritonOut struct {
 	attrs map[string]string // its Attrs
 	offs  []int64           // its ChunkOffsetsNs
 	boxes []tritonBox       // slab the events' pointer fields point into
-	ids   tritonIDs
+	ids   decimalTexts
 	names []string // the timestamp names of the previous trace
 	order []int    // their indexes in name order
 }
@@ -87,7 +86,7 @@ func (o *tritonOut) finishAll(in *Input, order []*tritonTrace, sink Sink) {
 		case tr.child:
 			sink.Skip(tr.line, "ensemble composing model")
 		default:
-			ev, reason, detail := o.event(in, tr, o.ids.get(order, k))
+			ev, reason, detail := o.event(in, tr, o.ids.get(k, len(order), func(i int) int64 { return order[i].id }))
 			if reason != "" {
 				sink.Reject(tr.line, reason, detail)
 				continue
@@ -177,33 +176,4 @@ func (o *tritonOut) responses(box *tritonBox, responses []int64, start, compute 
 		o.offs = append(o.offs, r-start)
 	}
 	ev.ChunkOffsetsNs = o.offs[:len(o.offs):len(o.offs)]
-}
-
-// tritonIDs hands out the decimal texts of the traces' ids, 256 traces at
-// a time cut from one string, so that each does not take an allocation.
-type tritonIDs struct {
-	base int        // the index in order of the first id in text
-	text string     // the texts of the ids of order[base:], one after the other
-	ends [256]int32 // where each ends in text
-	n    int        // how many text holds
-}
-
-// get returns the decimal text of order[k].id; k comes in increasing order.
-func (x *tritonIDs) get(order []*tritonTrace, k int) string {
-	if x.text == "" || k < x.base || k >= x.base+x.n {
-		x.base = k
-		x.n = min(len(x.ends), len(order)-k)
-		var b []byte
-		for i := range x.n {
-			b = strconv.AppendInt(b, order[k+i].id, 10)
-			x.ends[i] = int32(len(b))
-		}
-		x.text = string(b)
-	}
-	i := k - x.base
-	lo := int32(0)
-	if i > 0 {
-		lo = x.ends[i-1]
-	}
-	return x.text[lo:x.ends[i]]
 }

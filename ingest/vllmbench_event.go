@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/ttftrace/ttftrace/schema"
@@ -19,34 +20,7 @@ type vbenchRun struct {
 	vals                  []vbenchVals      // slab the events' pointer fields point into
 	offs                  []int64           // the event's chunk offsets, reused
 	attrMap               map[string]string // the event's Attrs, reused
-	idx                   vbenchIndexes
-}
-
-// vbenchIndexes hands out the decimal texts of request indexes, 256 at a
-// time cut from one string, so that each does not take an allocation.
-type vbenchIndexes struct {
-	base int        // the first index in text
-	text string     // the texts of indexes base, base+1, … one after the other
-	ends [256]int32 // where each ends in text
-}
-
-// get returns the decimal text of i; indexes come in increasing order.
-func (x *vbenchIndexes) get(i int) string {
-	if x.text == "" || i < x.base || i >= x.base+len(x.ends) {
-		x.base = i
-		var b []byte
-		for k := range x.ends {
-			b = strconv.AppendInt(b, int64(i+k), 10)
-			x.ends[k] = int32(len(b))
-		}
-		x.text = string(b)
-	}
-	k := i - x.base
-	lo := int32(0)
-	if k > 0 {
-		lo = x.ends[k-1]
-	}
-	return x.text[lo:x.ends[k]]
+	idx                   decimalTexts
 }
 
 // vbenchVals holds the values an event points to, so that one event's
@@ -166,7 +140,7 @@ func (r *vbenchRun) attrs(i int) map[string]string {
 			r.attrMap["label"] = r.label
 		}
 	}
-	r.attrMap["request_index"] = r.idx.get(i)
+	r.attrMap["request_index"] = r.idx.get(i, math.MaxInt, func(j int) int64 { return int64(j) }) // texts ahead cost little
 	return r.attrMap
 }
 

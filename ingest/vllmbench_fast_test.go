@@ -177,10 +177,14 @@ func FuzzVLLMBenchFast(f *testing.F) {
 	})
 }
 
-func TestVLLMBenchIndexes(t *testing.T) {
-	var x vbenchIndexes
-	for i := 0; i < 3000; i += 1 + i%7 {
-		if got := x.get(i); got != strconv.Itoa(i) {
+// TestDecimalTexts checks the texts against strconv across blocks of 256,
+// with positions skipped and a last block cut short by count.
+func TestDecimalTexts(t *testing.T) {
+	const count = 3000
+	var x decimalTexts
+	value := func(i int) int64 { return int64(i)*7919 - 5000 }
+	for i := 0; i < count; i += 1 + i%7 {
+		if got := x.get(i, count, value); got != strconv.FormatInt(value(i), 10) {
 			t.Fatalf("get(%d) = %q", i, got)
 		}
 	}
