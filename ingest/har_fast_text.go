@@ -127,12 +127,8 @@ func harStringEnd(b []byte, j int) (end int, esc, high bool) {
 // harPlainRun returns the index of the first byte at or after i that is
 // '"', '\\', a control byte or non-ASCII, or len(b).
 func harPlainRun(b []byte, i int) int {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	for i+8 <= len(b) {
-		v := binary.LittleEndian.Uint64(b[i:])
-		q, s := v^('"'*lo), v^('\\'*lo)
-		m := (v | (v-0x20*lo)&^v | (q-lo)&^q | (s-lo)&^s) & hi
-		if m != 0 {
+		if m := swarASCIIStop(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 		i += 8
@@ -216,15 +212,13 @@ func harUnescape(dst, b []byte, j int) (out []byte, end int, exact bool) {
 // harPlainRun finds it, growing out as needed, and returns out and the
 // indexes past the run.
 func harCopyRun(out []byte, w int, b []byte, i int) ([]byte, int, int) {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	for i+8 <= len(b) {
 		if w+8 > len(out) {
 			out = harGrow(out, w)
 		}
 		v := binary.LittleEndian.Uint64(b[i:])
 		binary.LittleEndian.PutUint64(out[w:], v)
-		q, s := v^('"'*lo), v^('\\'*lo)
-		if m := (v | (v-0x20*lo)&^v | (q-lo)&^q | (s-lo)&^s) & hi; m != 0 {
+		if m := swarASCIIStop(v); m != 0 {
 			n := bits.TrailingZeros64(m) >> 3
 			return out, w + n, i + n
 		}

@@ -26,6 +26,11 @@ func swarStringSpecial(x uint64) uint64 {
 	return swarZero(x^(swarOnes*'"')) | swarZero(x^(swarOnes*'\\')) | (x-swarOnes*0x20)&^x&swarHighs
 }
 
+// swarASCIIStop flags the bytes of x that end a run of plain ASCII string
+// bytes: those swarStringSpecial flags and the non-ASCII ones; the lowest
+// flag is exact.
+func swarASCIIStop(x uint64) uint64 { return swarStringSpecial(x) | x&swarHighs }
+
 // jsonStringEndSWAR is jsonStringEnd: the index just past the string whose
 // '"' is b[i], and its scan status. A string with an escape or a control
 // character is handed to jsonStringEnd.
