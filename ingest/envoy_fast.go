@@ -159,6 +159,7 @@ type envoyFast struct {
 	scratch []byte
 	arena   valueArena
 	strs    internTable
+	idStrs  stringBlock
 	maps    attrMaps
 }
 

@@ -110,13 +110,13 @@ func (t *envoyTraceID) set(v []byte, traceparent bool) {
 	}
 }
 
-// ids sets RequestID and TraceID, in one allocation.
+// ids sets RequestID and TraceID, as one string from d.ids' blocks.
 func (d *envoyFast) ids(rid []byte, tid *envoyTraceID) {
 	if len(rid)+tid.n == 0 {
 		return
 	}
 	d.scratch = append(append(d.scratch[:0], rid...), tid.id[:tid.n]...)
-	s := string(d.scratch)
+	s := d.idStrs.get(d.scratch)
 	d.ev.RequestID, d.ev.TraceID = s[:len(rid)], s[len(rid):]
 }
 
