@@ -160,6 +160,7 @@ type envoyFast struct {
 	arena   valueArena
 	strs    internTable
 	idStrs  stringBlock
+	hour    rfc3339Hour
 	maps    attrMaps
 }
 
@@ -173,7 +174,7 @@ type envoyDurs struct {
 // reports it to sink; it reports false, having told sink nothing, when the
 // general route must decide (the entry is a reject).
 func (d *envoyFast) emit(in *Input, sink Sink, line int64, raw []byte, vals []envoyFastValue) bool {
-	start, logType, ok := envoyFastStart(vals)
+	start, logType, ok := d.start(vals)
 	switch {
 	case logType != nil:
 		d.scratch = append(append(append(d.scratch[:0], "intermediate access log entry ("...), logType...), ')')
@@ -208,13 +209,13 @@ func (d *envoyFast) clearEvent(in *Input, n int64) {
 	ev.StartNs, ev.HeadersNs, ev.FirstTokenNs, ev.EndNs = nil, nil, nil, nil
 }
 
-// envoyFastStart is envoyEvent's first pass: the start instant (the last
+// start is envoyEvent's first pass: the start instant (the last
 // START_TIME given), or the %ACCESS_LOG_TYPE% of an intermediate entry.
-func envoyFastStart(vals []envoyFastValue) (start int64, intermediate []byte, ok bool) {
+func (d *envoyFast) start(vals []envoyFastValue) (start int64, intermediate []byte, ok bool) {
 	for i := range vals {
 		v := &vals[i]
 		if v.op.code == ecStart && len(v.val) > 0 {
-			ns, good := envoyStartNs(v.val, v.op.op.arg)
+			ns, good := d.startNs(v.val, v.op.op.arg)
 			if !good {
 				return 0, nil, false
 			}
@@ -227,10 +228,10 @@ func envoyFastStart(vals []envoyFastValue) (start int64, intermediate []byte, ok
 	return start, nil, ok
 }
 
-// envoyStartNs is envoyStartTime for value bytes.
-func envoyStartNs(val []byte, layout string) (int64, bool) {
+// startNs is envoyStartTime for value bytes.
+func (d *envoyFast) startNs(val []byte, layout string) (int64, bool) {
 	if layout == "" {
-		if ns, ok := rfc3339Ns(val); ok {
+		if ns, ok := d.hour.ns(val); ok {
 			return ns, true
 		}
 		t, err := time.Parse(time.RFC3339Nano, string(val))
