@@ -159,13 +159,20 @@ func nginxSeconds[S ~string | ~[]byte](s S) (ns int64, ok bool, err error) {
 	if s[i] != '.' || len(s)-i-1 > 9 {
 		return 0, false, errNginxSeconds
 	}
-	scale := int64(1e8)
+	// The fraction's digits as an integer, scaled once (a division per
+	// digit was a sixth of nginxSeconds' instructions).
+	var frac int64
+	digits := len(s) - i - 1
 	for i++; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
+		c := s[i] - '0'
+		if c > 9 {
 			return 0, false, errNginxSeconds
 		}
-		ns += int64(s[i]-'0') * scale
-		scale /= 10
+		frac = frac*10 + int64(c)
 	}
-	return ns, true, nil
+	return ns + frac*nginxFracScale[digits], true, nil
 }
+
+// nginxFracScale is the nanoseconds of a unit of the last digit of a
+// fraction, by the number of its digits.
+var nginxFracScale = [10]int64{1e9, 1e8, 1e7, 1e6, 1e5, 1e4, 1e3, 100, 10, 1}
