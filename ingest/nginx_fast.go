@@ -140,10 +140,22 @@ func indexLiteral(s, lit []byte) (int, bool) {
 		if i += j; len(s)-i < len(lit) {
 			return -1, false
 		}
-		if string(s[i+1:i+len(lit)]) == string(lit[1:]) {
+		if hasLiteralAt(s[i:i+len(lit)], lit) {
 			return i, i == j
 		}
 	}
+}
+
+// hasLiteralAt reports whether s, as long as lit and starting with its
+// first byte, equals lit: the literals are short, so a loop beats the call
+// to the runtime's comparison.
+func hasLiteralAt(s, lit []byte) bool {
+	for k := 1; k < len(lit) && k < len(s); k++ {
+		if s[k] != lit[k] {
+			return false
+		}
+	}
+	return true
 }
 
 // nginxSpan is where a variable's value lies in the line: line[lo:hi].
