@@ -29,8 +29,6 @@ type haproxyFast struct {
 	arena   valueArena
 	strs    internTable
 	maps    attrMaps
-	secKey  [20]byte // the date up to its seconds last read, by startNs
-	secNs   int64    // its instant
 }
 
 // haproxyFields are the ten space-separated fields after the head, the last
@@ -51,7 +49,7 @@ func (d *haproxyFast) line(in *Input, sink Sink, n int64, s []byte) bool {
 		sink.Skip(n, "not an HTTP request log line")
 		return true
 	}
-	start, ok := d.startNs(date)
+	start, ok := clfMillisNs(date, d.loc)
 	if !ok {
 		return false
 	}
@@ -179,22 +177,4 @@ func haproxySplit(s []byte, f *haproxyFields) int {
 	}
 	f[n] = s[start:]
 	return n + 1
-}
-
-// startNs is clfMillisNs(date, d.loc) with the instant of the date's
-// seconds kept from the last line that read them: consecutive lines mostly
-// share their second, and the milliseconds (checked digits by
-// haproxyDateShape) add to it as time.Date's nanoseconds do.
-func (d *haproxyFast) startNs(date []byte) (int64, bool) {
-	if d.secNs != 0 && string(date[:20]) == string(d.secKey[:]) {
-		ms, _ := digitsValue(date[21:24])
-		return d.secNs + ms*1e6, true
-	}
-	ns, ok := clfMillisNs(date, d.loc)
-	if ok {
-		ms, _ := digitsValue(date[21:24])
-		copy(d.secKey[:], date[:20])
-		d.secNs = ns - ms*1e6
-	}
-	return ns, ok
 }
