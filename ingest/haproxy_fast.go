@@ -55,11 +55,15 @@ func (d *haproxyFast) line(in *Input, sink Sink, n int64, s []byte) bool {
 	}
 	var f haproxyFields
 	nf := haproxySplit(rest, &f)
-	if nf >= 3 && bytes.Count(f[2], []byte("/")) == 2 {
+	slashes := 0
+	if nf >= 3 {
+		slashes = bytes.Count(f[2], []byte("/"))
+	}
+	if slashes == 2 {
 		sink.Skip(n, "tcp log line (not an HTTP request)")
 		return true
 	}
-	if nf < 10 || bytes.Count(f[2], []byte("/")) != 4 || bytes.IndexByte(f[1], '/') < 0 {
+	if nf < 10 || slashes != 4 || bytes.IndexByte(f[1], '/') < 0 {
 		return false
 	}
 	d.clearEvent(in, n)
