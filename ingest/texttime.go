@@ -62,20 +62,7 @@ func rfc3339Ns(b []byte) (int64, bool) {
 	if !ok {
 		return 0, false
 	}
-	rest := b[19:]
-	if len(rest) >= 2 && rest[0] == '.' && rest[1] >= '0' && rest[1] <= '9' {
-		n := 1
-		var frac, scale int64 = 0, 1e9
-		for ; n < len(rest) && rest[n] >= '0' && rest[n] <= '9'; n++ {
-			if n <= 9 {
-				frac, scale = frac*10+int64(rest[n]-'0'), scale/10
-			}
-		}
-		ns += frac * scale
-		rest = rest[n:]
-	}
-	off, ok := zoneOffset(rest, true)
-	return ns - off, ok
+	return rfc3339Rest(b[19:], ns)
 }
 
 // zoneOffset reads "Z" (when z is set), "±hh:mm" (colon) or "±hhmm" as the
