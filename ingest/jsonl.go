@@ -210,16 +210,8 @@ func (m *jsonlMapping) times(ev *schema.Event, in *Input, obj map[string]any) (s
 		return "bad timestamp", jsonlDetail(m.Start.Field, v)
 	}
 	ev.StartNs = ptr(start)
-	targets := []struct {
-		spec  *jsonlInstant
-		dst   **int64
-		phase bool
-	}{
-		{m.Headers, &ev.HeadersNs, false}, {m.FirstToken, &ev.FirstTokenNs, false},
-		{m.LastToken, &ev.LastTokenNs, false}, {m.End, &ev.EndNs, false},
-		{m.Queue, &ev.QueueNs, true}, {m.Prefill, &ev.PrefillNs, true}, {m.Decode, &ev.DecodeNs, true},
-	}
-	for _, t := range targets {
+	dsts, instants := jsonlInstantDsts(ev), m.instants()
+	for i, t := range instants[1:] {
 		if t.spec == nil {
 			continue
 		}
@@ -232,7 +224,7 @@ func (m *jsonlMapping) times(ev *schema.Event, in *Input, obj map[string]any) (s
 			if !ok {
 				return "bad timestamp", jsonlDetail(t.spec.Field, v)
 			}
-			*t.dst = ptr(ns)
+			*dsts[i] = ptr(ns)
 			continue
 		}
 		s, _ := jsonlScalar(v)
@@ -243,7 +235,7 @@ func (m *jsonlMapping) times(ev *schema.Event, in *Input, obj map[string]any) (s
 		if !t.phase {
 			ns += start
 		}
-		*t.dst = ptr(ns)
+		*dsts[i] = ptr(ns)
 	}
 	return "", ""
 }

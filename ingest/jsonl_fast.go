@@ -69,7 +69,8 @@ func newJSONLFast(m *jsonlMapping, in *Input) *jsonlFast {
 		responseID: add(m.ResponseID), model: add(m.Model), endpoint: add(m.Endpoint), host: add(m.Host),
 		requestID: add(m.RequestID), trace: add(m.TraceID),
 	}
-	for i, x := range m.instants()[1:] {
+	instants := m.instants()
+	for i, x := range instants[1:] {
 		t.instants[i] = -1
 		if x.spec != nil {
 			t.instants[i] = add(x.spec.Field)
@@ -206,15 +207,8 @@ func (f *jsonlFast) times(ev *schema.Event) bool {
 		return false
 	}
 	ev.StartNs = f.arena.int64(start)
-	for i, t := range []struct {
-		spec  *jsonlInstant
-		dst   **int64
-		phase bool
-	}{
-		{m.Headers, &ev.HeadersNs, false}, {m.FirstToken, &ev.FirstTokenNs, false},
-		{m.LastToken, &ev.LastTokenNs, false}, {m.End, &ev.EndNs, false},
-		{m.Queue, &ev.QueueNs, true}, {m.Prefill, &ev.PrefillNs, true}, {m.Decode, &ev.DecodeNs, true},
-	} {
+	dsts, instants := jsonlInstantDsts(ev), m.instants()
+	for i, t := range instants[1:] {
 		if c, k = f.value(f.t.instants[i]); c == 0 || c == 'n' {
 			continue
 		}
@@ -222,7 +216,7 @@ func (f *jsonlFast) times(ev *schema.Event) bool {
 		if !ok {
 			return false
 		}
-		*t.dst = f.arena.int64(ns)
+		*dsts[i] = f.arena.int64(ns)
 	}
 	return true
 }

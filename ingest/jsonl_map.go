@@ -126,10 +126,18 @@ type jsonlNamedInstant struct {
 	phase bool
 }
 
-func (m *jsonlMapping) instants() []jsonlNamedInstant {
-	return []jsonlNamedInstant{
+// instants lists the mapping's start, instants and phases; the rest after
+// start is in the order of jsonlInstantDsts.
+func (m *jsonlMapping) instants() [8]jsonlNamedInstant {
+	return [8]jsonlNamedInstant{
 		{"start", m.Start, false}, {"headers", m.Headers, false}, {"first_token", m.FirstToken, false},
 		{"last_token", m.LastToken, false}, {"end", m.End, false},
 		{"queue", m.Queue, true}, {"prefill", m.Prefill, true}, {"decode", m.Decode, true},
 	}
+}
+
+// jsonlInstantDsts returns the fields of ev that instants()[1:] set, in
+// that order.
+func jsonlInstantDsts(ev *schema.Event) [7]**int64 {
+	return [7]**int64{&ev.HeadersNs, &ev.FirstTokenNs, &ev.LastTokenNs, &ev.EndNs, &ev.QueueNs, &ev.PrefillNs, &ev.DecodeNs}
 }
