@@ -55,6 +55,10 @@ type Analysis struct {
 	Examples      []Timeline       `json:"examples"` // slow requests seen by several observers
 	Notes         []string         `json:"notes"`    // caveats a reader must know (relative clocks, …)
 
+	Throughput      []Throughput     `json:"throughput"`       // per source, over its whole span
+	Slowest         []SlowRequest    `json:"slowest_requests"` // successful client requests by client TTFT, slowest first
+	ReferenceClocks []ReferenceClock `json:"reference_clocks"` // hosts whose clocks corrected instants use
+
 	// Requests is the reconciled per-request table, kept only with
 	// Options.KeepRequests; it is written as Parquet, not into the JSON.
 	Requests []ReconciledRequest `json:"-"`

@@ -41,6 +41,7 @@ func Run(events []schema.Event, inputs []schema.InputStats, opts Options) *Analy
 		ITLByPosition:   []PositionSeries{},
 		TTFTByPrompt:    []Scatter{},
 		Examples:        []Timeline{},
+		Throughput:      []Throughput{},
 	}
 	defs := metricsFor(opts.Compat)
 	bySource := splitBySource(events)
@@ -62,6 +63,8 @@ func Run(events []schema.Event, inputs []schema.InputStats, opts Options) *Analy
 	a.TTFTBreakdown = append(a.TTFTBreakdown, rec.TTFTBreakdown...)
 	a.Examples = append(a.Examples, rec.Examples...)
 	a.TTFTDelta = rec.TTFTDelta
+	a.Slowest = slowestRequests(events, rec.Requests, slowestCount)
+	a.ReferenceClocks = referenceClocks(rec.Requests)
 	if opts.KeepRequests {
 		a.Requests = rec.Requests
 	}
@@ -83,6 +86,7 @@ type sourceFigures struct {
 	itl     []PositionSeries
 	scatter []Scatter
 	series  []Series
+	through []Throughput
 }
 
 // compute starts the tasks computing the figures of source src on wg.
@@ -104,6 +108,9 @@ func (f *sourceFigures) compute(wg *sync.WaitGroup, src string, evs []*schema.Ev
 			f.scatter = append(f.scatter, sc)
 		}
 		f.series = timeseries(src, evs, g, opts.SLO, defs)
+		if t, ok := throughputOf(src, evs, opts.SLO, defs); ok {
+			f.through = append(f.through, t)
+		}
 	})
 }
 
@@ -116,6 +123,7 @@ func (f *sourceFigures) appendTo(a *Analysis) {
 	a.ITLByPosition = append(a.ITLByPosition, f.itl...)
 	a.TTFTByPrompt = append(a.TTFTByPrompt, f.scatter...)
 	a.Timeseries = append(a.Timeseries, f.series...)
+	a.Throughput = append(a.Throughput, f.through...)
 }
 
 // rejectsByReason sums the inputs' rejects by reason.
