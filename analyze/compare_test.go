@@ -26,7 +26,6 @@ func findChange(t *testing.T, c *Comparison, source, metric, stat string) Change
 	return Change{}
 }
 
-
 func TestCompareLatencyVerdicts(t *testing.T) {
 	base := &Analysis{Metrics: []Metric{
 		pctMetric("server", "ttft", "ms", 1000, fptr(980), fptr(1020)),
@@ -36,10 +35,10 @@ func TestCompareLatencyVerdicts(t *testing.T) {
 		pctMetric("client", "tps_user", "tokens/s", 50, fptr(49), fptr(51)),
 	}}
 	next := &Analysis{Metrics: []Metric{
-		pctMetric("server", "ttft", "ms", 1148, fptr(1120), fptr(1170)),   // disjoint, +14.8%: regression
-		pctMetric("client", "ttft", "ms", 401.2, fptr(401.1), fptr(401.5)), // disjoint, +0.3%: below threshold
-		pctMetric("client", "e2e", "ms", 5500, fptr(4500), fptr(6500)),     // overlap, +10%: within noise
-		pctMetric("client", "tpot", "ms", 30, fptr(25), nil),               // (−∞,21] vs [25,∞): disjoint, +50%
+		pctMetric("server", "ttft", "ms", 1148, fptr(1120), fptr(1170)),     // disjoint, +14.8%: regression
+		pctMetric("client", "ttft", "ms", 401.2, fptr(401.1), fptr(401.5)),  // disjoint, +0.3%: below threshold
+		pctMetric("client", "e2e", "ms", 5500, fptr(4500), fptr(6500)),      // overlap, +10%: within noise
+		pctMetric("client", "tpot", "ms", 30, fptr(25), nil),                // (−∞,21] vs [25,∞): disjoint, +50%
 		pctMetric("client", "tps_user", "tokens/s", 40, fptr(39), fptr(41)), // rate down 20%: regression
 	}}
 	c := Compare(base, next, CompareOptions{MinChange: DefaultMinChange})

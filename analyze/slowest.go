@@ -56,7 +56,9 @@ func slowestRequests(events []schema.Event, reqs []ReconciledRequest, k int) []S
 			all = append(all, cand{i, ms, r.start.ns, e.TraceID + "\x00" + e.RequestID + "\x00" + e.ResponseID})
 		}
 	}
-	slices.SortFunc(all, func(a, b cand) int { return cmp.Or(cmp.Compare(b.ttft, a.ttft), cmp.Compare(a.start, b.start), cmp.Compare(a.key, b.key), cmp.Compare(a.i, b.i)) })
+	slices.SortFunc(all, func(a, b cand) int {
+		return cmp.Or(cmp.Compare(b.ttft, a.ttft), cmp.Compare(a.start, b.start), cmp.Compare(a.key, b.key), cmp.Compare(a.i, b.i))
+	})
 	all = all[:min(len(all), k)]
 	joined := map[int64]*ReconciledRequest{}
 	for i := range reqs {
