@@ -243,7 +243,7 @@ func sortChanges(cs []Change) {
 		if ch.Relative == nil {
 			return math.Inf(1)
 		}
-		return math.Abs(*ch.Relative)
+		return math.Round(math.Abs(*ch.Relative)*1e9) / 1e9 // equal changes keep their order
 	}
 	largest := map[string]float64{} // per verdict and source/group
 	for i := range cs {

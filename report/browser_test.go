@@ -116,7 +116,7 @@ func TestBrowserCompare(t *testing.T) {
 	bin := findChromium(t)
 	file := filepath.Join(t.TempDir(), "compare.html")
 	var buf bytes.Buffer
-	if err := Compare(&buf, fixture(), slowerFixture(), "week 47", "week 48"); err != nil {
+	if err := Compare(&buf, compareFixtures()); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {

@@ -4,217 +4,227 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/ttftrace/ttftrace/analyze"
 )
 
-// Compare writes an HTML page setting two analyses side by side: for every
-// metric both hold (matched by source, metric and group), each headline
-// percentile in both, its delta, and whether the 95% confidence intervals
-// separate, regressions first. baseName and nextName label the two sides.
-func Compare(w io.Writer, base, next *analyze.Analysis, baseName, nextName string) error {
-	if base == nil || next == nil {
-		return fmt.Errorf("report: compare needs two analyses")
+// Compare writes an HTML page of a comparison analyze.Compare made: the two
+// sides' labels and date ranges, the regressions then the improvements,
+// each grouped by source and group, then every other change, the metrics
+// folded or present on one side only, and how verdicts are reached.
+func Compare(w io.Writer, c *analyze.Comparison) error {
+	if c == nil {
+		return fmt.Errorf("report: no comparison")
 	}
 	cs := &chartSet{}
-	v := buildCompare(base, next, baseName, nextName, cs)
-	p := &page{Title: "ttftrace comparison", Subtitle: baseName + " → " + nextName,
-		Nav:     []navItem{{"changes", "Changes"}, {"sources", "Sources"}, {"unmatched", "Unmatched"}, {"method", "Method"}},
+	v := buildCompare(c, cs)
+	p := &page{Title: "ttftrace comparison", Subtitle: v.Base.Label + " → " + v.New.Label,
+		Nav:     []navItem{{"changes", "Changes"}, {"others", "Other figures"}, {"unmatched", "Not compared"}, {"method", "Method"}},
 		Compare: v}
 	return renderPage(w, p, cs)
 }
 
-// comparePercentiles are the percentiles compared; each has a CI in analysis.json.
-var comparePercentiles = []string{"p50", "p90", "p99"}
-
+// compareView is everything the compare template shows, formatted.
 type compareView struct {
-	BaseName, NextName string
-	Regressions        int
-	Improvements       int
-	Unchanged          int
-	Rows               []compareRow
-	Chart              *chartRef
-	Sources            []compareSource
-	OnlyBase, OnlyNext []string
-	Empty              string
+	Base, New    sideView
+	Threshold    string
+	Regressions  int
+	Improvements int
+	Small, Noise int
+	Judged       []verdictBlock // regressions, improvements (each may be empty)
+	Others       []changeGroup  // every other change, by source and group
+	Chart        *chartRef
+	Folded       []string
+	OnlyBase     []string
+	OnlyNew      []string
+	Empty        string
 }
 
-// compareRow is one percentile of one metric in both analyses.
-type compareRow struct {
-	Source, Metric, Group, Unit, Percentile string
-	Base, BaseCI, Next, NextCI, Delta, Pct  string
-	Verdict, Class                          string
-	rank                                    int
-	pct                                     float64
+type sideView struct{ Label, Span string }
+
+// verdictBlock is the changes of one verdict, grouped by source and group.
+type verdictBlock struct {
+	Title, Class, None string
+	Groups             []changeGroup
 }
 
-type compareSource struct {
-	Source, BaseEvents, NextEvents, BaseFailed, NextFailed string
+// changeGroup is the changes of one source and group.
+type changeGroup struct {
+	Source, Group string
+	Rows          []changeRow
 }
 
-// metricKey identifies a metric across analyses: source, metric and group.
-func metricKey(m analyze.Metric) string {
-	return m.Source + "\x00" + m.Metric + "\x00" + groupLabel(m.Group)
+// changeRow is one analyze.Change, formatted.
+type changeRow struct {
+	Source, Group, Figure, Unit           string
+	Base, BaseCI, BaseN, New, NewCI, NewN string
+	Delta, Change, Verdict, Class, Test   string
+	rel                                   float64 // NaN when unknown
+	stat                                  string
+	kind, metric                          string
 }
 
-func metricName(m analyze.Metric) string {
-	return m.Source + " " + m.Metric + " (" + groupLabel(m.Group) + ")"
-}
-
-func buildCompare(base, next *analyze.Analysis, baseName, nextName string, cs *chartSet) *compareView {
-	v := &compareView{BaseName: baseName, NextName: nextName}
-	nextBy := map[string]analyze.Metric{}
-	for _, m := range next.Metrics {
-		nextBy[metricKey(m)] = m
-	}
-	seen := map[string]bool{}
-	for _, b := range sortedMetrics(base.Metrics) {
-		n, ok := nextBy[metricKey(b)]
-		seen[metricKey(b)] = true
-		if !ok {
-			v.OnlyBase = append(v.OnlyBase, metricName(b))
-			continue
-		}
-		for _, p := range comparePercentiles {
-			v.Rows = append(v.Rows, compareRowOf(b, n, p))
-		}
-	}
-	for _, n := range sortedMetrics(next.Metrics) {
-		if !seen[metricKey(n)] {
-			v.OnlyNext = append(v.OnlyNext, metricName(n))
-		}
-	}
-	sortCompareRows(v.Rows)
-	for _, r := range v.Rows {
-		switch r.rank {
-		case 0:
-			v.Regressions++
-		case 1:
-			v.Improvements++
+func buildCompare(c *analyze.Comparison, cs *chartSet) *compareView {
+	v := &compareView{Base: sideOf(c.Base), New: sideOf(c.New), Threshold: thresholdText(c),
+		Regressions: c.Regressions, Improvements: c.Improvements}
+	var reg, imp, rest []changeRow
+	for _, ch := range c.Changes {
+		r := changeRowOf(ch)
+		switch ch.Verdict {
+		case analyze.VerdictRegression:
+			reg = append(reg, r)
+		case analyze.VerdictImprovement:
+			imp = append(imp, r)
+		case analyze.VerdictSmall:
+			v.Small++
+			rest = append(rest, r)
 		default:
-			v.Unchanged++
+			v.Noise++
+			rest = append(rest, r)
 		}
 	}
-	if len(v.Rows) == 0 {
-		v.Empty = "The two analyses share no metric (same source, metric and group), so there is nothing to compare."
-	} else if ref, ok := compareChart(cs, v.Rows); ok {
+	v.Judged = []verdictBlock{
+		{Title: "Regressions", Class: "worse", None: "No regression: no figure got worse by more than its threshold with the intervals apart.", Groups: groupChanges(reg)},
+		{Title: "Improvements", Class: "better", None: "No improvement beyond the threshold.", Groups: groupChanges(imp)},
+	}
+	v.Others = groupChanges(rest)
+	for _, f := range c.Folded {
+		v.Folded = append(v.Folded, f.Source+" "+f.Metric+" ("+groupLabel(f.Group)+"): same figures as "+f.Into+" in both analyses")
+	}
+	v.OnlyBase, v.OnlyNew = c.OnlyBase, c.OnlyNew
+	if len(c.Changes) == 0 {
+		v.Empty = "The two analyses share no figure (same source, metric and group), so there is nothing to compare."
+	} else if ref, ok := compareChart(cs, append(append(reg, imp...), rest...)); ok {
 		v.Chart = &ref
 	}
-	v.Sources = compareSources(base.Sources, next.Sources)
 	return v
 }
 
-// percentileOf reads one percentile of m and its interval.
-func percentileOf(m analyze.Metric, p string) (float64, analyze.Interval, bool) {
-	iv, ok := m.CI95[p]
-	switch p {
-	case "p50":
-		return m.P50, iv, ok
-	case "p90":
-		return m.P90, iv, ok
-	case "p95":
-		return m.P95, iv, ok
-	case "p99":
-		return m.P99, iv, ok
+func sideOf(s analyze.Side) sideView {
+	v := sideView{Label: s.Label, Span: "no wall-clock requests"}
+	if s.First != "" {
+		v.Span = s.First + " → " + s.Last
 	}
-	return m.P999, iv, ok
+	return v
 }
 
-// separated reports whether two intervals are disjoint; a nil bound is
-// unbounded on its side, so it never separates there.
-func separated(a, b analyze.Interval) bool {
-	return a[1] != nil && b[0] != nil && *a[1] < *b[0] || b[1] != nil && a[0] != nil && *b[1] < *a[0]
-}
-
-// higherIsBetter is true for rates (tokens/s, requests/s), false for latencies.
-func higherIsBetter(m analyze.Metric) bool {
-	return strings.HasSuffix(m.Unit, "/s") || m.Metric == "tps_user" || m.Metric == "goodput"
-}
-
-func compareRowOf(b, n analyze.Metric, p string) compareRow {
-	bv, biv, bok := percentileOf(b, p)
-	nv, niv, nok := percentileOf(n, p)
-	r := compareRow{Source: b.Source, Metric: b.Metric, Group: groupLabel(b.Group), Unit: b.Unit,
-		Percentile: p, Base: fmtValue(bv), BaseCI: fmtInterval(biv, bok), Next: fmtValue(nv),
-		NextCI: fmtInterval(niv, nok), Delta: fmtSigned(nv - bv), Pct: "n/a", pct: math.NaN()}
-	if bv != 0 {
-		r.pct = (nv - bv) / math.Abs(bv)
-		r.Pct = fmtSigned(r.pct*100) + "%"
+// thresholdText states the practical thresholds: "5%; ttft 10%, error_rate off".
+func thresholdText(c *analyze.Comparison) string {
+	out := fmtThreshold(c.MinChange)
+	var per []string
+	for _, k := range sortedKeys(c.MinChangeFor) {
+		per = append(per, k+" "+fmtThreshold(c.MinChangeFor[k]))
 	}
-	worse := nv > bv
-	if higherIsBetter(b) {
-		worse = nv < bv
-	}
-	switch {
-	case !bok || !nok:
-		r.Verdict, r.Class, r.rank = "no interval", "na", 3
-	case !separated(biv, niv) || nv == bv:
-		r.Verdict, r.Class, r.rank = "within noise", "noise", 2
-	case worse:
-		r.Verdict, r.Class, r.rank = "regression", "worse", 0
-	default:
-		r.Verdict, r.Class, r.rank = "improvement", "better", 1
-	}
-	return r
-}
-
-// sortCompareRows puts regressions first, then improvements, each largest
-// relative change first; rows within noise keep the metric order.
-func sortCompareRows(rows []compareRow) {
-	sort.SliceStable(rows, func(i, j int) bool {
-		a, b := rows[i], rows[j]
-		if a.rank != b.rank {
-			return a.rank < b.rank
-		}
-		if a.rank <= 1 {
-			return magnitude(a.pct) > magnitude(b.pct)
-		}
-		return false
-	})
-}
-
-func magnitude(f float64) float64 {
-	if math.IsNaN(f) {
-		return math.Inf(1)
-	}
-	return math.Abs(f)
-}
-
-func compareSources(base, next []analyze.SourceSummary) []compareSource {
-	find := func(ss []analyze.SourceSummary, s string) (analyze.SourceSummary, bool) {
-		for _, x := range ss {
-			if x.Source == s {
-				return x, true
-			}
-		}
-		return analyze.SourceSummary{}, false
-	}
-	var names []string
-	for _, s := range append(append([]analyze.SourceSummary(nil), base...), next...) {
-		if !contains(names, s.Source) {
-			names = append(names, s.Source)
-		}
-	}
-	sort.SliceStable(names, func(i, j int) bool { return lessSourceMetric(names[i], "", names[j], "") })
-	var out []compareSource
-	for _, n := range names {
-		r := compareSource{Source: n, BaseEvents: "—", NextEvents: "—"}
-		if b, ok := find(base, n); ok {
-			r.BaseEvents, r.BaseFailed = fmtCount(b.Events), failedShare(b)
-		}
-		if x, ok := find(next, n); ok {
-			r.NextEvents, r.NextFailed = fmtCount(x.Events), failedShare(x)
-		}
-		out = append(out, r)
+	if len(per) > 0 {
+		out += "; " + strings.Join(per, ", ")
 	}
 	return out
 }
 
-func failedShare(s analyze.SourceSummary) string {
-	if s.Events == 0 {
+func fmtThreshold(t float64) string {
+	if math.IsInf(t, 1) {
+		return "off"
+	}
+	return strconv.FormatFloat(t*100, 'g', 4, 64) + "%"
+}
+
+// fmtChange formats a relative change with one decimal: "+14.8%", "−0.3%".
+func fmtChange(rel float64) string {
+	s := strconv.FormatFloat(rel*100, 'f', 1, 64)
+	switch {
+	case strings.HasPrefix(s, "-"):
+		return "−" + s[1:] + "%"
+	case s == "0.0":
+		return "0.0%"
+	}
+	return "+" + s + "%"
+}
+
+// groupChanges splits rows, kept in order, into runs of one source and group.
+func groupChanges(rows []changeRow) []changeGroup {
+	var out []changeGroup
+	index := map[string]int{}
+	for _, r := range rows {
+		k := r.Source + "\x00" + r.Group
+		i, ok := index[k]
+		if !ok {
+			i = len(out)
+			index[k] = i
+			out = append(out, changeGroup{Source: r.Source, Group: r.Group})
+		}
+		out[i].Rows = append(out[i].Rows, r)
+	}
+	return out
+}
+
+// verdictClass is the CSS class of a verdict.
+var verdictClass = map[string]string{analyze.VerdictRegression: "worse", analyze.VerdictImprovement: "better",
+	analyze.VerdictSmall: "small", analyze.VerdictNoise: "noise", analyze.VerdictNoInterval: "na"}
+
+func changeRowOf(ch analyze.Change) changeRow {
+	r := changeRow{Source: ch.Source, Group: groupLabel(ch.Group), Figure: figureName(ch), Unit: displayUnit(ch.Unit),
+		Base: fmtFigure(ch.Base.Value, ch.Unit), BaseCI: fmtEstimateCI(ch.Base, ch.Unit), BaseN: fmtCount(ch.Base.N),
+		New: fmtFigure(ch.New.Value, ch.Unit), NewCI: fmtEstimateCI(ch.New, ch.Unit), NewN: fmtCount(ch.New.N),
+		Delta: fmtDelta(ch.Delta, ch.Unit), Change: "n/a", Verdict: ch.Verdict, Class: verdictClass[ch.Verdict],
+		Test: ch.Test, rel: math.NaN(), stat: ch.Stat, kind: ch.Kind, metric: ch.Metric}
+	if ch.Relative != nil {
+		r.rel = *ch.Relative
+		r.Change = fmtChange(*ch.Relative)
+	}
+	if ch.Z != nil {
+		r.Test += " = " + fmtSigned(*ch.Z)
+	}
+	return r
+}
+
+// figureName names a change's figure: "ttft p90", "error rate: rate_limited",
+// "output tokens/s".
+func figureName(ch analyze.Change) string {
+	switch ch.Kind {
+	case "error_rate":
+		if ch.Stat == "any" {
+			return "error rate: any class"
+		}
+		return "error rate: " + ch.Stat
+	case "throughput":
+		return map[string]string{"request_rate": "request rate", "output_tps": "output tokens/s",
+			"goodput": "goodput (meeting every SLO)", "good_share": "share meeting every SLO"}[ch.Metric]
+	}
+	return ch.Metric + " " + ch.Stat
+}
+
+// displayUnit is the unit shown beside a figure; fractions show as %.
+func displayUnit(unit string) string {
+	if unit == "fraction" {
 		return ""
 	}
-	return fmtCount(s.Failed) + " (" + fmtPct(float64(s.Failed)/float64(s.Events)) + ")"
+	return unit
+}
+
+// fmtFigure formats a value in its unit; fractions as percentages.
+func fmtFigure(v float64, unit string) string {
+	if unit == "fraction" {
+		return fmtPct(v)
+	}
+	return fmtValue(v)
+}
+
+// fmtDelta formats a difference; a difference of fractions in percentage points.
+func fmtDelta(d float64, unit string) string {
+	if unit == "fraction" {
+		return fmtSigned(d*100) + " pp"
+	}
+	return fmtSigned(d)
+}
+
+func fmtEstimateCI(e analyze.Estimate, unit string) string {
+	if unit != "fraction" {
+		return fmtInterval(analyze.Interval{e.Low, e.High}, true)
+	}
+	if e.Low == nil || e.High == nil {
+		return ""
+	}
+	return "[" + fmtPct(*e.Low) + ", " + fmtPct(*e.High) + "]"
 }

@@ -3,25 +3,25 @@ package report
 import "math"
 
 // verdictColors colour a change by what the intervals say about it.
-var verdictColors = map[string]string{"worse": "#c0392b", "better": "#2e8b57", "noise": "#b0b0b0", "na": "#d0d0d0"}
+var verdictColors = map[string]string{"worse": "#c0392b", "better": "#2e8b57", "small": "#8d99a6", "noise": "#b0b0b0", "na": "#d0d0d0"}
 
-// compareChart draws the relative change of p50 and p99 of every metric of
-// group {} in both analyses, coloured by verdict.
-func compareChart(cs *chartSet, rows []compareRow) (chartRef, bool) {
+// compareChart draws the relative change of p50 and p99 of every latency
+// metric of group {} in both analyses, coloured by verdict.
+func compareChart(cs *chartSet, rows []changeRow) (chartRef, bool) {
 	type key struct{ source, metric string }
 	var cats []key
 	vals := map[key]map[string]obj{}
 	for _, r := range rows {
-		if r.Group != "all requests" || (r.Percentile != "p50" && r.Percentile != "p99") || math.IsNaN(r.pct) {
+		if r.kind != "latency" || r.Group != "all requests" || (r.stat != "p50" && r.stat != "p99") || math.IsNaN(r.rel) {
 			continue
 		}
-		k := key{r.Source, r.Metric}
+		k := key{r.Source, r.metric}
 		if vals[k] == nil {
 			vals[k] = map[string]obj{}
 			cats = append(cats, k)
 		}
-		vals[k][r.Percentile] = obj{"value": math.Round(r.pct*1000) / 10,
-			"itemStyle": obj{"color": verdictColors[r.Class], "opacity": map[string]float64{"p50": 1, "p99": 0.6}[r.Percentile]}}
+		vals[k][r.stat] = obj{"value": math.Round(r.rel*1000) / 10,
+			"itemStyle": obj{"color": verdictColors[r.Class], "opacity": map[string]float64{"p50": 1, "p99": 0.6}[r.stat]}}
 	}
 	if len(cats) == 0 {
 		return chartRef{}, false
@@ -42,7 +42,7 @@ func compareChart(cs *chartSet, rows []compareRow) (chartRef, bool) {
 			"label": obj{"show": true, "position": "right", "formatter": "{c}%", "fontSize": 10}})
 	}
 	return cs.add(80+34*len(cats)+40, obj{
-		"title":   title("Change of p50 (solid) and p99 (pale), % of base", "red: regression beyond the 95% intervals · green: improvement · grey: within noise"),
+		"title":   title("Change of p50 (solid) and p99 (pale), % of base", "red: regression · green: improvement · grey: below threshold or within noise"),
 		"tooltip": obj{"trigger": "axis", "axisPointer": obj{"type": "shadow"}, "confine": true},
 		"grid":    obj{"top": 60, "left": 170, "right": 60, "bottom": 30},
 		"xAxis":   valueAxis("%"),

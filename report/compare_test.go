@@ -1,99 +1,99 @@
 package report
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
 	"github.com/ttftrace/ttftrace/analyze"
 )
 
-func ci(lo, hi *float64) analyze.Interval { return analyze.Interval{lo, hi} }
-
-// metricWith builds a metric whose p50, p90 and p99 all equal v with the
-// interval [lo, hi], so one call describes one comparison.
-func metricWith(source, metric, unit string, v float64, lo, hi *float64) analyze.Metric {
-	iv := ci(lo, hi)
-	return analyze.Metric{Source: source, Metric: metric, Unit: unit, Group: map[string]string{}, Count: 1000,
-		P50: v, P90: v, P99: v, CI95: map[string]analyze.Interval{"p50": iv, "p90": iv, "p99": iv}}
+// compareFixtures compares the fixture with its slower week, labelled.
+func compareFixtures() *analyze.Comparison {
+	return analyze.Compare(fixture(), slowerFixture(), analyze.CompareOptions{MinChange: analyze.DefaultMinChange,
+		BaseLabel: "week 47", NewLabel: "week 48"})
 }
 
-func TestCompareRows(t *testing.T) {
-	base := &analyze.Analysis{Metrics: []analyze.Metric{
-		metricWith("client", "ttft", "ms", 400, fp(390), fp(410)),
-		metricWith("server", "ttft", "ms", 1000, fp(950), fp(1100)),
-		metricWith("client", "tps_user", "tokens/s", 40, fp(39), fp(41)),
-		metricWith("client", "e2e", "ms", 5000, nil, fp(5100)),
-		metricWith("proxy", "ttft", "ms", 300, fp(290), fp(310)),
-	}}
-	next := &analyze.Analysis{Metrics: []analyze.Metric{
-		metricWith("client", "ttft", "ms", 450, fp(440), fp(460)),        // [390,410] vs [440,460]: disjoint, up: regression
-		metricWith("server", "ttft", "ms", 1050, fp(1000), fp(1150)),     // [950,1100] vs [1000,1150]: overlap: noise
-		metricWith("client", "tps_user", "tokens/s", 44, fp(43), fp(45)), // rate up, disjoint: improvement
-		metricWith("client", "e2e", "ms", 6000, fp(5500), nil),           // (−∞,5100] vs [5500,∞): disjoint: regression
-		metricWith("client", "itl", "ms", 20, fp(19), fp(21)),            // only in next
-	}}
-	v := buildCompare(base, next, "a", "b", &chartSet{})
-	// 4 shared metrics × 3 percentiles = 12 rows: 2 regressions × 3, 1
-	// improvement × 3, 1 within noise × 3.
-	if len(v.Rows) != 12 || v.Regressions != 6 || v.Improvements != 3 || v.Unchanged != 3 {
-		t.Fatalf("rows %d, regressions %d, improvements %d, unchanged %d; want 12, 6, 3, 3",
-			len(v.Rows), v.Regressions, v.Improvements, v.Unchanged)
+func TestCompareView(t *testing.T) {
+	v := buildCompare(compareFixtures(), &chartSet{})
+	// Regressions: server TTFT ×1.3 (p50, p90, p99: +30.0%), client failures
+	// 142 → 190 of 4,142 (3.43% → 4.59%, +33.8%) and client request rate
+	// ×0.9 (−10.0%). The client group's largest change is +33.8%, the
+	// server's +30.0%: client first.
+	reg := v.Judged[0].Groups
+	if len(reg) != 2 || reg[0].Source != "client" || reg[1].Source != "server" {
+		t.Fatalf("regression groups %+v", reg)
 	}
-	// Regressions first, largest relative change first: e2e +1000/5000 = +20%
-	// before ttft +50/400 = +12.5%.
-	want := []struct{ metric, delta, pct, verdict string }{
-		{"e2e", "+1,000", "+20.0%", "regression"},
-		{"ttft", "+50.0", "+12.5%", "regression"},
+	if r := reg[0].Rows[0]; r.Figure != "error rate: any class" || r.Base != "3.43%" || r.New != "4.59%" || r.Change != "+33.8%" || r.Delta != "+1.16 pp" || r.BaseN != "4,142" {
+		t.Errorf("first regression %+v", r)
 	}
-	for i, w := range want {
-		r := v.Rows[i*3]
-		if r.Metric != w.metric || r.Delta != w.delta || r.Pct != w.pct || r.Verdict != w.verdict {
-			t.Errorf("row %d = %s %s %s %s, want %+v", i*3, r.Metric, r.Delta, r.Pct, r.Verdict, w)
+	if r := reg[0].Rows[1]; r.Figure != "request rate" || r.Change != "−10.0%" {
+		t.Errorf("second regression %+v", r)
+	}
+	if len(reg[1].Rows) != 3 || reg[1].Rows[0].Figure != "ttft p50" || reg[1].Rows[0].Change != "+30.0%" {
+		t.Errorf("server regressions %+v", reg[1].Rows)
+	}
+	// tps_user ×1.1: an improvement of +10.0% at p50, p90 and p99.
+	if imp := v.Judged[1].Groups; len(imp) != 1 || len(imp[0].Rows) != 3 || imp[0].Rows[0].Figure != "tps_user p50" || imp[0].Rows[0].Change != "+10.0%" {
+		t.Errorf("improvements %+v", imp)
+	}
+	// chunk_gap differs from itl in the fixture, so nothing is folded.
+	if v.Regressions != 5 || v.Improvements != 3 || len(v.Folded) != 0 {
+		t.Errorf("regressions %d improvements %d folded %v", v.Regressions, v.Improvements, v.Folded)
+	}
+}
+
+func TestCompareText(t *testing.T) {
+	var buf bytes.Buffer
+	if err := CompareText(&buf, compareFixtures(), false); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{"base  week 47  (2026-11-23T00:00:02Z → 2026-11-23T23:59:41Z)",
+		"5 regressions, 3 improvements", "\nREGRESSIONS\n", "client · all requests", "error rate: any class", "+33.8%", "\nIMPROVEMENTS\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text summary lacks %q:\n%s", want, out)
 		}
 	}
-	// tps_user 40 → 44: +4 = +10.0%, an improvement for a rate.
-	if r := v.Rows[6]; r.Metric != "tps_user" || r.Pct != "+10.0%" || r.Verdict != "improvement" {
-		t.Errorf("row 6 = %+v, want tps_user +10.0%% improvement", r)
+	if strings.Index(out, "error rate: any class") > strings.Index(out, "ttft p50") {
+		t.Error("the client's error-rate regression should come before the server's TTFT")
 	}
-	// server ttft 1000 → 1050: +5.00%, intervals overlap on [1000, 1100].
-	if r := v.Rows[9]; r.Source != "server" || r.Pct != "+5.00%" || r.Verdict != "within noise" {
-		t.Errorf("row 9 = %+v, want server ttft +5.00%% within noise", r)
+	buf.Reset()
+	if err := CompareText(&buf, compareFixtures(), true); err != nil {
+		t.Fatal(err)
 	}
-	if strings.Join(v.OnlyBase, ";") != "proxy ttft (all requests)" || strings.Join(v.OnlyNext, ";") != "client itl (all requests)" {
-		t.Errorf("only base %v, only next %v", v.OnlyBase, v.OnlyNext)
-	}
-}
-
-func TestCompareMatchesGroups(t *testing.T) {
-	m := func(model string, v float64) analyze.Metric {
-		x := metricWith("client", "ttft", "ms", v, fp(v-1), fp(v+1))
-		x.Group = map[string]string{"model": model}
-		return x
-	}
-	base := &analyze.Analysis{Metrics: []analyze.Metric{m("a", 100), m("b", 200)}}
-	next := &analyze.Analysis{Metrics: []analyze.Metric{m("b", 200), m("a", 150)}}
-	v := buildCompare(base, next, "x", "y", &chartSet{})
-	// model=a 100 → 150 is a regression of +50%; model=b is unchanged: the
-	// metrics are paired by group, not by position.
-	if v.Rows[0].Group != "model=a" || v.Rows[0].Pct != "+50.0%" || v.Regressions != 3 || v.Unchanged != 3 {
-		t.Errorf("first row %+v, regressions %d, unchanged %d", v.Rows[0], v.Regressions, v.Unchanged)
-	}
-}
-
-func TestSeparated(t *testing.T) {
-	for _, c := range []struct {
-		a, b analyze.Interval
-		want bool
-	}{
-		{ci(fp(1), fp(2)), ci(fp(3), fp(4)), true},
-		{ci(fp(3), fp(4)), ci(fp(1), fp(2)), true},
-		{ci(fp(1), fp(3)), ci(fp(2), fp(4)), false},
-		{ci(fp(1), fp(2)), ci(fp(2), fp(3)), false}, // touching intervals overlap
-		{ci(fp(1), nil), ci(fp(3), fp(4)), false},   // unbounded above reaches b
-		{ci(nil, fp(2)), ci(fp(3), nil), true},
-	} {
-		if got := separated(c.a, c.b); got != c.want {
-			t.Errorf("separated(%v, %v) = %v, want %v", c.a, c.b, got, c.want)
+	md := buf.String()
+	for _, want := range []string{"### ttftrace compare: week 47 → week 48", "| verdict | source | group |",
+		"| regression | client | all requests | error rate: any class | 3.43% | 4,142 | 4.59% | 4,142 | +1.16 pp | +33.8% |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}
+	}
+}
+
+// TestCompareTextEscapes checks log strings cannot break the Markdown table
+// or inject HTML into it, nor send control sequences to a terminal.
+func TestCompareTextEscapes(t *testing.T) {
+	base, next := fixture(), slowerFixture()
+	for _, a := range []*analyze.Analysis{base, next} {
+		for i := range a.Metrics {
+			if a.Metrics[i].Source == "server" && a.Metrics[i].Metric == "ttft" {
+				a.Metrics[i].Source = "srv|<b>x</b>\x1b[31m"
+			}
+		}
+	}
+	c := analyze.Compare(base, next, analyze.CompareOptions{MinChange: 0.05})
+	var md, txt bytes.Buffer
+	if err := CompareText(&md, c, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := CompareText(&txt, c, false); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), `srv\|&lt;b&gt;x&lt;/b&gt;\\x1b\[31m`) || strings.Contains(md.String(), "<b>") {
+		t.Errorf("markdown does not escape the source:\n%s", md.String())
+	}
+	if strings.Contains(txt.String(), "\x1b") || !strings.Contains(txt.String(), `srv|<b>x</b>\x1b[31m`) {
+		t.Errorf("text does not escape the control sequence:\n%s", txt.String())
 	}
 }

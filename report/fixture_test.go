@@ -104,7 +104,41 @@ func fixture() *analyze.Analysis {
 	addTime(a, r)
 	addCrossSource(a)
 	addQuality(a)
+	addThroughput(a)
 	return a
+}
+
+// addThroughput adds the whole-day throughput of each source and the
+// slowest client requests. Client: 4,142 requests over 86,379 s.
+func addThroughput(a *analyze.Analysis) {
+	good := []int64{3650, 0, 0}
+	for i, s := range a.Sources {
+		t := analyze.Throughput{Source: s.Source, First: s.First, Last: s.Last, Seconds: 86379, Requests: s.Events,
+			Succeeded: s.Succeeded}
+		if s.Source != "proxy" { // nginx logs no tokens
+			t.OutputTokens = float64(s.Succeeded) * 220
+			t.OutputTokensSq = float64(s.Succeeded) * 220 * 260
+		}
+		t.RequestRate, t.OutputTPS = float64(t.Requests)/t.Seconds, t.OutputTokens/t.Seconds
+		if s.Source == "client" {
+			t.Good, t.Goodput, t.GoodShare = &good[i], fp(float64(good[i])/t.Seconds), fp(float64(good[i])/float64(t.Requests))
+		}
+		a.Throughput = append(a.Throughput, t)
+	}
+	a.ReferenceClocks = []analyze.ReferenceClock{{Host: "loadgen-1", Requests: 3890}}
+	for i := 0; i < 20; i++ {
+		k := float64(i)
+		sr := analyze.SlowRequest{Key: fmt.Sprintf("req-%04x", 0xbe00+i), RequestID: fmt.Sprintf("req-%04x", 0xbe00+i),
+			Host: "loadgen-1", Model: "Qwen/Qwen2.5-72B-Instruct", Start: fmt.Sprintf("2026-11-23T%02d:17:03.25Z", i),
+			ClientTTFTMs: 3400 - 90*k}
+		if i%5 != 4 { // every fifth was not joined to the server
+			sr.Reference, sr.ProxyJoin, sr.ServerJoin = "loadgen-1", "id", "trace"
+			sr.ServerTTFTMs, sr.ClientToProxyMs, sr.ProxyToServerMs = fp(2700-80*k), fp(9.5), fp(120+k)
+			sr.ServerQueueMs, sr.ServerPrefillMs, sr.ServerOtherMs = fp(2100-80*k), fp(590), fp(10)
+			sr.ReturnPathMs = fp(3400 - 90*k - 9.5 - (120 + k) - (2700 - 80*k))
+		}
+		a.Slowest = append(a.Slowest, sr)
+	}
 }
 
 type sample struct {
@@ -223,7 +257,9 @@ func addTime(a *analyze.Analysis, r *rand.Rand) {
 		mk("client", "request_rate", "requests/s", val(func(h int) float64 { return 0.048 * load(h) })),
 		mk("client", "output_tps", "tokens/s", val(func(h int) float64 { return 10.5 * load(h) })),
 		mk("server", "concurrency", "requests", val(func(h int) float64 { return 0.25 * load(h) * load(h) })),
-		mk("client", "error_rate", "requests/s", val(func(h int) float64 { return 0.0016 * load(h) * load(h) })),
+		mk("proxy", "output_tps", "tokens/s", func(int) analyze.Point { return analyze.Point{Value: fp(0)} }), // nginx logs no tokens: not drawn
+		mk("client", "error_rate", "fraction", val(func(h int) float64 { return 0.034 * load(h) })),
+		mk("client", "error_rate.rate_limited", "fraction", val(func(h int) float64 { return 0.025 * load(h) })),
 		mk("client", "goodput", "requests/s", val(func(h int) float64 { return 0.044 * load(h) * (1.05 - 0.1*load(h)) })),
 	}
 }
@@ -274,9 +310,12 @@ func addQuality(a *analyze.Analysis) {
 }
 
 // slowerFixture is the fixture a week later: server TTFT 30% slower with
-// tight intervals (a real regression), client tokens/s 10% faster.
+// tight intervals (a real regression), client tokens/s 10% faster, client
+// failures up from 142 to 190 of 4,142 requests, and 10% fewer requests.
 func slowerFixture() *analyze.Analysis {
 	a := fixture()
+	a.Sources[0].Failed, a.Sources[0].First, a.Sources[0].Last = 190, "2026-11-30T00:00:05Z", "2026-11-30T23:59:12Z"
+	a.Throughput[0].RequestRate *= 0.9
 	for i := range a.Metrics {
 		m := &a.Metrics[i]
 		switch {

@@ -71,7 +71,7 @@ func TestGoldenReport(t *testing.T) {
 
 func TestGoldenCompare(t *testing.T) {
 	var buf bytes.Buffer
-	if err := Compare(&buf, fixture(), slowerFixture(), "week 47", "week 48"); err != nil {
+	if err := Compare(&buf, compareFixtures()); err != nil {
 		t.Fatal(err)
 	}
 	checkGolden(t, "compare.golden.html", buf.String())
@@ -162,7 +162,7 @@ func TestEscapingEveryString(t *testing.T) {
 		if name == "report" {
 			err = Render(&buf, a)
 		} else {
-			err = Compare(&buf, a, a, payload, payload)
+			err = Compare(&buf, analyze.Compare(a, a, analyze.CompareOptions{BaseLabel: payload}))
 		}
 		if err != nil {
 			t.Fatal(err)

@@ -18,6 +18,9 @@ const (
 	exitFailure  = 1
 	exitUsage    = 2
 	exitRejected = 3
+	// exitRegression is compare's status under --fail-on regression when
+	// any regression is found.
+	exitRegression = 4
 )
 
 // cli holds the streams a command uses; tests pass buffers.
@@ -65,8 +68,8 @@ func commands() []command {
 		{"run", "INPUT... -o OUTDIR [flags]", "ingest, analyse and report in one go (OUTDIR/dataset, analysis.json, report.html)",
 			"ttftrace run logs/ -o out/ --log-format nginx=@nginx.conf.fmt --by model",
 			func() *flag.FlagSet { return runFlags(&runOptions{}) }, (*cli).runRun},
-		{"compare", "BASE.json NEW.json -o compare.html", "show two analyses side by side, regressions first",
-			"ttftrace compare last-week/analysis.json this-week/analysis.json -o compare.html",
+		{"compare", "BASE.json NEW.json [-o compare.html] [flags]", "judge the changes between two analyses, regressions first; a summary on standard output",
+			"ttftrace compare last-week/analysis.json this-week/analysis.json -o compare.html --fail-on regression",
 			func() *flag.FlagSet { return compareFlags(&compareOptions{}) }, (*cli).runCompare},
 		{"demo", "[-o OUTDIR]", "run on the sample logs embedded in the binary",
 			"ttftrace demo -o ttftrace-demo",
@@ -148,7 +151,8 @@ func (c *cli) printUsage(w io.Writer) {
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\nFlags may stand before or after the arguments. Exit status: 0 success, 1 failure,\n"+
-		"2 usage error, 3 rejected input under --strict. ttftrace help COMMAND shows a command's flags.\n")
+		"2 usage error, 3 rejected input under --strict, 4 regression found by compare --fail-on regression.\n"+
+		"ttftrace help COMMAND shows a command's flags.\n")
 }
 
 func (c *cli) printCommandHelp(w io.Writer, k *command) {

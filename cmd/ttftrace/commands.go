@@ -154,30 +154,6 @@ func parseDemo(args []string) (*demoOptions, error) {
 	return o, err
 }
 
-type compareOptions struct {
-	commonFlags
-	Base, New string // analysis.json files
-}
-
-func compareFlags(o *compareOptions) *flag.FlagSet {
-	fs := newFlagSet("compare")
-	o.commonFlags.register(fs, "comparison `FILE` to write (compare.html)", false)
-	return fs
-}
-
-func parseCompare(args []string) (*compareOptions, error) {
-	o := &compareOptions{}
-	pos, err := parseArgs(compareFlags(o), args)
-	if err == nil {
-		err = needArgs(pos, 2, 2, "BASE.json and NEW.json")
-	}
-	if err == nil {
-		err = needOutput(o.Output)
-		o.Base, o.New = pos[0], pos[1]
-	}
-	return o, err
-}
-
 type sqlOptions struct {
 	Output  string // file to write, "" for standard output
 	Dialect string

@@ -67,31 +67,6 @@ func (c *cli) runReport(args []string) int {
 	return exitOK
 }
 
-// runCompare renders two analyses side by side.
-func (c *cli) runCompare(args []string) int {
-	o, err := parseCompare(args)
-	if err != nil {
-		return c.fail("compare", err)
-	}
-	base, err := readAnalysis(o.Base)
-	if err != nil {
-		return c.fail("compare", err)
-	}
-	next, err := readAnalysis(o.New)
-	if err != nil {
-		return c.fail("compare", err)
-	}
-	var buf bytes.Buffer
-	if err := report.Compare(&buf, base, next, o.Base, o.New); err != nil {
-		return c.fail("compare", err)
-	}
-	if err := schema.WriteFileAtomic(o.Output, buf.Bytes()); err != nil {
-		return c.fail("compare", err)
-	}
-	c.sayf(o.Quiet, "wrote %s\n", o.Output)
-	return exitOK
-}
-
 // runRun ingests, analyses and reports in one go into OUTDIR.
 func (c *cli) runRun(args []string) int {
 	o, err := parseRun(args)
