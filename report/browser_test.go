@@ -55,7 +55,45 @@ var (
 	expectedAttr = regexp.MustCompile(`<body[^>]*\bdata-expected-charts="(\d+)"`)
 	errorsAttr   = regexp.MustCompile(`<html[^>]*\bdata-errors="(\d+)"`)
 	errorsText   = regexp.MustCompile(`(?s)<pre id="tt-errors"[^>]*>(.*?)</pre>`)
+	overflowAttr = regexp.MustCompile(`<body[^>]*\bdata-overflow="(\d+)"`)
+	overflowBy   = regexp.MustCompile(`<body[^>]*\bdata-overflow-by="([^"]*)"`)
 )
+
+// widths are the window widths every page is checked at: a phone, a laptop
+// and a desktop, in CSS pixels.
+var widths = []int{390, 1280, 1920}
+
+// checkWidths opens file at each of widths and asserts every chart drew,
+// no error was recorded and nothing sticks out sideways (tables scroll
+// inside their card; charts fit their container).
+func checkWidths(t *testing.T, bin, file string, wantCharts int) {
+	t.Helper()
+	for _, w := range widths {
+		dom := runChromium(t, bin, file, "--dump-dom", "--window-size="+strconv.Itoa(w)+",1000")
+		checkDrawn(t, dom, wantCharts)
+		m := overflowAttr.FindSubmatch(dom)
+		if m == nil {
+			t.Fatalf("%d px: body data-overflow not found", w)
+		}
+		if string(m[1]) != "0" {
+			by := overflowBy.FindSubmatch(dom)
+			t.Errorf("%d px wide: the page is %s px wider than the window (sticking out: %s)", w, m[1], by[1])
+		}
+	}
+}
+
+// screenshots saves the page at a phone's and a desktop's width into dir
+// (TTFTRACE_SCREENSHOT_DIR) for a person to look at.
+func screenshots(t *testing.T, bin, file, name string) {
+	dir := os.Getenv("TTFTRACE_SCREENSHOT_DIR")
+	if dir == "" {
+		return
+	}
+	for _, w := range []int{390, 1280} {
+		shot := filepath.Join(dir, name+"-"+strconv.Itoa(w)+".png")
+		runChromium(t, bin, file, "--screenshot="+shot, "--window-size="+strconv.Itoa(w)+","+screenshotHeight(), "--hide-scrollbars")
+	}
+}
 
 // checkDrawn asserts that in the page dumped by Chromium every chart element
 // holds a canvas and no script error or blocked request was recorded.
@@ -87,9 +125,10 @@ func checkDrawn(t *testing.T, dom []byte, wantCharts int) {
 	}
 }
 
-// TestBrowserReport opens the rendered fixture in headless Chromium and
-// checks every chart drew without error. With TTFTRACE_SCREENSHOT=file.png
-// it also saves a screenshot for a human to look at.
+// TestBrowserReport opens the rendered fixture in headless Chromium at a
+// phone's, a laptop's and a desktop's width and checks every chart drew
+// without error and nothing overflows sideways. With
+// TTFTRACE_SCREENSHOT_DIR=dir it also saves screenshots for a human.
 func TestBrowserReport(t *testing.T) {
 	bin := findChromium(t)
 	file := filepath.Join(t.TempDir(), "report.html")
@@ -101,14 +140,12 @@ func TestBrowserReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The fixture has 1 TTFT chart, 1 breakdown, 3 other distributions (itl,
-	// tpot, e2e) + 1 by position, 7 time-series metrics (ttft, itl,
-	// request_rate, output_tps, concurrency, error_rate, goodput), 2 group
-	// charts (host, model) + 1 scatter, 1 error chart, 1 clock chart and 3
-	// examples: 1+1+3+1+7+2+1+1+1+3 = 21.
-	checkDrawn(t, runChromium(t, bin, file, "--dump-dom"), 21)
-	if shot := os.Getenv("TTFTRACE_SCREENSHOT"); shot != "" {
-		runChromium(t, bin, file, "--screenshot="+shot, "--window-size=1400,"+screenshotHeight(), "--hide-scrollbars")
-	}
+	// tpot, e2e) + 1 by position, 8 time-series charts (ttft, itl,
+	// request_rate, output_tps, concurrency, error_rate, error rate by
+	// class, goodput), 2 group charts (host, model) + 1 scatter, 1 error
+	// chart, 1 clock chart and 3 examples: 1+1+3+1+8+2+1+1+1+3 = 22.
+	checkWidths(t, bin, file, 22)
+	screenshots(t, bin, file, "report")
 }
 
 // TestBrowserCompare does the same for a comparison page.
@@ -122,10 +159,8 @@ func TestBrowserCompare(t *testing.T) {
 	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	checkDrawn(t, runChromium(t, bin, file, "--dump-dom"), 1)
-	if shot := os.Getenv("TTFTRACE_COMPARE_SCREENSHOT"); shot != "" {
-		runChromium(t, bin, file, "--screenshot="+shot, "--window-size=1400,2400", "--hide-scrollbars")
-	}
+	checkWidths(t, bin, file, 1)
+	screenshots(t, bin, file, "compare")
 }
 
 // screenshotHeight is the screenshot's height in pixels: 5000 unless

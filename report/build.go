@@ -22,6 +22,7 @@ type reportView struct {
 	Errors       errorSection
 	Clocks       clockSection
 	Examples     chartSection
+	Slowest      slowSection
 	Quality      qualitySection
 	Definitions  []definition
 	PeerMappings []peerMapping
@@ -34,6 +35,7 @@ type kv struct{ Key, Value string }
 type chartSection struct {
 	Empty  string
 	Note   string
+	Points []string // the measurement points of figures whose names mislead
 	Charts []chartRef
 }
 
@@ -52,6 +54,7 @@ func buildReport(a *analyze.Analysis, cs *chartSet) *reportView {
 	v.Errors = buildErrors(a, cs)
 	v.Clocks = buildClocks(a, cs)
 	v.Examples = buildExamples(a, cs)
+	v.Slowest = buildSlowest(a)
 	v.Quality = buildQuality(a)
 	v.Definitions, v.PeerMappings = definitions(a), peerMappings
 	for _, p := range breakdownParts {
@@ -59,7 +62,7 @@ func buildReport(a *analyze.Analysis, cs *chartSet) *reportView {
 	}
 	v.Nav = []navItem{{"headline", "Headline"}, {"ttft", "TTFT"}, {"breakdown", "Where TTFT goes"},
 		{"distributions", "ITL · TPOT · e2e"}, {"time", "Over time"}, {"groups", "Breakdowns"},
-		{"errors", "Errors"}, {"clocks", "Clocks & matching"}, {"examples", "Examples"},
+		{"errors", "Errors"}, {"clocks", "Clocks & matching"}, {"slowest", "Slowest requests"}, {"examples", "Examples"},
 		{"quality", "Data quality"}, {"definitions", "Definitions"}}
 	return v
 }
@@ -171,8 +174,9 @@ func sortedMetrics(ms []analyze.Metric) []analyze.Metric {
 }
 
 type headlineSection struct {
-	Empty  string
-	Tables []headlineTable
+	Empty      string
+	Tables     []headlineTable
+	Throughput []throughputRow
 }
 
 type headlineTable struct {
@@ -182,6 +186,7 @@ type headlineTable struct {
 
 func buildHeadline(a *analyze.Analysis) headlineSection {
 	var s headlineSection
+	proxyTTFT := proxyTTFTPoint(a)
 	for _, m := range sortedMetrics(a.Metrics) {
 		if len(m.Group) != 0 {
 			continue
@@ -190,8 +195,13 @@ func buildHeadline(a *analyze.Analysis) headlineSection {
 			s.Tables = append(s.Tables, headlineTable{Source: m.Source})
 		}
 		t := &s.Tables[len(s.Tables)-1]
-		t.Rows = append(t.Rows, statRowOf(m))
+		r := statRowOf(m)
+		if m.Source == "proxy" && m.Metric == "ttft" && proxyTTFT != "" {
+			r.Spans = proxyTTFT
+		}
+		t.Rows = append(t.Rows, r)
 	}
+	s.Throughput = throughputRows(a)
 	if len(s.Tables) == 0 {
 		s.Empty = "The analysis holds no metrics: no input gave a successful request with timings."
 	}

@@ -31,8 +31,12 @@ var metricMeanings = []definition{
 // holds, with the instants each spans in this analysis.
 func definitions(a *analyze.Analysis) []definition {
 	here := map[string][]string{}
+	proxyTTFT := proxyTTFTPoint(a)
 	for _, m := range sortedMetrics(a.Metrics) {
 		s := m.Source + ": " + spans(m)
+		if m.Source == "proxy" && m.Metric == "ttft" && proxyTTFT != "" {
+			s = "proxy: " + proxyTTFT
+		}
 		if !contains(here[m.Metric], s) {
 			here[m.Metric] = append(here[m.Metric], s)
 		}

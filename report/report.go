@@ -97,21 +97,28 @@ type chartSpec struct {
 	Option obj    `json:"option"`
 }
 
-// chartRef is what a template needs to place a chart.
+// chartRef is what a template needs to place a chart: its element, its
+// height in pixels, and its title and subtitle, which the page draws in
+// HTML above the canvas so they wrap on a narrow screen and never collide
+// with the legend. Title and Sub are plain text (the template escapes them).
 type chartRef struct {
-	ID     string
-	Height int
+	ID         string
+	Height     int
+	Title, Sub string
 }
+
+// caption is a chart's title and subtitle, plain text.
+type caption struct{ Title, Sub string }
 
 // obj is an ECharts option object; encoding/json sorts its keys.
 type obj = map[string]any
 
-func (cs *chartSet) add(height int, option obj) chartRef {
+func (cs *chartSet) add(c caption, height int, option obj) chartRef {
 	id := fmt.Sprintf("c%d", len(cs.specs)+1)
 	option["animation"] = false
 	option["useUTC"] = true // time axes and tooltips in UTC, like the RFC 3339 instants
 	cs.specs = append(cs.specs, chartSpec{ID: id, Option: option})
-	return chartRef{ID: id, Height: height}
+	return chartRef{ID: id, Height: height, Title: c.Title, Sub: c.Sub}
 }
 
 // json marshals the specs. encoding/json escapes <, >, &, U+2028 and U+2029,

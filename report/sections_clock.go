@@ -8,6 +8,7 @@ import (
 
 type clockSection struct {
 	Empty       string
+	Reference   string // which clock corrected instants use
 	Chart       *chartRef
 	Offsets     []offsetRow
 	Matching    []matchRow
@@ -24,7 +25,7 @@ type matchRow struct {
 }
 
 func buildClocks(a *analyze.Analysis, cs *chartSet) clockSection {
-	var s clockSection
+	s := clockSection{Reference: referenceLine(a)}
 	for _, o := range a.ClockOffsets {
 		s.Offsets = append(s.Offsets, offsetRow{Host: o.Host, Reference: o.Reference,
 			Offset: fmtSigned(o.OffsetMs), Low: fmtSigned(o.LowMs), High: fmtSigned(o.HighMs),
@@ -66,10 +67,9 @@ func offsetChart(cs *chartSet, os []analyze.ClockOffset) chartRef {
 		data = append(data, obj{"value": [4]float64{float64(i), o.LowMs, o.HighMs, o.OffsetMs},
 			"itemStyle": obj{"color": color}})
 	}
-	return cs.add(60+40*len(os)+50, obj{
-		"title":   title("Clock offsets", "host clock − reference clock · ms · dot: estimate, bar: interval the bounds allow · red: bounds contradict"),
+	return cs.add(caption{"Clock offsets", "host clock − reference clock · ms · dot: estimate, bar: interval the bounds allow · red: bounds contradict"}, 40*len(os)+60, obj{
 		"tooltip": obj{"trigger": "item", "confine": true},
-		"grid":    obj{"top": 55, "left": 200, "right": 40, "bottom": 40},
+		"grid":    obj{"top": 10, "left": 200, "right": 40, "bottom": 40},
 		"xAxis":   valueAxis(""),
 		"yAxis":   categoryAxis(cats),
 		"series": []obj{{"type": "custom", "name": "offset", "renderItem": "errorbar", "color": "#2f6fb5",
@@ -112,11 +112,10 @@ func timelineChart(cs *chartSet, t analyze.Timeline) chartRef {
 		return obj{"type": "custom", "name": name, "renderItem": "span", "color": color,
 			"encode": obj{"x": []int{1, 2}, "y": 0}, "dimensions": []string{"row", "from ms", "to ms"}, "data": data}
 	}
-	return cs.add(70+36*len(rows)+70, obj{
-		"title":   title("Request "+esc(t.Key), "ms after the earliest instant, on the reference clock"),
-		"legend":  obj{"bottom": 0},
+	return cs.add(caption{"Request " + t.Key, "ms after the earliest instant, on the reference clock"}, 36*len(rows)+90, obj{
+		"legend":  bottomLegend(),
 		"tooltip": obj{"trigger": "item", "confine": true},
-		"grid":    obj{"top": 55, "left": 160, "right": 30, "bottom": 60},
+		"grid":    obj{"top": 10, "left": 160, "right": 30, "bottom": 60},
 		"xAxis":   valueAxis(""),
 		"yAxis":   categoryAxis(rows),
 		"series": []obj{span("start → first token", "#e6550d", ttft), span("first token → end", "#6baed6", stream),

@@ -97,11 +97,10 @@ func groupChart(cs *chartSet, pal palette, keys string, ms []analyze.Metric) (ch
 			obj{"type": "bar", "name": esc(src) + " p99", "color": c, "data": p99, "barMaxWidth": 22,
 				"itemStyle": obj{"opacity": 0.45}})
 	}
-	return cs.add(340, obj{
-		"title":   title("TTFT by "+esc(keys), "ms · solid p50, pale p99"),
+	return cs.add(caption{"TTFT by " + keys, "ms · solid p50, pale p99"}, 300, obj{
 		"legend":  legend(),
 		"tooltip": obj{"trigger": "axis", "axisPointer": obj{"type": "shadow"}, "confine": true},
-		"grid":    obj{"top": 80, "left": 80, "right": 30, "bottom": 70},
+		"grid":    obj{"top": 40, "left": 80, "right": 30, "bottom": 70},
 		"xAxis":   obj{"type": "category", "data": cats, "axisLabel": obj{"interval": 0, "rotate": 20, "width": 160, "overflow": "truncate"}},
 		"yAxis":   yValueAxis("ms"),
 		"series":  series,
@@ -116,11 +115,10 @@ func scatterChart(cs *chartSet, pal palette, ss []analyze.Scatter) chartRef {
 			"symbolSize": 4, "data": s.Points, "itemStyle": obj{"opacity": 0.6}})
 	}
 	x, y := valueAxis(esc(ss[0].X)), yValueAxis(esc(ss[0].Y))
-	return cs.add(380, obj{
-		"title":   title("", "sampled requests, one dot each"),
+	return cs.add(caption{"TTFT against prompt length", "sampled requests, one dot each"}, 340, obj{
 		"legend":  legend(),
 		"tooltip": obj{"trigger": "item", "confine": true},
-		"grid":    obj{"top": 80, "left": 80, "right": 30, "bottom": 50},
+		"grid":    obj{"top": 40, "left": 80, "right": 30, "bottom": 50},
 		"xAxis":   x,
 		"yAxis":   y,
 		"series":  series,
@@ -202,11 +200,10 @@ func errorChart(cs *chartSet, errs []analyze.ErrorCount) (chartRef, bool) {
 		series = append(series, obj{"type": "bar", "name": esc(c), "stack": "errors", "data": data, "barMaxWidth": 30,
 			"color": classColor(c, len(series))})
 	}
-	return cs.add(60+45*len(sources)+60, obj{
-		"title":   title("Failed requests by class", "all requests of each source"),
-		"legend":  obj{"bottom": 0},
+	return cs.add(caption{"Failed requests by class", "all requests of each source"}, 45*len(sources)+90, obj{
+		"legend":  bottomLegend(),
 		"tooltip": obj{"trigger": "axis", "axisPointer": obj{"type": "shadow"}, "confine": true},
-		"grid":    obj{"top": 50, "left": 80, "right": 30, "bottom": 40},
+		"grid":    obj{"top": 10, "left": 80, "right": 30, "bottom": 60},
 		"xAxis":   valueAxis(""),
 		"yAxis":   categoryAxis(cats),
 		"series":  series,

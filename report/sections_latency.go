@@ -25,10 +25,12 @@ func buildTTFT(a *analyze.Analysis, cs *chartSet, pal palette) chartSection {
 	if len(ds) == 0 {
 		return chartSection{Empty: "No source logged both the start of a request and its first token, so there is no TTFT distribution."}
 	}
-	s := chartSection{Charts: []chartRef{distributionChart(cs, pal, "TTFT", ds[0].Unit, ds)}}
+	c := caption{"TTFT distribution", "top: CDF · bottom: histogram · " + ds[0].Unit}
+	s := chartSection{Charts: []chartRef{distributionChart(cs, pal, c, "ttft", ds[0].Unit, ds)}}
 	if len(ds) == 1 {
 		s.Note = "Only the " + ds[0].Source + " logged TTFT, so there is nothing to set it against."
 	}
+	s.Points = measurementNotes(a)
 	return s
 }
 
@@ -64,7 +66,9 @@ var breakdownParts = []struct {
 func buildBreakdown(a *analyze.Analysis, cs *chartSet) breakdownSection {
 	var s breakdownSection
 	if a.TTFTDelta != nil {
-		s.Delta = []statRow{statRowOf(*a.TTFTDelta)}
+		r := statRowOf(*a.TTFTDelta)
+		r.Metric, r.Spans = "client ttft − server ttft", "client (start → first_token) − server (start → first_token), each on its own clock, per matched request"
+		s.Delta = []statRow{r}
 	} else {
 		s.DeltaEmpty = "No request was matched between client and server, so client − server TTFT is unknown."
 	}
@@ -103,11 +107,10 @@ func breakdownChart(cs *chartSet, bands []analyze.BreakdownBand) chartRef {
 		series = append(series, obj{"type": "bar", "name": p.Name, "stack": "ttft", "data": data,
 			"color": partColors[i], "barMaxWidth": 34})
 	}
-	return cs.add(70+50*len(bands)+60, obj{
-		"title":   title("Mean client TTFT by part", "band of client TTFT (requests) · ms"),
-		"legend":  obj{"bottom": 0},
+	return cs.add(caption{"Mean client TTFT by part", "band of client TTFT (requests) · ms"}, 30+50*len(bands)+70, obj{
+		"legend":  bottomLegend(),
 		"tooltip": obj{"trigger": "axis", "axisPointer": obj{"type": "shadow"}, "confine": true},
-		"grid":    obj{"top": 55, "left": 110, "right": 30, "bottom": 40},
+		"grid":    obj{"top": 15, "left": 110, "right": 30, "bottom": 70},
 		"xAxis":   valueAxis(""),
 		"yAxis":   categoryAxis(cats),
 		"series":  series,
@@ -134,7 +137,8 @@ func buildDists(a *analyze.Analysis, cs *chartSet, pal palette) distSection {
 	sort.SliceStable(metrics, func(i, j int) bool { return lessSourceMetric("", metrics[i], "", metrics[j]) })
 	for _, m := range metrics {
 		ds := distributionsOf(a, m)
-		s.Charts = append(s.Charts, distributionChart(cs, pal, m, ds[0].Unit, ds))
+		c := caption{m + " distribution", "top: CDF · bottom: histogram of " + binCounts(m) + " · " + ds[0].Unit}
+		s.Charts = append(s.Charts, distributionChart(cs, pal, c, m, ds[0].Unit, ds))
 	}
 	if len(metrics) == 0 {
 		s.Empty = "No distribution other than TTFT was computed: no source logged chunk arrivals, token counts or ends of requests."
@@ -148,30 +152,36 @@ func buildDists(a *analyze.Analysis, cs *chartSet, pal palette) distSection {
 	return s
 }
 
-// positionChart draws the median and p90 gap before each output token.
+// positionChart draws the median and p90 gap before each output token, a
+// line where enough requests reached the position for the percentile to be
+// a figure (analyze.MinSamples) and hollow points where too few did, and
+// the number of requests reaching each position on the right axis.
 func positionChart(cs *chartSet, pal palette, ps []analyze.PositionSeries) chartRef {
 	var series []obj
 	for _, p := range ps {
-		var p50, p90 [][2]float64
-		for _, pt := range p.Points {
-			p50 = append(p50, [2]float64{float64(pt.Position), pt.P50})
-			p90 = append(p90, [2]float64{float64(pt.Position), pt.P90})
-		}
 		c := pal.of(p.Source)
-		series = append(series,
-			obj{"type": "line", "name": esc(p.Source) + " p50", "color": c, "showSymbol": false, "data": p50},
-			obj{"type": "line", "name": esc(p.Source) + " p90", "color": c, "showSymbol": false, "data": p90,
-				"lineStyle": obj{"type": "dashed"}})
+		pts := make([]sparsePoint, len(p.Points))
+		var counts [][2]float64
+		for i, pt := range p.Points {
+			pts[i] = sparsePoint{float64(pt.Position), f64(pt.P50), f64(pt.P90), pt.Count}
+			counts = append(counts, [2]float64{float64(pt.Position), float64(pt.Count)})
+		}
+		series = append(series, sparseSeries(esc(p.Source)+" p50", c, false, pts, func(q sparsePoint) (*float64, bool) { return q.a, q.n >= analyze.MinSamples(0.5) })...)
+		series = append(series, sparseSeries(esc(p.Source)+" p90", c, true, pts, func(q sparsePoint) (*float64, bool) { return q.b, q.n >= analyze.MinSamples(0.9) })...)
+		series = append(series, obj{"type": "line", "name": esc(p.Source) + " requests", "color": c, "showSymbol": false,
+			"yAxisIndex": 1, "data": counts, "lineStyle": obj{"width": 1, "opacity": 0.35}, "z": 1})
 	}
 	x := valueAxis("output token position")
 	x["min"] = 1
-	return cs.add(360, obj{
-		"title":   title("", "gap before output token n · ms · solid p50, dashed p90"),
+	n := yValueAxis("requests reaching it")
+	n["position"], n["nameGap"], n["splitLine"] = "right", 44, obj{"show": false}
+	return cs.add(caption{"ITL by output token position", "gap before output token n · ms · solid p50, dashed p90 · hollow points: fewer than " +
+		fmtCount(analyze.MinSamples(0.9)) + " requests reached the position · faint: requests reaching it (right axis)"}, 340, obj{
 		"legend":  legend(),
 		"tooltip": axisTooltip(),
-		"grid":    obj{"top": 80, "left": 80, "right": 30, "bottom": 50},
+		"grid":    obj{"top": 40, "left": 80, "right": 70, "bottom": 50},
 		"xAxis":   x,
-		"yAxis":   yValueAxis("ms"),
+		"yAxis":   []obj{yValueAxis("ms"), n},
 		"series":  series,
 	})
 }

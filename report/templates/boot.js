@@ -40,6 +40,33 @@
 
   var renderers = { errorbar: errorbar, span: span };
 
+  function each(x, f) { if (x) (Array.isArray(x) ? x : [x]).forEach(f); }
+
+  // narrow lays a chart out for a phone-width container: plot areas keep
+  // their labels inside (containLabel) with small margins, vertical axis
+  // names move above the axis, category labels are truncated shorter.
+  function narrow(option) {
+    each(option.grid, function (g) {
+      g.containLabel = true;
+      g.left = 6;
+      g.right = 6;
+      g.top = (g.top || 0) + 16;
+    });
+    each(option.yAxis, function (a) {
+      if (a.type === 'category') {
+        a.axisLabel = Object.assign({}, a.axisLabel, { width: 88 });
+        return;
+      }
+      a.nameLocation = 'end';
+      a.nameGap = 6;
+      a.nameTextStyle = { align: a.position === 'right' ? 'right' : 'left' };
+    });
+    each(option.xAxis, function (a) {
+      if (a.type === 'category') a.axisLabel = Object.assign({}, a.axisLabel, { width: 70 });
+    });
+    return option;
+  }
+
   function prepare(option) {
     (option.series || []).forEach(function (s) {
       if (typeof s.renderItem === 'string') {
@@ -56,7 +83,8 @@
     try {
       var el = document.getElementById(spec.id);
       var chart = echarts.init(el, null, { renderer: 'canvas' });
-      chart.setOption(prepare(spec.option));
+      var option = prepare(spec.option);
+      chart.setOption(el.clientWidth < 560 ? narrow(option) : option);
       drawn.push(chart);
     } catch (e) {
       record('chart ' + spec.id + ': ' + e);
@@ -67,5 +95,18 @@
     return el.querySelector('canvas') !== null;
   });
   document.body.setAttribute('data-charts', String(withCanvas.length));
+  // data-overflow is how many pixels the page is wider than the window (0:
+  // nothing scrolls sideways); data-overflow-by names the outermost
+  // elements that stick out, for a test's message.
+  var root = document.documentElement, vw = root.clientWidth;
+  document.body.setAttribute('data-overflow', String(Math.max(0, root.scrollWidth - vw)));
+  var out = [];
+  Array.prototype.forEach.call(document.querySelectorAll('body *'), function (el) {
+    var r = el.getBoundingClientRect(), p = el.parentElement.getBoundingClientRect();
+    if (r.right > vw + 1 && p.right <= vw + 1 && out.length < 5) {
+      out.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (el.className ? '.' + el.className : '') + ' ' + Math.round(r.right) + 'px');
+    }
+  });
+  document.body.setAttribute('data-overflow-by', out.join('; '));
   document.body.setAttribute('data-ready', '1');
 })();
