@@ -186,7 +186,6 @@ type headlineTable struct {
 
 func buildHeadline(a *analyze.Analysis) headlineSection {
 	var s headlineSection
-	proxyTTFT := proxyTTFTPoint(a)
 	for _, m := range sortedMetrics(a.Metrics) {
 		if len(m.Group) != 0 {
 			continue
@@ -196,8 +195,8 @@ func buildHeadline(a *analyze.Analysis) headlineSection {
 		}
 		t := &s.Tables[len(s.Tables)-1]
 		r := statRowOf(m)
-		if m.Source == "proxy" && m.Metric == "ttft" && proxyTTFT != "" {
-			r.Spans = proxyTTFT
+		if p := proxySpans(a, m.Metric); m.Source == "proxy" && p != "" {
+			r.Spans = p
 		}
 		t.Rows = append(t.Rows, r)
 	}

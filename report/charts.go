@@ -69,10 +69,10 @@ const decades = 30
 func spansDecades(lo, hi float64) bool { return lo > 0 && hi/lo >= decades }
 
 // logAxis turns a value axis logarithmic, from the power of ten at or below
-// lo to the one at or above hi.
+// lo to hi rounded up (niceCeil), so no decade is left empty.
 func logAxis(a obj, lo, hi float64) obj {
 	a["type"], a["logBase"] = "log", 10
-	a["min"], a["max"] = math.Pow(10, math.Floor(math.Log10(lo))), math.Pow(10, math.Ceil(math.Log10(hi)))
+	a["min"], a["max"] = math.Pow(10, math.Floor(math.Log10(lo))), niceCeil(hi)
 	a["minorSplitLine"] = obj{"show": true, "lineStyle": obj{"color": "#f4f4f4"}}
 	return a
 }

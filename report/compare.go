@@ -173,8 +173,13 @@ func changeRowOf(ch analyze.Change) changeRow {
 		r.rel = *ch.Relative
 		r.Change = fmtChange(*ch.Relative)
 	}
-	if ch.Z != nil {
+	switch {
+	case ch.Z != nil:
 		r.Test += " = " + fmtSigned(*ch.Z)
+	case ch.Test == "ci95" && ch.Significant:
+		r.Test = "95% intervals apart"
+	case ch.Test == "ci95":
+		r.Test = "95% intervals overlap"
 	}
 	return r
 }

@@ -41,9 +41,9 @@ func compareChart(cs *chartSet, rows []changeRow) (chartRef, bool) {
 		series = append(series, obj{"type": "bar", "name": p, "data": data, "barMaxWidth": 14,
 			"label": obj{"show": true, "position": "right", "formatter": "{c}%", "fontSize": 10}})
 	}
-	return cs.add(caption{"Change of p50 (solid) and p99 (pale), % of base", "red: regression · green: improvement · grey: below threshold or within noise"}, 34*len(cats)+60, obj{
+	return cs.add(caption{"Change of p50 (solid) and p99 (pale), % of base", "red: regression · green: improvement · grey: below threshold or within noise"}, 34*len(cats)+75, obj{
 		"tooltip": obj{"trigger": "axis", "axisPointer": obj{"type": "shadow"}, "confine": true},
-		"grid":    obj{"top": 10, "left": 170, "right": 60, "bottom": 30},
+		"grid":    obj{"top": 10, "left": 170, "right": 60, "bottom": 45},
 		"xAxis":   valueAxis("%"),
 		"yAxis":   categoryAxis(names),
 		"series":  series,

@@ -31,11 +31,10 @@ var metricMeanings = []definition{
 // holds, with the instants each spans in this analysis.
 func definitions(a *analyze.Analysis) []definition {
 	here := map[string][]string{}
-	proxyTTFT := proxyTTFTPoint(a)
 	for _, m := range sortedMetrics(a.Metrics) {
 		s := m.Source + ": " + spans(m)
-		if m.Source == "proxy" && m.Metric == "ttft" && proxyTTFT != "" {
-			s = "proxy: " + proxyTTFT
+		if p := proxySpans(a, m.Metric); m.Source == "proxy" && p != "" {
+			s = "proxy: " + p
 		}
 		if !contains(here[m.Metric], s) {
 			here[m.Metric] = append(here[m.Metric], s)

@@ -40,6 +40,21 @@ func proxyTTFTPoint(a *analyze.Analysis) string {
 	return "start → " + strings.Join(parts, " or ")
 }
 
+// proxySpans names what a proxy's metrics span (SPEC §1): its headers are
+// the upstream response headers it received and its end the last byte it
+// sent downstream; ttft is proxyTTFTPoint.
+func proxySpans(a *analyze.Analysis, metric string) string {
+	switch metric {
+	case "ttft":
+		return proxyTTFTPoint(a)
+	case "time_to_headers":
+		return "start → upstream response headers"
+	case "e2e":
+		return "start → last byte sent downstream"
+	}
+	return ""
+}
+
 // measurementNotes names the measurement point of the proxy's TTFT when the
 // analysis holds one, with how many of the proxy's successful requests
 // carry it.

@@ -112,7 +112,7 @@ func scatterChart(cs *chartSet, pal palette, ss []analyze.Scatter) chartRef {
 	var series []obj
 	for _, s := range ss {
 		series = append(series, obj{"type": "scatter", "name": esc(s.Source), "color": pal.of(s.Source),
-			"symbolSize": 4, "data": s.Points, "itemStyle": obj{"opacity": 0.6}})
+			"symbolSize": 5, "data": s.Points, "itemStyle": obj{"opacity": 0.8}})
 	}
 	x, y := valueAxis(esc(ss[0].X)), yValueAxis(esc(ss[0].Y))
 	return cs.add(caption{"TTFT against prompt length", "sampled requests, one dot each"}, 340, obj{

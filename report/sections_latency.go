@@ -67,7 +67,7 @@ func buildBreakdown(a *analyze.Analysis, cs *chartSet) breakdownSection {
 	var s breakdownSection
 	if a.TTFTDelta != nil {
 		r := statRowOf(*a.TTFTDelta)
-		r.Metric, r.Spans = "client ttft − server ttft", "client (start → first_token) − server (start → first_token), each on its own clock, per matched request"
+		r.Metric, r.Spans = "client ttft − server ttft", "client (start → first_token) − server (start → first_token)"
 		s.Delta = []statRow{r}
 	} else {
 		s.DeltaEmpty = "No request was matched between client and server, so client − server TTFT is unknown."

@@ -76,12 +76,19 @@ func buildTime(a *analyze.Analysis, cs *chartSet, pal palette) timeSection {
 	return s
 }
 
-// emptySeries reports whether a series has nothing to draw: no window holds
-// a sample, a request or a token (a proxy that logs no tokens has an
-// output_tps series of zeros).
+// countedOnly are the series whose zero windows mean the source logged
+// nothing to count (a proxy that logs no tokens has an output_tps series
+// of zeros; one that logs no end, a concurrency of zeros). A zero error
+// rate or goodput is a figure, not an absence.
+var countedOnly = []string{"output_tps", "concurrency"}
+
+// emptySeries reports whether a series has nothing to draw: no window has
+// a value or a percentile, or it is a countedOnly series that counted
+// nothing in any window.
 func emptySeries(s analyze.Series) bool {
+	counted := contains(countedOnly, s.Metric)
 	for _, p := range s.Points {
-		if p.Count > 0 || p.P50 != nil || p.P99 != nil {
+		if p.P50 != nil || p.P99 != nil || p.Value != nil && !counted || counted && p.Count > 0 {
 			return false
 		}
 	}

@@ -45,12 +45,25 @@
   // narrow lays a chart out for a phone-width container: plot areas keep
   // their labels inside (containLabel) with small margins, vertical axis
   // names move above the axis, category labels are truncated shorter.
-  function narrow(option) {
+  // A legend becomes a plain one that wraps, with room made for its rows
+  // (the element grows by them), so it neither scrolls nor covers the plot.
+  function narrow(option, el) {
+    var extra = 0;
+    if (option.legend) {
+      var names = {};
+      each(option.series, function (s) { names[s.name] = true; });
+      var perRow = Math.max(1, Math.floor(el.clientWidth / 150));
+      extra = (Math.ceil(Object.keys(names).length / perRow) - 1) * 24;
+      option.legend = Object.assign({}, option.legend, { type: 'plain', right: 0 });
+      el.style.height = (el.clientHeight + extra) + 'px';
+    }
+    var top = option.legend && option.legend.top === 0;
     each(option.grid, function (g) {
       g.containLabel = true;
       g.left = 6;
-      g.right = 6;
-      g.top = (g.top || 0) + 16;
+      g.right = 16;
+      g.top = (g.top || 0) + 16 + (top ? extra : 0);
+      if (!top && option.legend) g.bottom = (g.bottom || 0) + extra;
     });
     each(option.yAxis, function (a) {
       if (a.type === 'category') {
@@ -82,9 +95,10 @@
   (window.ttCharts || []).forEach(function (spec) {
     try {
       var el = document.getElementById(spec.id);
-      var chart = echarts.init(el, null, { renderer: 'canvas' });
       var option = prepare(spec.option);
-      chart.setOption(el.clientWidth < 560 ? narrow(option) : option);
+      if (el.clientWidth < 560) option = narrow(option, el);
+      var chart = echarts.init(el, null, { renderer: 'canvas' });
+      chart.setOption(option);
       drawn.push(chart);
     } catch (e) {
       record('chart ' + spec.id + ': ' + e);
