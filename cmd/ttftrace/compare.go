@@ -89,8 +89,8 @@ func parsePercent(s string, offOK bool) (float64, error) {
 	return f / 100, nil
 }
 
-// runCompare judges two analyses, prints the summary on standard output,
-// writes the page with -o, and exits 4 under --fail-on regression when any
+// runCompare judges two analyses, prints the summary on standard output
+// (unless -q), writes the page with -o, and exits 4 under --fail-on regression when any
 // regression is found.
 func (c *cli) runCompare(args []string) int {
 	o, err := parseCompare(args)
@@ -116,8 +116,10 @@ func (c *cli) runCompare(args []string) int {
 			return c.fail("compare", err)
 		}
 	}
-	if err := report.CompareText(c.stdout, cmp, o.Format == "md"); err != nil {
-		return c.fail("compare", err)
+	if !o.Quiet {
+		if err := report.CompareText(c.stdout, cmp, o.Format == "md"); err != nil {
+			return c.fail("compare", err)
+		}
 	}
 	if o.Output != "" {
 		c.sayf(o.Quiet, "wrote %s\n", o.Output)
