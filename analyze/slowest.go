@@ -36,38 +36,54 @@ type SlowRequest struct {
 }
 
 // slowestRequests returns up to k successful client requests by client TTFT,
-// slowest first (ties by start, ids, then event index), each with its breakdown from reqs
-// when the request was joined.
+// slowest first (ties by start, then ids, then event index), each with its
+// breakdown from reqs when the request was joined. It keeps the k slowest
+// seen so far, so it allocates per kept request, not per event.
 func slowestRequests(events []schema.Event, reqs []ReconciledRequest, k int) []SlowRequest {
 	type cand struct {
 		i     int
 		ttft  float64
 		start int64
-		key   string
 	}
-	var all []cand
+	order := func(a, b cand) int {
+		x, y := &events[a.i], &events[b.i]
+		return cmp.Or(cmp.Compare(b.ttft, a.ttft), cmp.Compare(a.start, b.start), cmp.Compare(x.TraceID, y.TraceID),
+			cmp.Compare(x.RequestID, y.RequestID), cmp.Compare(x.ResponseID, y.ResponseID), cmp.Compare(a.i, b.i))
+	}
+	out := []SlowRequest{}
+	if k <= 0 {
+		return out
+	}
+	top := make([]cand, 0, k+1) // slowest first
 	for i := range events {
 		e := &events[i]
 		if e.Source != schema.SourceClient || !succeeded(e) {
 			continue
 		}
 		r := newRequest(e)
-		if ms, ok := msBetween(r.start, r.first); ok {
-			all = append(all, cand{i, ms, r.start.ns, e.TraceID + "\x00" + e.RequestID + "\x00" + e.ResponseID})
+		ms, ok := msBetween(r.start, r.first)
+		if !ok {
+			continue
 		}
+		c := cand{i, ms, r.start.ns}
+		if len(top) == k && order(c, top[k-1]) >= 0 {
+			continue
+		}
+		at, _ := slices.BinarySearchFunc(top, c, order)
+		top = slices.Insert(top, at, c)[:min(len(top)+1, k)]
 	}
-	slices.SortFunc(all, func(a, b cand) int {
-		return cmp.Or(cmp.Compare(b.ttft, a.ttft), cmp.Compare(a.start, b.start), cmp.Compare(a.key, b.key), cmp.Compare(a.i, b.i))
-	})
-	all = all[:min(len(all), k)]
-	joined := map[int64]*ReconciledRequest{}
+	joined := make(map[int64]*ReconciledRequest, len(top))
+	for _, c := range top {
+		joined[int64(c.i)] = nil
+	}
 	for i := range reqs {
 		if q := &reqs[i]; q.ClientEvent != nil {
-			joined[*q.ClientEvent] = q
+			if _, ok := joined[*q.ClientEvent]; ok {
+				joined[*q.ClientEvent] = q
+			}
 		}
 	}
-	out := []SlowRequest{}
-	for _, c := range all {
+	for _, c := range top {
 		out = append(out, slowRequest(&events[c.i], c.ttft, joined[int64(c.i)]))
 	}
 	return out

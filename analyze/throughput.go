@@ -39,11 +39,12 @@ func throughputOf(src string, evs []*schema.Event, slo map[string]float64, defs 
 	t := Throughput{Source: src}
 	var first, last instant
 	var good int64
+	var r request // one for the loop: meetsSLO takes its address
 	for _, e := range evs {
 		if e.Clock != schema.ClockWall || e.StartNs == nil {
 			continue
 		}
-		r := newRequest(e)
+		r = newRequest(e)
 		t.Requests++
 		tokens := float64(r.tokens)
 		t.OutputTokens += tokens
