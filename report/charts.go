@@ -39,8 +39,10 @@ func (p palette) of(source string) string {
 // partColors are the TTFT breakdown parts, outside in.
 var partColors = []string{"#9ecae1", "#4292c6", "#fdae6b", "#e6550d", "#bdbdbd", "#74c476"}
 
-// legend sits at the top left on one line (scrolling when the series do not
-// fit), so it never wraps onto the plot or its axis labels.
+// legend sits at the top left. The page (boot.js wrapLegend) wraps it into
+// as many rows as its entries need and moves the plot down by them; without
+// the page's script it scrolls on one line. Either way it never covers the
+// plot or its axis labels.
 func legend() obj { return obj{"top": 0, "left": 0, "type": "scroll"} }
 
 // bottomLegend is a one-line legend under the plot.

@@ -42,28 +42,37 @@
 
   function each(x, f) { if (x) (Array.isArray(x) ? x : [x]).forEach(f); }
 
+  // wrapLegend makes a legend a plain one that wraps into rows, and makes
+  // room for the rows it needs (about 150 px an entry): the element grows
+  // and the plot moves away from the legend, so the legend neither pages
+  // nor covers the plot or its axis labels.
+  function wrapLegend(option, el) {
+    if (!option.legend) return;
+    var names = {};
+    each(option.series, function (s) { names[s.name] = true; });
+    var perRow = Math.max(1, Math.floor(el.clientWidth / 150));
+    var extra = (Math.ceil(Object.keys(names).length / perRow) - 1) * 24;
+    option.legend = Object.assign({}, option.legend, { type: 'plain', right: 0 });
+    if (extra <= 0) return;
+    el.style.height = (el.clientHeight + extra) + 'px';
+    var top = option.legend.top === 0;
+    each(option.grid, function (g) {
+      if (top) g.top = (g.top || 0) + extra;
+      else g.bottom = (g.bottom || 0) + extra;
+    });
+  }
+
   // narrow lays a chart out for a phone-width container: plot areas keep
   // their labels inside (containLabel) with small margins, vertical axis
   // names move above the axis, category labels are truncated shorter.
-  // A legend becomes a plain one that wraps, with room made for its rows
-  // (the element grows by them), so it neither scrolls nor covers the plot.
-  function narrow(option, el) {
-    var extra = 0;
-    if (option.legend) {
-      var names = {};
-      each(option.series, function (s) { names[s.name] = true; });
-      var perRow = Math.max(1, Math.floor(el.clientWidth / 150));
-      extra = (Math.ceil(Object.keys(names).length / perRow) - 1) * 24;
-      option.legend = Object.assign({}, option.legend, { type: 'plain', right: 0 });
-      el.style.height = (el.clientHeight + extra) + 'px';
-    }
-    var top = option.legend && option.legend.top === 0;
+  function narrow(option) {
+    var labelled = false; // values printed right of bars need room
+    each(option.series, function (s) { labelled = labelled || !!(s.label && s.label.show && s.label.position === 'right'); });
     each(option.grid, function (g) {
       g.containLabel = true;
       g.left = 6;
-      g.right = 16;
-      g.top = (g.top || 0) + 16 + (top ? extra : 0);
-      if (!top && option.legend) g.bottom = (g.bottom || 0) + extra;
+      g.right = labelled ? 44 : 16;
+      g.top = (g.top || 0) + 16;
     });
     each(option.yAxis, function (a) {
       if (a.type === 'category') {
@@ -96,7 +105,8 @@
     try {
       var el = document.getElementById(spec.id);
       var option = prepare(spec.option);
-      if (el.clientWidth < 560) option = narrow(option, el);
+      wrapLegend(option, el);
+      if (el.clientWidth < 560) option = narrow(option);
       var chart = echarts.init(el, null, { renderer: 'canvas' });
       chart.setOption(option);
       drawn.push(chart);
