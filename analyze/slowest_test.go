@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"testing"
+	"time"
 
 	"github.com/ttftrace/ttftrace/schema"
 )
@@ -69,5 +70,29 @@ func TestSlowestRequests(t *testing.T) {
 	}
 	if rc := referenceClocks(append(reqs, ReconciledRequest{Reference: "b"}, ReconciledRequest{Reference: "b"})); len(rc) != 2 || rc[0] != (ReferenceClock{"b", 2}) || rc[1] != (ReferenceClock{"edge", 1}) {
 		t.Errorf("reference clocks %+v", rc)
+	}
+}
+
+// TestThroughputMatchesSeries checks the whole-span counts against the
+// time series, an independent route over the same events: requests are the
+// sum of the request_rate windows' counts, good requests the sum of the
+// goodput windows' counts.
+func TestThroughputMatchesSeries(t *testing.T) {
+	a := Run(seriesEvents(), nil, Options{Window: 10 * time.Second, SLO: map[string]float64{"ttft": 1500}})
+	for _, th := range a.Throughput {
+		sums := map[string]int64{}
+		for _, s := range a.Timeseries {
+			if s.Source == th.Source {
+				for _, p := range s.Points {
+					sums[s.Metric] += p.Count
+				}
+			}
+		}
+		if th.Requests != sums["request_rate"] || th.Good == nil || *th.Good != sums["goodput"] {
+			t.Errorf("%s: requests %d good %v; series %d and %d", th.Source, th.Requests, th.Good, sums["request_rate"], sums["goodput"])
+		}
+	}
+	if len(a.Throughput) == 0 {
+		t.Fatal("no throughput")
 	}
 }

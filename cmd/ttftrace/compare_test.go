@@ -124,3 +124,25 @@ func TestParseMinChange(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseMinChange checks the --min-change parser never panics and only
+// accepts thresholds a verdict can use: finite and non-negative, or off.
+func FuzzParseMinChange(f *testing.F) {
+	for _, s := range []string{"5%", "7.5%,ttft=10%,request_rate=off", "", "%", "5%,", "1e308%", "NaN%", "-0%", "5%,a=b=c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		def, per, err := parseMinChange(s)
+		if err != nil {
+			return
+		}
+		if math.IsNaN(def) || math.IsInf(def, 0) || def < 0 {
+			t.Errorf("%q: default %v", s, def)
+		}
+		for k, v := range per {
+			if k == "" || math.IsNaN(v) || v < 0 || math.IsInf(v, -1) {
+				t.Errorf("%q: %s = %v", s, k, v)
+			}
+		}
+	})
+}
