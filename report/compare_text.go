@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/ttftrace/ttftrace/analyze"
 )
@@ -47,16 +48,25 @@ func comparePlain(w io.Writer, v *compareView) error {
 			fmt.Fprintln(w, "  none")
 			continue
 		}
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		// Figure names are padded to one width, so the right-aligned
+		// columns after them line up across the block's groups.
+		width := 0
 		for _, g := range b.Groups {
-			fmt.Fprintf(tw, "%s · %s\t\t\t\t\t\t\t\n", t(g.Source), t(g.Group))
 			for _, r := range g.Rows {
-				fmt.Fprintf(tw, "  %s\t%s\tn=%s\t→ %s\tn=%s\t%s\t%s\t\n", t(r.Figure), withUnit(r.Base, r.Unit), r.BaseN,
-					withUnit(r.New, r.Unit), r.NewN, r.Delta, r.Change)
+				width = max(width, utf8.RuneCountInString(t(r.Figure)))
 			}
 		}
-		if err := tw.Flush(); err != nil {
-			return err
+		for _, g := range b.Groups {
+			fmt.Fprintf(w, "%s · %s\n", t(g.Source), t(g.Group))
+			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+			for _, r := range g.Rows {
+				name := t(r.Figure)
+				fmt.Fprintf(tw, "  %s%s\t%s\tn=%s\t→\t%s\tn=%s\t%s\t%s\t\n", name, strings.Repeat(" ", width-utf8.RuneCountInString(name)),
+					withUnit(r.Base, r.Unit), r.BaseN, withUnit(r.New, r.Unit), r.NewN, r.Delta, r.Change)
+			}
+			if err := tw.Flush(); err != nil {
+				return err
+			}
 		}
 	}
 	if len(v.Folded) > 0 {
