@@ -57,7 +57,7 @@ func buildSlowest(a *analyze.Analysis) slowSection {
 		s.Rows = append(s.Rows, r)
 	}
 	if len(s.Rows) == 0 {
-		s.Empty = "No source logged a successful client request with its first token, so there are no slowest requests to list."
+		s.Empty = "The analysis lists no slowest requests: no successful client request logged its first token (or analysis.json was written by an older ttftrace)."
 	}
 	return s
 }
