@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -60,7 +61,7 @@ type Result struct {
 	// Rejects lists every rejected record, in input order then line order.
 	Rejects []schema.Reject
 	// staged are the part files of DriverOptions.Dataset, in input order.
-	staged         []schema.StagedPart
+	staged         []dataset.StagedPart
 	dataset        string
 	datasetExisted bool // the dataset folder was there before this call
 }
@@ -222,7 +223,7 @@ func decodeStream(name, host string, r io.Reader, size int64, opts DriverOptions
 	}
 	s := newInputSink(name, host, f)
 	if opts.Dataset != "" {
-		s.writer = schema.NewPartWriter(opts.Dataset)
+		s.writer = dataset.NewPartWriter(opts.Dataset)
 		s.keepEvents = opts.KeepEvents
 	}
 	fo := opts.Options
@@ -347,14 +348,14 @@ func dropRows(s *inputSink, drops [][]int) {
 		if len(rows) == 0 || p >= len(s.staged) || s.stats.Error != nil {
 			continue
 		}
-		if err := schema.DropRows(&s.staged[p], rows); err != nil {
+		if err := dataset.DropRows(&s.staged[p], rows); err != nil {
 			msg := err.Error()
 			s.stats.Error = &msg
 		}
 	}
-	s.staged = slices.DeleteFunc(s.staged, func(p schema.StagedPart) bool {
+	s.staged = slices.DeleteFunc(s.staged, func(p dataset.StagedPart) bool {
 		if p.Rows == 0 { // every event of the part repeated an earlier one
-			schema.RemoveParts([]schema.StagedPart{p})
+			dataset.RemoveParts([]dataset.StagedPart{p})
 		}
 		return p.Rows == 0
 	})

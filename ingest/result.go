@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -23,32 +24,32 @@ func (r *Result) Write(dir string) ([]string, error) {
 			r.Discard()
 			return nil, fmt.Errorf("events were staged in %s, not %s", r.dataset, dir)
 		}
-		staged, err := schema.CompactParts(dir, r.staged)
+		staged, err := dataset.CompactParts(dir, r.staged)
 		r.staged = nil
 		if err != nil {
-			schema.RemoveParts(staged)
+			dataset.RemoveParts(staged)
 			return nil, err
 		}
-		files, err = schema.CommitParts(dir, staged)
+		files, err = dataset.CommitParts(dir, staged)
 	} else {
-		files, err = schema.WriteDataset(dir, r.Events)
+		files, err = dataset.WriteDataset(dir, r.Events)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if err := schema.AppendRejects(dir, r.Rejects); err != nil {
+	if err := dataset.AppendRejects(dir, r.Rejects); err != nil {
 		return files, err
 	}
-	return files, schema.AppendManifest(dir, r.Inputs)
+	return files, dataset.AppendManifest(dir, r.Inputs)
 }
 
 // Discard removes the part files staged in DriverOptions.Dataset when the
 // result is not written (an input failed, --strict found rejects).
 func (r *Result) Discard() {
-	schema.RemoveParts(r.staged)
+	dataset.RemoveParts(r.staged)
 	r.staged = nil
 	if r.dataset != "" {
-		schema.RemoveEmptyPartitions(r.dataset, !r.datasetExisted)
+		dataset.RemoveEmptyPartitions(r.dataset, !r.datasetExisted)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -44,11 +45,11 @@ type inputSink struct {
 	name, host string
 	format     Format
 	stats      schema.InputStats
-	writer     *schema.PartWriter // nil: no dataset is written
+	writer     *dataset.PartWriter // nil: no dataset is written
 	keepEvents bool
 	events     eventBlocks // kept events, when keepEvents
 	kept       []kept      // one per event, in order
-	staged     []schema.StagedPart
+	staged     []dataset.StagedPart
 	rejects    []schema.Reject
 	clocks     map[string]bool
 	attrs      attrCache // kept events' Attrs maps, shared when equal

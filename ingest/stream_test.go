@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/ttftrace/ttftrace/schema"
+	"github.com/ttftrace/ttftrace/dataset"
 )
 
 // TestRunStreamsToDataset streams three inputs to a dataset: a holds ids 1,
@@ -40,7 +40,7 @@ func TestRunStreamsToDataset(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		events, err := schema.ReadDataset(ds)
+		events, err := dataset.ReadDataset(ds)
 		if err != nil {
 			t.Fatal(err)
 		}

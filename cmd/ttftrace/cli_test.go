@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/ingest"
 	"github.com/ttftrace/ttftrace/schema"
 )
@@ -134,7 +135,7 @@ func runCLICase(t *testing.T, tc cliCase) {
 		}
 		return
 	}
-	evs, err := schema.ReadDataset(out)
+	evs, err := dataset.ReadDataset(out)
 	if err != nil || len(evs) != tc.wantEvents {
 		t.Errorf("dataset has %d events (err %v), want %d", len(evs), err, tc.wantEvents)
 	}
@@ -172,7 +173,7 @@ func TestIngestAppendsManifest(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "source=client", "date=2026-11-23", "part-00001.parquet")); err != nil {
 		t.Error(err)
 	}
-	man, err := schema.ReadManifest(out)
+	man, err := dataset.ReadManifest(out)
 	if err != nil || len(man) != 2 {
 		t.Fatalf("manifest %+v, %v; want 2 lines", man, err)
 	}
@@ -181,7 +182,7 @@ func TestIngestAppendsManifest(t *testing.T) {
 	if m.Host != "edge-1" || m.Read != 4 || m.Records != 1 || m.Duplicates != 1 || m.Skipped != 1 || m.Rejected != 1 {
 		t.Errorf("manifest line %+v", m)
 	}
-	rej, _ := schema.ReadRejects(out)
+	rej, _ := dataset.ReadRejects(out)
 	if len(rej) != 2 || rej[0].Line != 4 || rej[0].Reason != "bad record" {
 		t.Errorf("rejects %+v", rej)
 	}

@@ -10,10 +10,10 @@ import (
 	"runtime"
 
 	"github.com/ttftrace/ttftrace/analyze"
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/ingest"
 	"github.com/ttftrace/ttftrace/report"
 	"github.com/ttftrace/ttftrace/samples"
-	"github.com/ttftrace/ttftrace/schema"
 )
 
 // runAnalyze reads datasets and writes analysis.json.
@@ -23,11 +23,11 @@ func (c *cli) runAnalyze(args []string) int {
 		return c.fail("analyze", err)
 	}
 	aopts, _ := o.Analysis.options() // checked by parseAnalyze
-	events, err := schema.ReadDataset(o.Datasets...)
+	events, err := dataset.ReadDataset(o.Datasets...)
 	if err != nil {
 		return c.fail("analyze", err)
 	}
-	inputs, err := schema.ReadManifest(o.Datasets...)
+	inputs, err := dataset.ReadManifest(o.Datasets...)
 	if err != nil {
 		return c.fail("analyze", err)
 	}
@@ -37,7 +37,7 @@ func (c *cli) runAnalyze(args []string) int {
 		return c.fail("analyze", err)
 	}
 	if o.RequestsOut != "" {
-		if err := schema.WriteTable(o.RequestsOut, a.Requests); err != nil {
+		if err := dataset.WriteTable(o.RequestsOut, a.Requests); err != nil {
 			return c.fail("analyze", err)
 		}
 		c.sayf(o.Quiet, "wrote %d reconciled requests to %s\n", len(a.Requests), o.RequestsOut)
@@ -60,7 +60,7 @@ func (c *cli) runReport(args []string) int {
 	if err := report.Render(&buf, a); err != nil {
 		return c.fail("report", err)
 	}
-	if err := schema.WriteFileAtomic(o.Output, buf.Bytes()); err != nil {
+	if err := dataset.WriteFileAtomic(o.Output, buf.Bytes()); err != nil {
 		return c.fail("report", err)
 	}
 	c.sayf(o.Quiet, "wrote %s\n", o.Output)
@@ -85,7 +85,7 @@ func (c *cli) runCompare(args []string) int {
 	if err := report.Compare(&buf, base, next, o.Base, o.New); err != nil {
 		return c.fail("compare", err)
 	}
-	if err := schema.WriteFileAtomic(o.Output, buf.Bytes()); err != nil {
+	if err := dataset.WriteFileAtomic(o.Output, buf.Bytes()); err != nil {
 		return c.fail("compare", err)
 	}
 	c.sayf(o.Quiet, "wrote %s\n", o.Output)
@@ -139,15 +139,15 @@ func (c *cli) runDemo(args []string) int {
 // pipeline is run's and demo's body: ingest into OUTDIR/dataset, analyse
 // the events read, write OUTDIR/analysis.json and OUTDIR/report.html.
 func (c *cli) pipeline(cmd string, inputs []string, dopts ingest.DriverOptions, aopts analyze.Options, o commonFlags) int {
-	dataset := filepath.Join(o.Output, "dataset")
-	if entries, err := os.ReadDir(dataset); err == nil && len(entries) > 0 {
-		return c.fail(cmd, fmt.Errorf("%s already holds a dataset: remove it, or append with ttftrace ingest and run ttftrace analyze", dataset))
+	dsDir := filepath.Join(o.Output, "dataset")
+	if entries, err := os.ReadDir(dsDir); err == nil && len(entries) > 0 {
+		return c.fail(cmd, fmt.Errorf("%s already holds a dataset: remove it, or append with ttftrace ingest and run ttftrace analyze", dsDir))
 	}
 	dopts.Stdin, dopts.Formats = c.stdin, c.formatTable()
 	if f, ok := c.stderr.(*os.File); ok && !o.Quiet && isTerminal(f) {
 		dopts.Progress = f
 	}
-	dopts.Dataset, dopts.KeepEvents = dataset, true
+	dopts.Dataset, dopts.KeepEvents = dsDir, true
 	res, err := ingest.Run(inputs, dopts)
 	if err != nil {
 		return c.fail(cmd, err)
@@ -159,7 +159,7 @@ func (c *cli) pipeline(cmd string, inputs []string, dopts ingest.DriverOptions, 
 		res.Discard()
 		return status
 	}
-	if _, err := res.Write(dataset); err != nil {
+	if _, err := res.Write(dsDir); err != nil {
 		return c.fail(cmd, err)
 	}
 	// Collect ingest's garbage before analysis: analysis then grows the heap
@@ -175,7 +175,7 @@ func (c *cli) pipeline(cmd string, inputs []string, dopts ingest.DriverOptions, 
 	if err := report.Render(&buf, a); err != nil {
 		return c.fail(cmd, err)
 	}
-	if err := schema.WriteFileAtomic(filepath.Join(o.Output, "report.html"), buf.Bytes()); err != nil {
+	if err := dataset.WriteFileAtomic(filepath.Join(o.Output, "report.html"), buf.Bytes()); err != nil {
 		return c.fail(cmd, err)
 	}
 	c.sayf(o.Quiet, "wrote %s: dataset/ (%d events), analysis.json, report.html\n", o.Output, len(res.Events))
@@ -188,7 +188,7 @@ func writeAnalysis(path string, a *analyze.Analysis) error {
 	if err != nil {
 		return err
 	}
-	return schema.WriteFileAtomic(path, append(b, '\n'))
+	return dataset.WriteFileAtomic(path, append(b, '\n'))
 }
 
 // readAnalysis reads an analysis.json written by analyze or run.

@@ -1,4 +1,4 @@
-package schema
+package dataset
 
 import (
 	"errors"
@@ -18,6 +18,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // A dataset is a folder of Parquet files, hive-partitioned by source and day:
@@ -38,9 +39,6 @@ import (
 // RowsPerRowGroup is the number of rows in each Parquet row group.
 const RowsPerRowGroup = 64 << 10
 
-// UnknownDate is the date partition of events without a wall-clock start.
-const UnknownDate = "unknown"
-
 // readBatch is the number of rows ReadDataset decodes at a time.
 const readBatch = 1024
 
@@ -50,9 +48,9 @@ var partName = regexp.MustCompile(`^part-(\d{5,})\.parquet$`)
 // root: "source=<source>/date=<YYYY-MM-DD of start_ns in UTC>", with date
 // "unknown" when StartNs is nil or Clock is not ClockWall. A source outside
 // [a-z0-9_-] is escaped (see partitionValue) so it cannot leave the folder.
-func PartitionOf(ev *Event) string {
-	date := UnknownDate
-	if ev.StartNs != nil && ev.Clock == ClockWall {
+func PartitionOf(ev *schema.Event) string {
+	date := schema.UnknownDate
+	if ev.StartNs != nil && ev.Clock == schema.ClockWall {
 		date = time.Unix(0, *ev.StartNs).UTC().Format(time.DateOnly)
 	}
 	return "source=" + partitionValue(ev.Source) + "/date=" + date
@@ -62,7 +60,7 @@ func PartitionOf(ev *Event) string {
 // become %XX, and an empty value becomes "unknown".
 func partitionValue(s string) string {
 	if s == "" {
-		return UnknownDate
+		return schema.UnknownDate
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -82,7 +80,7 @@ func partitionValue(s string) string {
 // byte-identical files. Every file is written to a temporary file in its
 // partition folder, synced, and renamed only once all files were written: a
 // failed call leaves no new or partial part file behind.
-func WriteDataset(dir string, events []Event) ([]string, error) {
+func WriteDataset(dir string, events []schema.Event) ([]string, error) {
 	pw := NewPartWriter(dir)
 	for i := range events {
 		if _, err := pw.Write(&events[i]); err != nil {
@@ -121,11 +119,11 @@ func nextPartNumber(pdir string) (int, error) {
 // file's metadata. zstd's fastest level: on the 20,000-request benchmark it
 // compressed in 0.15 s of CPU where the default level took 0.37 s, and the
 // dataset grew 2% (28.3 MB against 27.8 MB).
-func newParquetWriter(w io.Writer) *parquet.GenericWriter[Event] {
-	return parquet.NewGenericWriter[Event](w,
+func newParquetWriter(w io.Writer) *parquet.GenericWriter[schema.Event] {
+	return parquet.NewGenericWriter[schema.Event](w,
 		parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}),
 		parquet.MaxRowsPerRowGroup(RowsPerRowGroup),
-		parquet.KeyValueMetadata(MetadataVersionKey, strconv.Itoa(Version)),
+		parquet.KeyValueMetadata(schema.MetadataVersionKey, strconv.Itoa(schema.Version)),
 	)
 }
 
@@ -141,7 +139,7 @@ func syncDir(dir string) {
 // ReadDataset reads every event of the given datasets, in path order. Each
 // argument is a dataset folder or a single .parquet file. A file whose
 // schema version is missing or unknown is refused with an error naming it.
-func ReadDataset(paths ...string) ([]Event, error) {
+func ReadDataset(paths ...string) ([]schema.Event, error) {
 	var files []string
 	for _, root := range paths {
 		found, err := DataFiles(root)
@@ -152,7 +150,7 @@ func ReadDataset(paths ...string) ([]Event, error) {
 	}
 	// Files are decoded in parallel (decoding is CPU-bound) and
 	// joined in path order, so the result does not depend on scheduling.
-	parts := make([][]Event, len(files))
+	parts := make([][]schema.Event, len(files))
 	errs := make([]error, len(files))
 	forEach(len(files), func(i int) { parts[i], errs[i] = readFile(files[i], nil) })
 	if err := firstError(errs); err != nil {
@@ -162,7 +160,7 @@ func ReadDataset(paths ...string) ([]Event, error) {
 	for _, p := range parts {
 		n += len(p)
 	}
-	events := make([]Event, 0, n)
+	events := make([]schema.Event, 0, n)
 	for i := range parts {
 		events = append(events, parts[i]...)
 		parts[i] = nil
@@ -227,7 +225,7 @@ func DataFiles(root string) ([]string, error) {
 
 // readFile appends the events of one Parquet file to events. parquet-go
 // panics on some malformed files; such a panic becomes an error naming path.
-func readFile(path string, events []Event) (_ []Event, err error) {
+func readFile(path string, events []schema.Event) (_ []schema.Event, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("%s: unreadable parquet: %v", path, p)
@@ -246,13 +244,13 @@ func readFile(path string, events []Event) (_ []Event, err error) {
 	if err != nil {
 		return events, fmt.Errorf("%s: %w", path, err)
 	}
-	if v, ok := pf.Lookup(MetadataVersionKey); !ok || v != strconv.Itoa(Version) {
+	if v, ok := pf.Lookup(schema.MetadataVersionKey); !ok || v != strconv.Itoa(schema.Version) {
 		if !ok {
 			v = "none"
 		}
-		return events, fmt.Errorf("%s: schema version %s is not supported (this ttftrace reads version %d)", path, v, Version)
+		return events, fmt.Errorf("%s: schema version %s is not supported (this ttftrace reads version %d)", path, v, schema.Version)
 	}
-	if evs, err := readColumns(pf, events); !errors.Is(err, errLayout) {
+	if evs, err := decodeEvents(pf, events); !errors.Is(err, errEventLayout) {
 		if err != nil {
 			err = fmt.Errorf("%s: %w", path, err)
 		}
@@ -262,11 +260,11 @@ func readFile(path string, events []Event) (_ []Event, err error) {
 }
 
 // readRows appends the events of pf to events through parquet-go's row
-// reader: the route for files whose layout readColumns does not take.
-func readRows(pf *parquet.File, path string, events []Event) ([]Event, error) {
-	r := parquet.NewGenericReader[Event](pf)
+// reader: the route for files whose layout decodeEvents does not take.
+func readRows(pf *parquet.File, path string, events []schema.Event) ([]schema.Event, error) {
+	r := parquet.NewGenericReader[schema.Event](pf)
 	defer r.Close()
-	batch := make([]Event, readBatch)
+	batch := make([]schema.Event, readBatch)
 	for {
 		clear(batch)
 		n, err := r.Read(batch)

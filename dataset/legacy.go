@@ -1,4 +1,4 @@
-package schema
+package dataset
 
 import (
 	"bufio"
@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // ManifestFile and RejectsFile are the dataset's bookkeeping files, named with
@@ -19,20 +21,20 @@ const (
 )
 
 // AppendManifest adds one JSON line per input to the dataset's manifest.
-func AppendManifest(dir string, inputs []InputStats) error {
+func AppendManifest(dir string, inputs []schema.InputStats) error {
 	return appendLines(filepath.Join(dir, ManifestFile), inputs)
 }
 
 // AppendRejects adds one JSON line per rejected record to the dataset's
 // rejects file.
-func AppendRejects(dir string, rejects []Reject) error {
+func AppendRejects(dir string, rejects []schema.Reject) error {
 	return appendLines(filepath.Join(dir, RejectsFile), rejects)
 }
 
 // ReadManifest returns the manifest lines of the given datasets in order; a
 // dataset without a manifest contributes nothing.
-func ReadManifest(dirs ...string) ([]InputStats, error) {
-	var all []InputStats
+func ReadManifest(dirs ...string) ([]schema.InputStats, error) {
+	var all []schema.InputStats
 	for _, d := range dirs {
 		var err error
 		if all, err = readLines(filepath.Join(d, ManifestFile), all); err != nil {
@@ -44,8 +46,8 @@ func ReadManifest(dirs ...string) ([]InputStats, error) {
 
 // ReadRejects returns the rejects of the given datasets in order; a dataset
 // without a rejects file contributes nothing.
-func ReadRejects(dirs ...string) ([]Reject, error) {
-	var all []Reject
+func ReadRejects(dirs ...string) ([]schema.Reject, error) {
+	var all []schema.Reject
 	for _, d := range dirs {
 		var err error
 		if all, err = readLines(filepath.Join(d, RejectsFile), all); err != nil {

@@ -1,4 +1,4 @@
-package schema
+package dataset
 
 import (
 	"os"
@@ -6,17 +6,19 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 func TestManifestAppendAndRead(t *testing.T) {
 	dir := t.TempDir()
 	msg := "open x: no such file"
-	first := []InputStats{
+	first := []schema.InputStats{
 		{Path: "a.log", Format: "nginx", Host: "edge-1", Read: 10, Records: 7, Duplicates: 1, Skipped: 1, Rejected: 1,
 			RejectsByReason: map[string]int64{"bad status": 1}},
 		{Path: "b.log", Error: &msg},
 	}
-	second := []InputStats{{Path: "c.log.gz", Format: "tgi", Read: 3, Records: 3, Truncated: true, Clock: ClockWall}}
+	second := []schema.InputStats{{Path: "c.log.gz", Format: "tgi", Read: 3, Records: 3, Truncated: true, Clock: schema.ClockWall}}
 	if err := AppendManifest(dir, first); err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +29,7 @@ func TestManifestAppendAndRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := append(append([]InputStats{}, first...), second...)
+	want := append(append([]schema.InputStats{}, first...), second...)
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("manifest = %+v\nwant %+v", got, want)
 	}
@@ -40,8 +42,8 @@ func TestManifestAppendAndRead(t *testing.T) {
 
 func TestRejectsAppendAndRead(t *testing.T) {
 	dir := t.TempDir()
-	a := []Reject{{File: "a.log", Line: 3, Reason: "bad status", Detail: `"2x0"`}}
-	b := []Reject{{File: "b.log", Line: 1, Reason: "invalid json"}, {File: "b.log", Line: 9, Reason: "invalid json"}}
+	a := []schema.Reject{{File: "a.log", Line: 3, Reason: "bad status", Detail: `"2x0"`}}
+	b := []schema.Reject{{File: "b.log", Line: 1, Reason: "invalid json"}, {File: "b.log", Line: 9, Reason: "invalid json"}}
 	if err := AppendRejects(dir, a); err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package schema
+package dataset
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // RowGroupBytes bounds a row group by size as RowsPerRowGroup bounds it by
@@ -44,7 +45,7 @@ type PartWriter struct {
 type partFile struct {
 	StagedPart
 	f       *os.File
-	w       *parquet.GenericWriter[Event]
+	w       *parquet.GenericWriter[schema.Event]
 	pending int // estimated bytes written since the last row group ended
 	batch   rowBatch
 }
@@ -59,7 +60,7 @@ const writeBatch = 256
 // caller's may be reused at once and copying allocates nothing in the steady
 // state. parquet-go copies every value into its column buffers.
 type rowBatch struct {
-	rows    []Event
+	rows    []schema.Event
 	offsets []int64
 	tokens  []int32
 	ids     []string
@@ -67,7 +68,7 @@ type rowBatch struct {
 }
 
 // add appends a copy of ev to the batch.
-func (b *rowBatch) add(ev *Event) {
+func (b *rowBatch) add(ev *schema.Event) {
 	e := *ev
 	e.ChunkOffsetsNs = appendOwned(&b.offsets, ev.ChunkOffsetsNs)
 	e.ChunkTokens = appendOwned(&b.tokens, ev.ChunkTokens)
@@ -140,7 +141,7 @@ func NewPartWriter(dir string) *PartWriter {
 // Write appends ev to the part file of its partition and returns that
 // part's index in the slice Close returns. The writer keeps no reference to
 // ev or its slices: the caller may reuse them.
-func (pw *PartWriter) Write(ev *Event) (int, error) {
+func (pw *PartWriter) Write(ev *schema.Event) (int, error) {
 	i, err := pw.partIndex(ev)
 	if err != nil {
 		return 0, err
@@ -159,14 +160,14 @@ func (pw *PartWriter) Write(ev *Event) (int, error) {
 
 // eventBytes estimates the bytes of column values an event adds to a row
 // group: a fixed share for its scalar columns plus its lists.
-func eventBytes(ev *Event) int {
+func eventBytes(ev *schema.Event) int {
 	return 256 + 8*len(ev.ChunkOffsetsNs) + 4*len(ev.ChunkTokens) + 32*len(ev.OtherIDs) + 64*len(ev.Attrs)
 }
 
 // partIndex returns the index of ev's part file, opening it on first use.
-func (pw *PartWriter) partIndex(ev *Event) (int, error) {
+func (pw *PartWriter) partIndex(ev *schema.Event) (int, error) {
 	c := &pw.last
-	wall := ev.StartNs != nil && ev.Clock == ClockWall
+	wall := ev.StartNs != nil && ev.Clock == schema.ClockWall
 	if c.ok && ev.Source == c.source && ev.Clock == c.clock && wall == (c.dayEnd > c.dayStart) &&
 		(!wall || *ev.StartNs >= c.dayStart && *ev.StartNs < c.dayEnd) {
 		return c.index, nil
@@ -312,7 +313,7 @@ func DropRows(p *StagedPart, drop []int) error {
 
 // finishFile writes the footer of a part file, syncs and closes it, and
 // makes it readable by all (CreateTemp makes files 0600).
-func finishFile(f *os.File, w *parquet.GenericWriter[Event]) error {
+func finishFile(f *os.File, w *parquet.GenericWriter[schema.Event]) error {
 	err := w.Close()
 	if err == nil {
 		err = f.Sync()
