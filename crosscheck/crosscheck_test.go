@@ -30,7 +30,7 @@ func TestViewsMatchAnalyze(t *testing.T) {
 	if _, err := dataset.WriteDataset(ds, events); err != nil {
 		t.Fatal(err)
 	}
-	stored, err := dataset.ReadDataset(ds)
+	stored, err := dataset.ReadEvents(ds)
 	if err != nil {
 		t.Fatal(err)
 	}

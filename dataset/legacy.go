@@ -9,118 +9,81 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// ManifestFile and RejectsFile are the dataset's bookkeeping files, named with
-// a leading underscore so that data globs (**/*.parquet) never see them.
-const (
-	ManifestFile = "_manifest.jsonl"
-	RejectsFile  = "_rejects.jsonl"
-)
+// Datasets written before the commit log (ttftrace up to issue 12) have no
+// _log folder: their part files are all data, _manifest.jsonl holds one
+// InputStats line per input and _rejects.jsonl one Reject line per rejected
+// record. Readers read them as they are; the first writer migrates them by
+// writing commit 0, which names every part file there and carries the
+// manifest and rejects, into a new log folder that it renames into place.
 
-// AppendManifest adds one JSON line per input to the dataset's manifest.
-func AppendManifest(dir string, inputs []schema.InputStats) error {
-	return appendLines(filepath.Join(dir, ManifestFile), inputs)
+// isLegacy reports whether root holds a dataset written before the log.
+func isLegacy(root string) (bool, error) {
+	if _, err := os.Stat(filepath.Join(root, ManifestFile)); err == nil {
+		return true, nil
+	}
+	files, err := DataFiles(root)
+	return len(files) > 0, err
 }
 
-// AppendRejects adds one JSON line per rejected record to the dataset's
-// rejects file.
-func AppendRejects(dir string, rejects []schema.Reject) error {
-	return appendLines(filepath.Join(dir, RejectsFile), rejects)
+// legacyCommit returns commit 0 of a dataset written before the log, with
+// the rejects it must carry.
+func legacyCommit(root string) (Commit, []schema.Reject, error) {
+	files, err := DataFiles(root)
+	if err != nil {
+		return Commit{}, nil, err
+	}
+	c := Commit{Parts: []string{}}
+	for _, f := range files {
+		rel, _ := filepath.Rel(root, f)
+		c.Parts = append(c.Parts, filepath.ToSlash(rel))
+	}
+	if c.Inputs, err = readLines[schema.InputStats](filepath.Join(root, ManifestFile), nil); err != nil {
+		return c, nil, err
+	}
+	rejects, err := readLines[schema.Reject](filepath.Join(root, RejectsFile), nil)
+	return c, rejects, err
 }
 
-// ReadManifest returns the manifest lines of the given datasets in order; a
-// dataset without a manifest contributes nothing.
-func ReadManifest(dirs ...string) ([]schema.InputStats, error) {
-	var all []schema.InputStats
-	for _, d := range dirs {
-		var err error
-		if all, err = readLines(filepath.Join(d, ManifestFile), all); err != nil {
-			return nil, err
-		}
+// DataFiles lists the Parquet files of a folder, sorted by path, leaving out
+// files and folders whose names start with "_" or "."; a path naming a file
+// is returned as it is. It is the file list of a dataset written before the
+// log; a dataset with a log is read from its commits instead.
+func DataFiles(root string) ([]string, error) {
+	info, err := os.Stat(root)
+	if err != nil {
+		return nil, err
 	}
-	return all, nil
-}
-
-// ReadRejects returns the rejects of the given datasets in order; a dataset
-// without a rejects file contributes nothing.
-func ReadRejects(dirs ...string) ([]schema.Reject, error) {
-	var all []schema.Reject
-	for _, d := range dirs {
-		var err error
-		if all, err = readLines(filepath.Join(d, RejectsFile), all); err != nil {
-			return nil, err
-		}
+	if !info.IsDir() {
+		return []string{root}, nil
 	}
-	return all, nil
-}
-
-// appendLines appends items as JSON lines to path atomically: it writes the
-// old contents and the new lines to a temporary file beside path, syncs it
-// and renames it over path, so a failed call leaves the old file unchanged.
-func appendLines[T any](path string, items []T) error {
-	if len(items) == 0 {
-		return nil
-	}
-	old, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	buf := bytes.NewBuffer(old)
-	if len(old) > 0 && old[len(old)-1] != '\n' {
-		buf.WriteByte('\n')
-	}
-	enc := json.NewEncoder(buf)
-	for i := range items {
-		if err := enc.Encode(&items[i]); err != nil {
+	var files []string
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
 			return err
 		}
-	}
-	return WriteFileAtomic(path, buf.Bytes())
+		name := d.Name()
+		if p != root && (strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".")) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.IsDir() && strings.HasSuffix(name, ".parquet") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	return files, err // WalkDir visits in lexical order
 }
 
-// WriteFileAtomic writes data to path through a synced temporary file in the
-// same folder and a rename: readers see the old file or the new one, never a
-// part of it, and a failed write leaves no temporary file behind.
-func WriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	syncDir(dir)
-	return nil
-}
-
-// readLines appends the JSON lines of path to into; a missing file (or a
-// dataset given as a single Parquet file) adds nothing, and a bad line is an
-// error naming path and line.
+// readLines appends the JSON lines of path to into; a missing file adds
+// nothing, and a bad line is an error naming path and line.
 func readLines[T any](path string, into []T) ([]T, error) {
-	if info, err := os.Stat(filepath.Dir(path)); err == nil && !info.IsDir() {
-		return into, nil
-	}
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return into, nil

@@ -10,68 +10,105 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-func TestManifestAppendAndRead(t *testing.T) {
-	dir := t.TempDir()
+// legacyDataset writes a dataset as ttftrace wrote them before the log:
+// part files, _manifest.jsonl and _rejects.jsonl, no _log folder.
+func legacyDataset(t *testing.T) (dir string, inputs []schema.InputStats, rejects []schema.Reject) {
+	t.Helper()
+	dir = t.TempDir()
+	if _, err := WriteDataset(dir, sampleEvents()); err != nil {
+		t.Fatal(err)
+	}
+	os.RemoveAll(filepath.Join(dir, LogDir))
+	os.Remove(filepath.Join(dir, LockFile))
 	msg := "open x: no such file"
-	first := []schema.InputStats{
+	inputs = []schema.InputStats{
 		{Path: "a.log", Format: "nginx", Host: "edge-1", Read: 10, Records: 7, Duplicates: 1, Skipped: 1, Rejected: 1,
 			RejectsByReason: map[string]int64{"bad status": 1}},
 		{Path: "b.log", Error: &msg},
 	}
-	second := []schema.InputStats{{Path: "c.log.gz", Format: "tgi", Read: 3, Records: 3, Truncated: true, Clock: schema.ClockWall}}
-	if err := AppendManifest(dir, first); err != nil {
-		t.Fatal(err)
-	}
-	if err := AppendManifest(dir, second); err != nil {
-		t.Fatal(err)
-	}
-	got, err := ReadManifest(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := append(append([]schema.InputStats{}, first...), second...)
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("manifest = %+v\nwant %+v", got, want)
-	}
-	raw, _ := os.ReadFile(filepath.Join(dir, ManifestFile))
-	if n := strings.Count(string(raw), "\n"); n != 3 {
-		t.Errorf("manifest has %d lines, want 3 (one per input per call)", n)
-	}
-	assertNoTemps(t, dir)
+	rejects = []schema.Reject{{File: "a.log", Line: 3, Reason: "bad status", Detail: `"2x0"`}}
+	writeLines(t, filepath.Join(dir, ManifestFile), inputs)
+	writeLines(t, filepath.Join(dir, RejectsFile), rejects)
+	return dir, inputs, rejects
 }
 
-func TestRejectsAppendAndRead(t *testing.T) {
-	dir := t.TempDir()
-	a := []schema.Reject{{File: "a.log", Line: 3, Reason: "bad status", Detail: `"2x0"`}}
-	b := []schema.Reject{{File: "b.log", Line: 1, Reason: "invalid json"}, {File: "b.log", Line: 9, Reason: "invalid json"}}
-	if err := AppendRejects(dir, a); err != nil {
-		t.Fatal(err)
+func writeLines[T any](t *testing.T, path string, items []T) {
+	b, err := encodeLines(items)
+	if err == nil {
+		err = os.WriteFile(path, b, 0o644)
 	}
-	if err := AppendRejects(dir, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := AppendRejects(dir, b); err != nil {
-		t.Fatal(err)
-	}
-	parts, err := WriteDataset(dir, sampleEvents()[:1])
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The second dataset has no rejects file; the third is a single part file.
-	got, err := ReadRejects(dir, t.TempDir(), parts[0])
+}
+
+// TestLegacyReadAndMigrate reads a dataset written before the log, then
+// lets a writer migrate it and checks that readers see the same content
+// before and after, and that the migration's commit 0 names every part.
+func TestLegacyReadAndMigrate(t *testing.T) {
+	dir, inputs, rejects := legacyDataset(t)
+	before := openAll(t, dir)
+	if len(before.Files) != 4 || !reflect.DeepEqual(before.Inputs, inputs) || !reflect.DeepEqual(readRejects(t, before), rejects) {
+		t.Fatalf("legacy read: %d files, inputs %+v, rejects %+v", len(before.Files), before.Inputs, readRejects(t, before))
+	}
+	w, err := OpenWriter(dir, WriterOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := append(a, b...); !reflect.DeepEqual(got, want) {
-		t.Errorf("rejects = %+v, want %+v", got, want)
+	if len(w.commits) != 1 || len(w.commits[0].Parts) != 4 || len(w.Removed) != 0 {
+		t.Errorf("migration: commits %+v, removed %q", w.commits, w.Removed)
 	}
+	w.Close()
+	after := openAll(t, dir)
+	if !reflect.DeepEqual(after.Files, before.Files) || !reflect.DeepEqual(after.Inputs, inputs) || !reflect.DeepEqual(readRejects(t, after), rejects) {
+		t.Errorf("after migration: files %q, inputs %+v", after.Files, after.Inputs)
+	}
+	for _, gone := range []string{ManifestFile, RejectsFile, logNew} {
+		if _, err := os.Stat(filepath.Join(dir, gone)); !os.IsNotExist(err) {
+			t.Errorf("%s still there after migration", gone)
+		}
+	}
+}
+
+func openAll(t *testing.T, paths ...string) *Snapshot {
+	t.Helper()
+	s, err := Open(paths...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func readRejects(t *testing.T, s *Snapshot) []schema.Reject {
+	t.Helper()
+	r, err := s.ReadRejects()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 func TestReadManifestBadLine(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, ManifestFile), []byte("{\"path\":\"a\"}\n{oops\n"), 0o644)
-	_, err := ReadManifest(dir)
+	_, err := Open(dir)
 	if err == nil || !strings.Contains(err.Error(), ManifestFile+":2:") {
 		t.Errorf("err = %v, want one naming line 2", err)
+	}
+}
+
+// TestOpenRefusesNonDatasets: a folder with no log, no manifest and no
+// part files is not a dataset (exit 1 in analyze, never an empty analysis).
+func TestOpenRefusesNonDatasets(t *testing.T) {
+	empty := t.TempDir()
+	other := t.TempDir()
+	os.WriteFile(filepath.Join(other, "passwd"), []byte("root:x:0:0\n"), 0o644)
+	for _, dir := range []string{empty, other} {
+		if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), "is not a ttftrace dataset") {
+			t.Errorf("Open(%s) err = %v, want not a dataset", dir, err)
+		}
+	}
+	if _, err := Open(filepath.Join(empty, "misspelt")); !os.IsNotExist(err) {
+		t.Errorf("Open(missing) err = %v, want not exist", err)
 	}
 }

@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -238,41 +237,6 @@ func RemoveParts(parts []StagedPart) {
 	for _, p := range parts {
 		os.Remove(p.Temp)
 	}
-}
-
-// CommitParts renames staged parts under dir to their final names, in the
-// order given: each takes the next free part number of its partition, so the
-// same parts in the same order always get the same names. It returns the
-// paths written. When a rename fails, the parts not yet renamed are removed.
-func CommitParts(dir string, parts []StagedPart) ([]string, error) {
-	next := map[string]int{}
-	var finals []string
-	for i, p := range parts {
-		pdir := filepath.Join(dir, filepath.FromSlash(p.Partition))
-		n, ok := next[p.Partition]
-		if !ok {
-			var err error
-			if n, err = nextPartNumber(pdir); err != nil {
-				RemoveParts(parts[i:])
-				return finals, err
-			}
-		}
-		next[p.Partition] = n + 1
-		final := filepath.Join(pdir, fmt.Sprintf("part-%05d.parquet", n))
-		if _, err := os.Stat(final); !errors.Is(err, os.ErrNotExist) {
-			RemoveParts(parts[i:])
-			return finals, fmt.Errorf("%s appeared while ingesting: another ingest is writing this dataset", final)
-		}
-		if err := os.Rename(p.Temp, final); err != nil {
-			RemoveParts(parts[i:])
-			return finals, err
-		}
-		finals = append(finals, final)
-	}
-	for _, f := range finals {
-		syncDir(filepath.Dir(f))
-	}
-	return finals, nil
 }
 
 // DropRows rewrites a staged part without the rows whose 0-based indexes

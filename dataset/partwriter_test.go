@@ -118,6 +118,11 @@ func TestPartWriterRowGroupsByBytes(t *testing.T) {
 // first partition merge, into the place of the first of them.
 func TestCompactParts(t *testing.T) {
 	dir := t.TempDir()
+	w, err := OpenWriter(dir, WriterOptions{}) // staging happens under the lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
 	stage := func(events ...schema.Event) StagedPart {
 		pw := NewPartWriter(dir)
 		for i := range events {
@@ -171,7 +176,7 @@ func TestCompactParts(t *testing.T) {
 			t.Errorf("merged part %s still there", old.Temp)
 		}
 	}
-	paths, err := CommitParts(dir, got)
+	paths, err := w.Commit(got, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,150 +4,23 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"regexp"
 	"runtime"
-	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/compress/zstd"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// A dataset is a folder of Parquet files, hive-partitioned by source and day:
-//
-//	DATASET/source=client/date=2026-11-23/part-00000.parquet
-//	DATASET/source=server/date=unknown/part-00000.parquet
-//	DATASET/_manifest.jsonl   one InputStats per input per ingest call
-//	DATASET/_rejects.jsonl    one Reject per rejected record
-//
-// The date is the UTC day of the event's start_ns when its clock is wall
-// time, else "unknown". Every write adds new part files (the next free number
-// in each partition) and never rewrites old ones: WriteDataset one per
-// partition, streaming ingest (PartWriter) one per input and partition, with
-// the parts smaller than SmallPartBytes merged into one. Files whose
-// names start with "_" or "." are not data: Spark, DuckDB and Trino globs of
-// **/*.parquet skip them, and so does ReadDataset.
-
-// RowsPerRowGroup is the number of rows in each Parquet row group.
-const RowsPerRowGroup = 64 << 10
-
-// readBatch is the number of rows ReadDataset decodes at a time.
+// readBatch is the number of rows readRows decodes at a time.
 const readBatch = 1024
 
-var partName = regexp.MustCompile(`^part-(\d{5,})\.parquet$`)
-
-// PartitionOf returns the partition folder of ev, relative to the dataset
-// root: "source=<source>/date=<YYYY-MM-DD of start_ns in UTC>", with date
-// "unknown" when StartNs is nil or Clock is not ClockWall. A source outside
-// [a-z0-9_-] is escaped (see partitionValue) so it cannot leave the folder.
-func PartitionOf(ev *schema.Event) string {
-	date := schema.UnknownDate
-	if ev.StartNs != nil && ev.Clock == schema.ClockWall {
-		date = time.Unix(0, *ev.StartNs).UTC().Format(time.DateOnly)
-	}
-	return "source=" + partitionValue(ev.Source) + "/date=" + date
-}
-
-// partitionValue escapes a hive partition value: bytes outside [a-z0-9_-]
-// become %XX, and an empty value becomes "unknown".
-func partitionValue(s string) string {
-	if s == "" {
-		return schema.UnknownDate
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-' {
-			b.WriteByte(c)
-		} else {
-			fmt.Fprintf(&b, "%%%02X", c)
-		}
-	}
-	return b.String()
-}
-
-// WriteDataset writes events under dir (created when missing), one new part
-// file per partition, and returns the paths written in partition order.
-// Events keep their order within a partition, so the same events give
-// byte-identical files. Every file is written to a temporary file in its
-// partition folder, synced, and renamed only once all files were written: a
-// failed call leaves no new or partial part file behind.
-func WriteDataset(dir string, events []schema.Event) ([]string, error) {
-	pw := NewPartWriter(dir)
-	for i := range events {
-		if _, err := pw.Write(&events[i]); err != nil {
-			pw.Abort()
-			return nil, err
-		}
-	}
-	parts, err := pw.Close()
-	if err != nil {
-		return nil, err
-	}
-	sort.SliceStable(parts, func(i, j int) bool { return parts[i].Partition < parts[j].Partition })
-	return CommitParts(dir, parts)
-}
-
-// nextPartNumber returns the number of the next free part file of a
-// partition folder: one more than the highest part number present.
-func nextPartNumber(pdir string) (int, error) {
-	entries, err := os.ReadDir(pdir)
-	if err != nil {
-		return 0, err
-	}
-	next := 0
-	for _, e := range entries {
-		if m := partName.FindStringSubmatch(e.Name()); m != nil {
-			if n, err := strconv.Atoi(m[1]); err == nil && n >= next {
-				next = n + 1
-			}
-		}
-	}
-	return next, nil
-}
-
-// newParquetWriter returns the writer of every part file: zstd compression,
-// at most RowsPerRowGroup rows per group and the schema version in the
-// file's metadata. zstd's fastest level: on the 20,000-request benchmark it
-// compressed in 0.15 s of CPU where the default level took 0.37 s, and the
-// dataset grew 2% (28.3 MB against 27.8 MB).
-func newParquetWriter(w io.Writer) *parquet.GenericWriter[schema.Event] {
-	return parquet.NewGenericWriter[schema.Event](w,
-		parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}),
-		parquet.MaxRowsPerRowGroup(RowsPerRowGroup),
-		parquet.KeyValueMetadata(schema.MetadataVersionKey, strconv.Itoa(schema.Version)),
-	)
-}
-
-// syncDir makes a rename in dir durable; errors are ignored because some
-// file systems cannot sync folders and the rename itself already succeeded.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-}
-
-// ReadDataset reads every event of the given datasets, in path order. Each
-// argument is a dataset folder or a single .parquet file. A file whose
-// schema version is missing or unknown is refused with an error naming it.
-func ReadDataset(paths ...string) ([]schema.Event, error) {
-	var files []string
-	for _, root := range paths {
-		found, err := DataFiles(root)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, found...)
-	}
+// readFiles reads every event of the given Parquet files, in file order. A
+// file whose schema version is missing or unknown is refused with an error
+// naming it.
+func readFiles(files []string) ([]schema.Event, error) {
 	// Files are decoded in parallel (decoding is CPU-bound) and
 	// joined in path order, so the result does not depend on scheduling.
 	parts := make([][]schema.Event, len(files))
@@ -190,37 +63,6 @@ func firstError(errs []error) error {
 		}
 	}
 	return nil
-}
-
-// DataFiles lists the Parquet files of a dataset folder, sorted by path,
-// leaving out files and folders whose names start with "_" or "."; a path
-// naming a file is returned as it is.
-func DataFiles(root string) ([]string, error) {
-	info, err := os.Stat(root)
-	if err != nil {
-		return nil, err
-	}
-	if !info.IsDir() {
-		return []string{root}, nil
-	}
-	var files []string
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		if p != root && (strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".")) {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.IsDir() && strings.HasSuffix(name, ".parquet") {
-			files = append(files, p)
-		}
-		return nil
-	})
-	return files, err // WalkDir visits in lexical order
 }
 
 // readFile appends the events of one Parquet file to events. parquet-go

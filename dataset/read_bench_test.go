@@ -11,7 +11,7 @@ import (
 )
 
 // BenchmarkReadFile reads a file of 5000 random events (lists of up to 300
-// chunks) by columns, as ReadDataset does, and by parquet-go's row reader.
+// chunks) by columns, as ReadEvents does, and by parquet-go's row reader.
 func BenchmarkReadFile(b *testing.B) {
 	r := rand.New(rand.NewPCG(7, 8))
 	evs := make([]schema.Event, 5000)

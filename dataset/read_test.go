@@ -106,7 +106,7 @@ func TestWriteReadDataset(t *testing.T) {
 	if !reflect.DeepEqual(rel, want) {
 		t.Fatalf("files = %q, want %q", rel, want)
 	}
-	got, err := ReadDataset(dir)
+	got, err := ReadEvents(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestWriteDatasetAppends(t *testing.T) {
 	if !bytes.Equal(before, after) {
 		t.Error("appending rewrote an old part file")
 	}
-	got, err := ReadDataset(dir)
+	got, err := ReadEvents(dir)
 	if err != nil || len(got) != 2 {
 		t.Fatalf("read %d events, err %v; want 2", len(got), err)
 	}
@@ -190,7 +190,7 @@ func assertNoTemps(t *testing.T, dir string) {
 	})
 }
 
-func TestReadDatasetRefusesUnknownVersion(t *testing.T) {
+func TestReadEventsRefusesUnknownVersion(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		opts []parquet.WriterOption
@@ -208,7 +208,7 @@ func TestReadDatasetRefusesUnknownVersion(t *testing.T) {
 			w.Write(sampleEvents()[:1])
 			w.Close()
 			os.WriteFile(path, buf.Bytes(), 0o644)
-			_, err := ReadDataset(dir)
+			_, err := ReadEvents(dir)
 			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), path) {
 				t.Errorf("err = %v, want %q naming %s", err, tt.want, path)
 			}
@@ -216,18 +216,18 @@ func TestReadDatasetRefusesUnknownVersion(t *testing.T) {
 	}
 }
 
-func TestReadDatasetGarbageFile(t *testing.T) {
+func TestReadEventsGarbageFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "x.parquet")
 	os.WriteFile(path, []byte("PAR1 not really"), 0o644)
-	if _, err := ReadDataset(dir); err == nil || !strings.Contains(err.Error(), path) {
+	if _, err := ReadEvents(dir); err == nil || !strings.Contains(err.Error(), path) {
 		t.Errorf("err = %v, want an error naming %s", err, path)
 	}
 }
 
-// TestReadDatasetManyRows crosses several read batches and a row-group
+// TestReadEventsManyRows crosses several read batches and a row-group
 // boundary is not needed for that: 2500 rows = 1024 + 1024 + 452.
-func TestReadDatasetManyRows(t *testing.T) {
+func TestReadEventsManyRows(t *testing.T) {
 	dir := t.TempDir()
 	evs := make([]schema.Event, 2500)
 	for i := range evs {
@@ -236,7 +236,7 @@ func TestReadDatasetManyRows(t *testing.T) {
 	if _, err := WriteDataset(dir, evs); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadDataset(dir)
+	got, err := ReadEvents(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +255,7 @@ func TestDataFilesSkipsUnderscoreAndDot(t *testing.T) {
 		os.MkdirAll(filepath.Dir(full), 0o755)
 		os.WriteFile(full, []byte("junk"), 0o644)
 	}
-	if err := AppendManifest(dir, []schema.InputStats{{Path: "a"}}); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, ManifestFile), []byte(`{"path":"a"}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	files, err := DataFiles(dir)

@@ -83,7 +83,7 @@ func cpuTime() time.Duration {
 func readOwn(files []string) (int64, error) {
 	var rows int64
 	for _, f := range files {
-		evs, err := dataset.ReadDataset(f)
+		evs, err := dataset.ReadEvents(f)
 		if err != nil {
 			return 0, err
 		}

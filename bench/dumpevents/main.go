@@ -20,7 +20,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: dumpevents DATASET")
 		os.Exit(2)
 	}
-	events, err := dataset.ReadDataset(os.Args[1])
+	events, err := dataset.ReadEvents(os.Args[1])
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

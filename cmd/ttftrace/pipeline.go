@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -23,14 +24,15 @@ func (c *cli) runAnalyze(args []string) int {
 		return c.fail("analyze", err)
 	}
 	aopts, _ := o.Analysis.options() // checked by parseAnalyze
-	events, err := dataset.ReadDataset(o.Datasets...)
+	snap, err := dataset.Open(o.Datasets...)
 	if err != nil {
 		return c.fail("analyze", err)
 	}
-	inputs, err := dataset.ReadManifest(o.Datasets...)
+	events, err := snap.ReadEvents()
 	if err != nil {
 		return c.fail("analyze", err)
 	}
+	inputs := snap.Inputs
 	aopts.KeepRequests = o.RequestsOut != ""
 	a := analyze.Run(events, inputs, aopts)
 	if err := writeAnalysis(o.Output, a); err != nil {
@@ -147,21 +149,23 @@ func (c *cli) pipeline(cmd string, inputs []string, dopts ingest.DriverOptions, 
 	if f, ok := c.stderr.(*os.File); ok && !o.Quiet && isTerminal(f) {
 		dopts.Progress = f
 	}
-	dopts.Dataset, dopts.KeepEvents = dsDir, true
-	res, err := ingest.Run(inputs, dopts)
+	dopts.KeepEvents = true
+	w, err := c.openDataset(cmd, dsDir, false, o.Quiet)
 	if err != nil {
 		return c.fail(cmd, err)
 	}
-	if !o.Quiet {
-		ingest.WriteSummary(c.stderr, res.Inputs)
+	defer w.Close()
+	if w.Commits() > 0 { // another run wrote it while this one waited
+		return c.fail(cmd, fmt.Errorf("%s already holds a dataset: remove it, or append with ttftrace ingest and run ttftrace analyze", dsDir))
 	}
-	if status := c.checkIngest(res, o.Strict, o.Quiet); status != exitOK {
-		res.Discard()
+	res, status := c.ingestInto(cmd, w, inputs, dopts, o)
+	if status != exitOK {
 		return status
 	}
-	if _, err := res.Write(dsDir); err != nil {
-		return c.fail(cmd, err)
+	if res == nil {
+		return c.fail(cmd, errors.New("no input to read"))
 	}
+	w.Close()
 	// Collect ingest's garbage before analysis: analysis then grows the heap
 	// from the events alone, not from a goal set while the decoders' and
 	// writers' buffers were live (peak memory of the 20k-request benchmark's
