@@ -18,6 +18,11 @@ import (
 func lockDataset(dir string, noWait bool, waiting func(lockPath string)) (*os.File, error) {
 	path := filepath.Join(dir, LockFile)
 	for {
+		// The folder too may have gone while we waited: a writer that
+		// created it and committed nothing removes it (Writer.Close).
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
 		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 		if err != nil {
 			return nil, err

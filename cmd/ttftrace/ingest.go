@@ -47,7 +47,7 @@ func (c *cli) runIngest(args []string) int {
 // standard error when it waits for another writer and when it removed what
 // an interrupted ingest left.
 func (c *cli) openDataset(cmd, dir string, noWait, quiet bool) (*dataset.Writer, error) {
-	w, err := dataset.OpenWriter(dir, dataset.WriterOptions{NoWait: noWait, Waiting: func(lock string) {
+	w, err := dataset.OpenWriter(dir, dataset.WriterOptions{NoWait: noWait, Fault: c.fault, Waiting: func(lock string) {
 		fmt.Fprintf(c.stderr, "ttftrace %s: another ingest is writing %s; waiting for it to finish (lock %s; --no-wait fails instead)\n", cmd, dir, lock)
 	}})
 	if err == nil && len(w.Removed) > 0 {
