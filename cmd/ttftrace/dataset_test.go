@@ -246,3 +246,38 @@ func exitCode(err error) int {
 	}
 	return 0
 }
+
+// TestReadersSeeCommittedOnly leaves a part file no commit names in a
+// dataset (as a killed ingest does) and checks that analyze and the DuckDB
+// views read only the committed part, and that analyze of the same dataset
+// named twice (and by another path) reads it once.
+func TestReadersSeeCommittedOnly(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "a.log")
+	writeLog(t, in, 1, 2, 3)
+	ds := filepath.Join(dir, "ds")
+	ingestHere(t, ds, in)
+	part := filepath.Join(ds, "source=client", "date=2026-11-23", "part-00000.parquet")
+	orphan := filepath.Join(ds, "source=client", "date=2026-11-23", "part-00001.parquet")
+	data, err := os.ReadFile(part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(orphan, data, 0o644)
+	var stdout, stderr bytes.Buffer
+	c := &cli{stdout: &stdout, stderr: &stderr}
+	if code := c.main([]string{"analyze", ds, ds, ds + "/", "-o", filepath.Join(dir, "a.json")}); code != 0 {
+		t.Fatalf("analyze: exit %d: %s", code, stderr.String())
+	}
+	if want := "analysed 3 events from 1 inputs"; !strings.Contains(stderr.String(), want) {
+		t.Errorf("analyze said %q, want %q", stderr.String(), want)
+	}
+	stdout.Reset()
+	if code := c.main([]string{"sql", "--dataset", ds}); code != 0 {
+		t.Fatalf("sql: exit %d", code)
+	}
+	want := "read_parquet(['" + filepath.ToSlash(part) + "'], hive_partitioning = true)"
+	if !strings.Contains(stdout.String(), want) || strings.Contains(stdout.String(), "part-00001") {
+		t.Errorf("sql reads other than the committed part, want %s in:\n%.600s", want, stdout.String())
+	}
+}
