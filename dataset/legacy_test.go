@@ -112,3 +112,37 @@ func TestOpenRefusesNonDatasets(t *testing.T) {
 		t.Errorf("Open(missing) err = %v, want not exist", err)
 	}
 }
+
+// TestLegacyDatasetFromMain reads a dataset written by ttftrace before the
+// log (testdata/README.md says how), checks its events against the counts
+// its own manifest recorded, then migrates a copy and appends to it.
+func TestLegacyDatasetFromMain(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "legacy")
+	if err := os.CopyFS(dir, os.DirFS("testdata/legacy")); err != nil {
+		t.Fatal(err)
+	}
+	s := openAll(t, dir)
+	events, err := s.ReadEvents()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var records int64
+	for _, in := range s.Inputs {
+		records += in.Records
+	}
+	rejects := readRejects(t, s)
+	if len(s.Inputs) != 2 || int64(len(events)) != records || records != 39+8 || len(rejects) != 1 || rejects[0].Line != 9 {
+		t.Fatalf("legacy dataset: %d inputs, %d events for %d records, rejects %+v", len(s.Inputs), len(events), records, rejects)
+	}
+	parts, err := WriteDataset(dir, events[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := openAll(t, dir)
+	if len(after.Files) != len(s.Files)+1 || !reflect.DeepEqual(after.Inputs, s.Inputs) || len(readRejects(t, after)) != 1 {
+		t.Errorf("after migration and one append: files %q (new %q), inputs %d", after.Files, parts, len(after.Inputs))
+	}
+	if got, _ := after.ReadEvents(); len(got) != len(events)+1 {
+		t.Errorf("after one append: %d events, want %d", len(got), len(events)+1)
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"os"
 	"os/exec"
@@ -279,5 +280,44 @@ func TestReadersSeeCommittedOnly(t *testing.T) {
 	want := "read_parquet(['" + filepath.ToSlash(part) + "'], hive_partitioning = true)"
 	if !strings.Contains(stdout.String(), want) || strings.Contains(stdout.String(), "part-00001") {
 		t.Errorf("sql reads other than the committed part, want %s in:\n%.600s", want, stdout.String())
+	}
+}
+
+// TestIngestRotation follows a log through logrotate: access.log is
+// ingested, grows, is renamed access.log.1 while a new access.log starts,
+// and access.log.1 is later compressed to access.log.2.gz. Ingesting
+// access.log* after each step must give every request exactly once: the
+// renamed file is read from where the last ingest stopped, the compressed
+// one is recognized by its decompressed content.
+func TestIngestRotation(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "access.log")
+	ds := filepath.Join(dir, "ds")
+	glob := filepath.Join(dir, "access.log*")
+	writeLog(t, log, 1, 2, 3)
+	ingestHere(t, ds, glob)
+	f, _ := os.OpenFile(log, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("ok 4\nok 5\n")
+	f.Close()
+	os.Rename(log, log+".1")
+	writeLog(t, log, 6, 7)
+	ingestHere(t, ds, glob)
+	if got := contentOf(t, ds); got.ids != "1,2,3,4,5,6,7" || got.rejects != 2 {
+		t.Errorf("after rotation: %+v, want 1-7 and the two bad lines", got)
+	}
+	data, _ := os.ReadFile(log + ".1")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(data)
+	zw.Close()
+	os.WriteFile(log+".2.gz", gz.Bytes(), 0o644)
+	os.Remove(log + ".1")
+	var stderr bytes.Buffer
+	c := &cli{stdout: &stderr, stderr: &stderr, formats: []ingest.Format{testFormat{}}}
+	if code := c.main([]string{"ingest", "-o", ds, glob}); code != 0 || strings.Count(stderr.String(), "nothing added") != 2 {
+		t.Errorf("after compression: exit %d, want both inputs already in the dataset:\n%s", code, stderr.String())
+	}
+	if got := contentOf(t, ds); got.ids != "1,2,3,4,5,6,7" || got.inputs != 3 {
+		t.Errorf("after compression: %+v, want 1-7 from 3 committed inputs", got)
 	}
 }

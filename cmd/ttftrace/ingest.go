@@ -75,6 +75,11 @@ func (c *cli) ingestInto(cmd string, w *dataset.Writer, inputs []string, dopts i
 	if !o.Quiet {
 		ingest.WriteSummary(c.stderr, res.Inputs)
 	}
+	for _, in := range res.Inputs {
+		if in.Span != nil && in.Span.Start > 0 {
+			c.sayf(o.Quiet, "%s: grown since the last ingest, read from byte %d (line %d)\n", in.Path, in.Span.Start, in.Span.StartLine+1)
+		}
+	}
 	for _, k := range res.Known {
 		c.sayf(o.Quiet, "%s: already in %s (its %d bytes were read as %s), nothing added\n", k.Path, w.Dir(), k.Committed.Span.End, k.Committed.Path)
 	}
