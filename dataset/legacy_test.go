@@ -146,3 +146,16 @@ func TestLegacyDatasetFromMain(t *testing.T) {
 		t.Errorf("after one append: %d events, want %d", len(got), len(events)+1)
 	}
 }
+
+// TestWriterRefusesOtherFolders: a folder holding files but no dataset is
+// not written into (ingest -o ~/logs by mistake).
+func TestWriterRefusesOtherFolders(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "access.log"), []byte("x\n"), 0o644)
+	if _, err := OpenWriter(dir, WriterOptions{}); err == nil || !strings.Contains(err.Error(), "not a ttftrace dataset and not empty") {
+		t.Errorf("err = %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("%s holds %d files, want only access.log", dir, len(entries))
+	}
+}

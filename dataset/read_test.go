@@ -167,6 +167,9 @@ func TestWriteDatasetDeterministic(t *testing.T) {
 // first partition, already encoded, was not left behind either.
 func TestWriteDatasetFailureLeavesNothing(t *testing.T) {
 	dir := t.TempDir()
+	if _, err := WriteDataset(dir, nil); err != nil { // an empty dataset
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "source=proxy"), []byte("in the way"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -53,6 +54,9 @@ func OpenWriter(dir string, opts WriterOptions) (*Writer, error) {
 		return nil, err
 	}
 	if err = w.recover(); err != nil {
+		if _, serr := os.Stat(filepath.Join(dir, LogDir)); errors.Is(serr, fs.ErrNotExist) {
+			os.Remove(filepath.Join(dir, LockFile)) // no dataset here: leave nothing
+		}
 		w.Close()
 		return nil, err
 	}
@@ -82,6 +86,9 @@ func (w *Writer) recover() error {
 // place whole, so that a crash never leaves a log without it.
 func (w *Writer) createLog() error {
 	legacy, err := isLegacy(w.dir)
+	if err == nil && !legacy {
+		err = refuseOther(w.dir)
+	}
 	if err != nil || !legacy {
 		if err == nil {
 			err = os.Mkdir(filepath.Join(w.dir, LogDir), 0o755)
@@ -115,6 +122,21 @@ func (w *Writer) createLog() error {
 
 // Commits returns the number of commits in the dataset.
 func (w *Writer) Commits() int { return len(w.commits) }
+
+// refuseOther fails for a folder that holds files but no dataset: writing
+// there (ingest -o ~/logs by mistake) would mix a dataset into them.
+func refuseOther(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.Name() != LockFile {
+			return fmt.Errorf("%s is not a ttftrace dataset and not empty (it holds %s): give a new or empty folder", dir, e.Name())
+		}
+	}
+	return nil
+}
 
 // Dir returns the dataset folder.
 func (w *Writer) Dir() string { return w.dir }
