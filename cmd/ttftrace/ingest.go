@@ -72,7 +72,7 @@ func (c *cli) ingestInto(cmd string, w *dataset.Writer, inputs []string, dopts i
 	if err != nil {
 		return nil, c.fail(cmd, err)
 	}
-	if !o.Quiet {
+	if !o.Quiet && len(res.Inputs) > 0 {
 		ingest.WriteSummary(c.stderr, res.Inputs)
 	}
 	for _, in := range res.Inputs {
