@@ -117,24 +117,32 @@ func contentOf(t *testing.T, ds string) content {
 	return content{strings.Join(ids, ","), len(snap.Inputs), len(rej)}
 }
 
-// assertClean fails when ds holds a part file no commit names or a
-// temporary file: what the next writer must have removed.
-func assertClean(t *testing.T, ds string) {
+// leftovers returns the part files of ds no commit names and its
+// temporary files: what an interrupted ingest leaves for the next writer to
+// remove.
+func leftovers(t *testing.T, ds string) []string {
 	t.Helper()
 	committed, err := dataset.Files(ds)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var left []string
 	filepath.WalkDir(ds, func(p string, d os.DirEntry, err error) error {
-		switch {
-		case err != nil || d.IsDir():
-		case strings.HasSuffix(p, ".tmp"):
-			t.Errorf("temporary file left: %s", p)
-		case strings.HasSuffix(p, ".parquet") && !slices.Contains(committed, p):
-			t.Errorf("uncommitted part left: %s", p)
+		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".tmp") ||
+			strings.HasSuffix(p, ".parquet") && !slices.Contains(committed, p)) {
+			left = append(left, p)
 		}
 		return nil
 	})
+	return left
+}
+
+// assertClean fails when ds holds leftovers.
+func assertClean(t *testing.T, ds string) {
+	t.Helper()
+	if left := leftovers(t, ds); len(left) > 0 {
+		t.Errorf("left in %s: %q", ds, left)
+	}
 }
 
 // ingestHere runs ingest in this process and fails the test unless it
