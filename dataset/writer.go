@@ -50,8 +50,7 @@ func OpenWriter(dir string, opts WriterOptions) (*Writer, error) {
 		return nil, err
 	}
 	if w.lock, err = lockDataset(dir, opts.NoWait, opts.Waiting); err != nil {
-		w.removeIfCreated()
-		return nil, err
+		return nil, err // without the lock, touch nothing: it is another writer's
 	}
 	if err = w.recover(); err != nil {
 		if _, serr := os.Stat(filepath.Join(dir, LogDir)); errors.Is(serr, fs.ErrNotExist) {
@@ -81,23 +80,30 @@ func (w *Writer) recover() error {
 	return w.removeUncommitted()
 }
 
-// createLog creates the log folder. A dataset written before the log gets
-// commit 0 naming its files, written into a new folder that is renamed into
-// place whole, so that a crash never leaves a log without it.
+// createLog creates the log folder of a new (empty) dataset, or migrates a
+// dataset written before the log.
 func (w *Writer) createLog() error {
 	legacy, err := isLegacy(w.dir)
-	if err == nil && !legacy {
-		err = refuseOther(w.dir)
-	}
-	if err != nil || !legacy {
-		if err == nil {
-			err = os.Mkdir(filepath.Join(w.dir, LogDir), 0o755)
-		}
-		if err == nil {
-			err = syncDir(w.dir)
-		}
+	if err != nil {
 		return err
 	}
+	if legacy {
+		return w.migrate()
+	}
+	if err := refuseOther(w.dir); err != nil {
+		return err
+	}
+	if err := os.Mkdir(filepath.Join(w.dir, LogDir), 0o755); err != nil {
+		return err
+	}
+	return syncDir(w.dir)
+}
+
+// migrate gives a dataset written before the log its commit 0, naming its
+// part files and carrying its manifest and rejects. The log is written into
+// a new folder renamed into place whole, so that a crash never leaves a log
+// without commit 0 (the next writer would take the parts for leftovers).
+func (w *Writer) migrate() error {
 	c, rejects, err := legacyCommit(w.dir)
 	if err != nil {
 		return err
