@@ -13,7 +13,8 @@ func WriteFileAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return writeAtomic(path, data, false, nil)
+	_, err := writeAtomic(path, data, false, nil)
+	return err
 }
 
 // writeAtomic writes data to a temporary file beside path, syncs it, gives
@@ -22,15 +23,16 @@ func WriteFileAtomic(path string, data []byte) error {
 // on file systems without hard links it falls back to a rename, safe under
 // the writer lock. step, when not nil, is called before each write, sync and
 // rename; its error is returned as that step's (a test hook). A failure
-// removes the temporary file.
-func writeAtomic(path string, data []byte, noReplace bool, step func(string) error) error {
+// removes the temporary file. placed reports that path holds data, even
+// when syncing the folder then failed.
+func writeAtomic(path string, data []byte, noReplace bool, step func(string) error) (placed bool, err error) {
 	if step == nil {
 		step = func(string) error { return nil }
 	}
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return err
+		return false, err
 	}
 	tmp := f.Name()
 	err = step("write " + path)
@@ -57,9 +59,9 @@ func writeAtomic(path string, data []byte, noReplace bool, step func(string) err
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return &os.PathError{Op: "write", Path: path, Err: unwrapPath(err)}
+		return false, &os.PathError{Op: "write", Path: path, Err: unwrapPath(err)}
 	}
-	return syncDir(dir)
+	return true, syncDir(dir)
 }
 
 // place gives the temporary file tmp the name path: by rename, or, with

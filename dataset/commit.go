@@ -17,7 +17,9 @@ import (
 // partition, in the order given), then the rejects file is written, then
 // the commit file, which is the commit point: until it exists, no reader
 // sees the parts, and after a crash the next writer deletes them. On error
-// nothing is committed and the files this call made are removed.
+// nothing is committed and the files this call made are removed, except when
+// only syncing the log folder failed once the commit file was in place: the
+// commit is then made, and the error says so.
 func (w *Writer) Commit(parts []StagedPart, inputs []schema.InputStats, rejects []schema.Reject) ([]string, error) {
 	if w.lock == nil {
 		RemoveParts(parts)
@@ -30,44 +32,49 @@ func (w *Writer) Commit(parts []StagedPart, inputs []schema.InputStats, rejects 
 		rel, _ := filepath.Rel(w.dir, f)
 		c.Parts = append(c.Parts, filepath.ToSlash(rel))
 	}
+	placed := false
 	if err == nil {
-		err = w.writeCommit(filepath.Join(w.dir, LogDir), c, rejects)
+		placed, err = w.writeCommit(filepath.Join(w.dir, LogDir), &c, rejects)
 	}
-	if err != nil {
+	if err != nil && !placed {
 		for _, f := range finals {
 			os.Remove(f)
 		}
 		return nil, err
 	}
 	w.commits = append(w.commits, c)
+	if err != nil { // readers see the commit; a rerun finds its inputs there
+		return finals, fmt.Errorf("commit %d is made, but may not survive a power cut: %w", v, err)
+	}
 	return finals, nil
 }
 
-// writeCommit writes the rejects file (when there are rejects) and then the
-// commit file of c into the log folder logDir.
-func (w *Writer) writeCommit(logDir string, c Commit, rejects []schema.Reject) error {
+// writeCommit writes the rejects file (when there are rejects; c.Rejects
+// then names it) and then the commit file of c into the log folder logDir.
+// placed reports that the commit file is in place, even if an error came
+// after (syncing the folder): the commit is then made.
+func (w *Writer) writeCommit(logDir string, c *Commit, rejects []schema.Reject) (placed bool, err error) {
 	if len(rejects) > 0 {
 		b, err := encodeLines(rejects)
 		if err != nil {
-			return err
+			return false, err
 		}
 		c.Rejects = LogDir + "/" + rejectsName(c.Version)
-		path := filepath.Join(logDir, rejectsName(c.Version))
-		if err := writeAtomic(path, b, false, w.step); err != nil {
-			return err
+		if _, err := writeAtomic(filepath.Join(logDir, rejectsName(c.Version)), b, false, w.step); err != nil {
+			return false, err
 		}
 	}
-	b, err := encodeCommit(c)
+	b, err := encodeCommit(*c)
 	if err == nil {
-		err = writeAtomic(filepath.Join(logDir, commitName(c.Version)), b, true, w.step)
+		placed, err = writeAtomic(filepath.Join(logDir, commitName(c.Version)), b, true, w.step)
 	}
 	if errors.Is(err, fs.ErrExist) {
 		err = fmt.Errorf("%s: commit %d was written by another process: is the dataset on a file system without flock?", w.dir, c.Version)
 	}
-	if err != nil && c.Rejects != "" {
+	if err != nil && !placed && c.Rejects != "" {
 		os.Remove(filepath.Join(logDir, rejectsName(c.Version)))
 	}
-	return err
+	return placed, err
 }
 
 // renameParts gives staged parts their final names, in the order given, and
@@ -135,6 +142,7 @@ func (w *Writer) removeUncommitted() error {
 			committed[c.Rejects] = true
 		}
 	}
+	defer RemoveEmptyPartitions(w.dir, false)
 	return filepath.WalkDir(w.dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err

@@ -395,12 +395,11 @@ func replaceMerged(parts []StagedPart, merged []int, out []StagedPart) []StagedP
 // writes nothing), then dir itself when it is empty and removeDir is set.
 func RemoveEmptyPartitions(dir string, removeDir bool) {
 	dates, _ := filepath.Glob(filepath.Join(dir, "source=*", "date=*"))
-	for _, d := range dates {
-		os.Remove(d) // fails, as it should, when not empty
-	}
 	sources, _ := filepath.Glob(filepath.Join(dir, "source=*"))
-	for _, s := range sources {
-		os.Remove(s)
+	for _, d := range append(dates, sources...) {
+		if info, err := os.Lstat(d); err == nil && info.IsDir() {
+			os.Remove(d) // fails, as it should, when not empty
+		}
 	}
 	if removeDir {
 		os.Remove(dir)

@@ -112,7 +112,7 @@ func (w *Writer) migrate() error {
 	if err := os.Mkdir(tmp, 0o755); err != nil {
 		return err
 	}
-	if err := w.writeCommit(tmp, c, rejects); err != nil {
+	if _, err := w.writeCommit(tmp, &c, rejects); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp, filepath.Join(w.dir, LogDir)); err != nil {
