@@ -1,5 +1,5 @@
 // Command dumpevents prints every event of a ttftrace dataset as one JSON
-// line, in ReadDataset's order (path, then row). bench/differential.sh
+// line, in dataset.ReadEvents' order (path, then row). bench/differential.sh
 // compares two datasets' events with it, since part files whose row groups
 // are cut at other places differ in bytes but not in content.
 //
