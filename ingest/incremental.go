@@ -54,18 +54,28 @@ type KnownInput struct {
 
 // planInputs compares the regular files among files with the committed
 // inputs known, and returns the files still to read, where to start each
-// resumed one, and the inputs already held whole.
+// resumed one, and the inputs already held whole. Files are compared in
+// parallel: a compressed one is decompressed up to the end compared.
 func planInputs(files []string, known []schema.InputStats) ([]string, map[string]resumePoint, []KnownInput) {
+	type plan struct {
+		rp    resumePoint
+		match *schema.InputStats
+		whole bool
+	}
+	plans := make([]plan, len(files))
+	parallel(len(files), 0, func(i int) {
+		p := &plans[i]
+		p.rp, p.match, p.whole = planInput(files[i], known)
+	})
 	var todo []string
 	var held []KnownInput
 	resume := map[string]resumePoint{}
-	for _, f := range files {
-		rp, match, whole := planInput(f, known)
-		switch {
-		case whole:
-			held = append(held, KnownInput{Path: f, Committed: *match})
-		case match != nil:
-			resume[f] = rp
+	for i, f := range files {
+		switch p := plans[i]; {
+		case p.whole:
+			held = append(held, KnownInput{Path: f, Committed: *p.match})
+		case p.match != nil:
+			resume[f] = p.rp
 			todo = append(todo, f)
 		default:
 			todo = append(todo, f)
