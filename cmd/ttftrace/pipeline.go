@@ -142,8 +142,9 @@ func (c *cli) runDemo(args []string) int {
 // the events read, write OUTDIR/analysis.json and OUTDIR/report.html.
 func (c *cli) pipeline(cmd string, inputs []string, dopts ingest.DriverOptions, aopts analyze.Options, o commonFlags) int {
 	dsDir := filepath.Join(o.Output, "dataset")
+	held := fmt.Errorf("%s already holds a dataset: remove it, or append with ttftrace ingest and run ttftrace analyze", dsDir)
 	if entries, err := os.ReadDir(dsDir); err == nil && len(entries) > 0 {
-		return c.fail(cmd, fmt.Errorf("%s already holds a dataset: remove it, or append with ttftrace ingest and run ttftrace analyze", dsDir))
+		return c.fail(cmd, held)
 	}
 	dopts.Stdin, dopts.Formats = c.stdin, c.formatTable()
 	if f, ok := c.stderr.(*os.File); ok && !o.Quiet && isTerminal(f) {
@@ -156,7 +157,7 @@ func (c *cli) pipeline(cmd string, inputs []string, dopts ingest.DriverOptions, 
 	}
 	defer w.Close()
 	if w.Commits() > 0 { // another run wrote it while this one waited
-		return c.fail(cmd, fmt.Errorf("%s already holds a dataset: remove it, or append with ttftrace ingest and run ttftrace analyze", dsDir))
+		return c.fail(cmd, held)
 	}
 	res, status := c.ingestInto(cmd, w, inputs, dopts, o)
 	if status != exitOK {
