@@ -4,7 +4,8 @@
 # (bench/data/nREQUESTS, default 20000), on damaged copies of their first
 # lines (truncated lines, flipped bytes, doubled lines; seeded, so repeatable),
 # on every file under ingest/testdata and ../shared/corpus. Compares the
-# Parquet parts, _manifest.jsonl, _rejects.jsonl and the command's output.
+# Parquet parts, _manifest.jsonl, _rejects.jsonl (or the commit log, _log/)
+# and the command's output.
 # The speed work of issue 5 replaced decoders by fast paths; this is the
 # end-to-end check that nothing a user sees changed.
 set -euo pipefail
@@ -62,7 +63,7 @@ check() { # file, extra flags...
   done
   files=$((files + 1))
   for v in old new; do
-    { (cd "$WORK/ds-$v" 2>/dev/null && find . -type f | sort && cat _manifest.jsonl _rejects.jsonl 2>/dev/null) || true
+    { (cd "$WORK/ds-$v" 2>/dev/null && find . -type f | sort && cat _manifest.jsonl _rejects.jsonl _log/* 2>/dev/null) || true
       if [ -d "$WORK/ds-$v" ]; then "$WORK/dump" "$WORK/ds-$v" 2>&1 || true; fi; } >"$WORK/content-$v"
   done
   if ! cmp -s "$WORK/out-old" "$WORK/out-new" || ! cmp -s "$WORK/content-old" "$WORK/content-new"; then

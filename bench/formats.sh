@@ -32,7 +32,7 @@ for spec in ttftrace-client:web-1.client.jsonl genai-perf:bench-1.profile_export
   /usr/bin/time -v -o "$WORK/cat" cat "$file" >/dev/null
   rm -rf "$WORK/ds"
   /usr/bin/time -v -o "$WORK/t" bench/bin/ttftrace ingest -q --format "$format" "${extra[@]}" -o "$WORK/ds" "$file"
-  records=$(python3 -c "import json,sys; print(sum(json.loads(l)['records'] for l in open(sys.argv[1])))" "$WORK/ds/_manifest.jsonl")
+  records=$(python3 -c "import json,sys; print(sum(i['records'] for f in sys.argv[1:] for i in json.load(open(f))['inputs']))" "$WORK"/ds/_log/*.json)
   wall=$(secs "$WORK/t"); catwall=$(secs "$WORK/cat")
   cpu=$(awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {print u+s}' "$WORK/t")
   rss=$(awk -F': ' '/Maximum resident/ {print $2/1024}' "$WORK/t")

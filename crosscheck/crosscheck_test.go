@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/analyze"
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/fleet"
 	"github.com/ttftrace/ttftrace/ingest"
 	"github.com/ttftrace/ttftrace/schema"
@@ -26,10 +27,10 @@ func TestViewsMatchAnalyze(t *testing.T) {
 	dir := t.TempDir()
 	events := append(fleetEvents(t, filepath.Join(dir, "logs")), edgeEvents()...)
 	ds := filepath.Join(dir, "dataset")
-	if _, err := schema.WriteDataset(ds, events); err != nil {
+	if _, err := dataset.WriteDataset(ds, events); err != nil {
 		t.Fatal(err)
 	}
-	stored, err := schema.ReadDataset(ds)
+	stored, err := dataset.ReadEvents(ds)
 	if err != nil {
 		t.Fatal(err)
 	}

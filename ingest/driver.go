@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -44,6 +45,12 @@ type DriverOptions struct {
 	// KeepEvents keeps the events in Result.Events as well when Dataset is
 	// set (run analyses them); without a Dataset they are always kept.
 	KeepEvents bool
+	// Known are the inputs the dataset already holds (dataset.Writer's
+	// Inputs): a file whose content they hold whole is not read, one that
+	// has grown is read from where they end (see incremental.go).
+	Known []schema.InputStats
+	// resume holds where each grown input starts; set by Run.
+	resume map[string]resumePoint
 }
 
 // Result is what one ingest call read.
@@ -59,10 +66,12 @@ type Result struct {
 	Inputs []schema.InputStats
 	// Rejects lists every rejected record, in input order then line order.
 	Rejects []schema.Reject
+	// Known lists the inputs not read because the dataset holds them whole
+	// (DriverOptions.Known); they are not in Inputs.
+	Known []KnownInput
 	// staged are the part files of DriverOptions.Dataset, in input order.
-	staged         []schema.StagedPart
-	dataset        string
-	datasetExisted bool // the dataset folder was there before this call
+	staged  []dataset.StagedPart
+	dataset string
 }
 
 // Failed returns the inputs that could not be read at all.
@@ -111,8 +120,8 @@ func Run(paths []string, opts DriverOptions) (*Result, error) {
 	if opts.Stdin == nil && containsStdin(files) {
 		return nil, errors.New("standard input (-) is not available")
 	}
-	_, statErr := os.Stat(opts.Dataset)
-	existed := opts.Dataset != "" && statErr == nil
+	var known []KnownInput
+	files, opts.resume, known = planInputs(files, opts.Known)
 	prog := newProgress(opts.Progress, files)
 	sinks := make([]*inputSink, len(files))
 	order := largestFirst(files)
@@ -122,7 +131,7 @@ func Run(paths []string, opts DriverOptions) (*Result, error) {
 	})
 	prog.wait()
 	res := merge(sinks, opts.Dataset)
-	res.datasetExisted = existed
+	res.Known = known
 	return res, nil
 }
 
@@ -186,15 +195,19 @@ func decodeInput(name string, opts DriverOptions, prog *progress) *inputSink {
 	}
 	var raw io.Reader = opts.Stdin
 	size := int64(0)
+	rp := opts.resume[name]
 	if name != StdinName {
 		f, err := os.Open(name)
+		if err == nil && rp.plain {
+			_, err = f.Seek(rp.start, io.SeekStart)
+		}
 		if err != nil {
 			return failedSink(name, host, err)
 		}
 		defer f.Close()
 		raw = f
 		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-			size = st.Size()
+			size = st.Size() - rp.start
 		}
 	}
 	d := decompress(prog.reader(raw))
@@ -202,8 +215,15 @@ func decodeInput(name string, opts DriverOptions, prog *progress) *inputSink {
 	if !d.plain {
 		size = 0
 	}
-	s := decodeStream(name, host, d.r, size, opts)
+	sr, err := newSpanReader(d.r, rp, rp.plain)
+	if err != nil {
+		return failedSink(name, host, err)
+	}
+	s := decodeStream(name, host, sr, size, opts)
 	s.stats.Truncated = d.truncated
+	if s.stats.Error == nil && opts.Dataset != "" {
+		s.stats.Span = sr.result()
+	}
 	return s
 }
 
@@ -211,6 +231,9 @@ func decodeInput(name string, opts DriverOptions, prog *progress) *inputSink {
 // (0 if unknown), streaming its events to part files when opts.Dataset is
 // set.
 func decodeStream(name, host string, r io.Reader, size int64, opts DriverOptions) *inputSink {
+	if rf := opts.resume[name].format; rf != "" && opts.Format == "" {
+		opts.Format = rf // a grown input goes on in its committed format
+	}
 	br := bufio.NewReaderSize(r, SniffSize)
 	head, _ := br.Peek(SniffSize)
 	f, err := chooseFormat(opts, head)
@@ -221,8 +244,9 @@ func decodeStream(name, host string, r io.Reader, size int64, opts DriverOptions
 		return &inputSink{stats: schema.InputStats{Path: name, Host: host}}
 	}
 	s := newInputSink(name, host, f)
+	s.lineBase = opts.resume[name].startLine
 	if opts.Dataset != "" {
-		s.writer = schema.NewPartWriter(opts.Dataset)
+		s.writer = dataset.NewPartWriter(opts.Dataset)
 		s.keepEvents = opts.KeepEvents
 	}
 	fo := opts.Options
@@ -298,7 +322,7 @@ func findFormat(table []Format, name string) Format {
 // merge joins the inputs' results in input order and drops duplicates: an
 // event whose raw bytes repeat an earlier event's of the same format. A
 // staged part that held a duplicate is rewritten without it.
-func merge(sinks []*inputSink, dataset string) *Result {
+func merge(sinks []*inputSink, staging string) *Result {
 	type key struct {
 		format string
 		sum    rawSum
@@ -308,8 +332,14 @@ func merge(sinks []*inputSink, dataset string) *Result {
 	for _, s := range sinks {
 		total += s.events.n
 	}
-	res := &Result{Inputs: make([]schema.InputStats, len(sinks)), Events: make([]schema.Event, 0, total), dataset: dataset}
+	res := &Result{Inputs: make([]schema.InputStats, len(sinks)), Events: make([]schema.Event, 0, total), dataset: staging}
 	for i, s := range sinks {
+		if s.stats.Error != nil && s.writer != nil {
+			// A failed input (disk full while staging…) is not written:
+			// its parts may be gone, so its events are not matched to them.
+			dataset.RemoveParts(s.staged)
+			s.staged, s.kept = nil, nil
+		}
 		n := max(len(s.staged), 1) // without a dataset every event has part 0
 		rows := make([]int, n)     // the next row of each staged part
 		drops := make([][]int, n)
@@ -347,14 +377,14 @@ func dropRows(s *inputSink, drops [][]int) {
 		if len(rows) == 0 || p >= len(s.staged) || s.stats.Error != nil {
 			continue
 		}
-		if err := schema.DropRows(&s.staged[p], rows); err != nil {
+		if err := dataset.DropRows(&s.staged[p], rows); err != nil {
 			msg := err.Error()
 			s.stats.Error = &msg
 		}
 	}
-	s.staged = slices.DeleteFunc(s.staged, func(p schema.StagedPart) bool {
+	s.staged = slices.DeleteFunc(s.staged, func(p dataset.StagedPart) bool {
 		if p.Rows == 0 { // every event of the part repeated an earlier one
-			schema.RemoveParts([]schema.StagedPart{p})
+			dataset.RemoveParts([]dataset.StagedPart{p})
 		}
 		return p.Rows == 0
 	})

@@ -15,83 +15,134 @@ const StdinName = "-"
 // in order: a file is kept as given, a folder is walked (files in lexical
 // order, names starting with "." left out), a path that does not exist but
 // holds a glob pattern is expanded (sorted; each match is a file or folder),
-// and "-" is standard input. A path named twice is read once. A missing path
-// or a glob matching nothing is an error.
+// and "-" is standard input. Symbolic links are followed, to files and to
+// folders (Kubernetes' /var/log/containers is all links); a folder reached
+// again through a link loop is not walked twice. A named pipe (FIFO) is
+// kept and read once as a stream. A file named twice, by the same path or
+// by links to it, is read once. A missing path or a glob matching nothing
+// is an error; a link whose target is missing is kept, so reading it fails
+// with an error naming it.
 func ExpandInputs(paths []string) ([]string, error) {
-	var out []string
-	seen := map[string]bool{}
-	add := func(p string) {
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
+	x := &expansion{}
 	for _, p := range paths {
 		if p == StdinName {
-			add(p)
+			x.add(p, nil)
 			continue
 		}
-		files, err := expandOne(p)
-		if err != nil {
+		if err := x.expand(p); err != nil {
 			return nil, err
 		}
-		for _, f := range files {
-			add(f)
-		}
 	}
-	return out, nil
+	return x.files, nil
 }
 
-// expandOne expands one path, folder or glob.
-func expandOne(p string) ([]string, error) {
-	info, err := os.Stat(p)
+// expansion gathers the files of ExpandInputs without repeats.
+type expansion struct {
+	files []string
+	paths map[string]bool
+	seen  map[fileKey][]os.FileInfo // files and folders listed or walked
+}
+
+// fileKey buckets os.FileInfos so that os.SameFile compares few: one file
+// has one size and modification time.
+type fileKey struct{ size, mtime int64 }
+
+func keyOf(info os.FileInfo) fileKey { return fileKey{info.Size(), info.ModTime().UnixNano()} }
+
+// remember marks the file or folder info as listed.
+func (x *expansion) remember(info os.FileInfo) {
+	if x.seen == nil {
+		x.seen = map[fileKey][]os.FileInfo{}
+	}
+	x.seen[keyOf(info)] = append(x.seen[keyOf(info)], info)
+}
+
+// add keeps a file unless it was kept before (info nil: by path only).
+func (x *expansion) add(p string, info os.FileInfo) {
+	if x.paths == nil {
+		x.paths = map[string]bool{}
+	}
+	if x.paths[p] || info != nil && x.visited(info) {
+		return
+	}
+	x.paths[p] = true
+	if info != nil {
+		x.remember(info)
+	}
+	x.files = append(x.files, p)
+}
+
+// visited reports whether the file or folder info was listed before.
+func (x *expansion) visited(info os.FileInfo) bool {
+	for _, s := range x.seen[keyOf(info)] {
+		if os.SameFile(s, info) {
+			return true
+		}
+	}
+	return false
+}
+
+// expand expands one path, folder or glob.
+func (x *expansion) expand(p string) error {
+	info, err := os.Stat(p) // follows links
 	if err == nil && info.IsDir() {
-		return walkFolder(p)
+		return x.walk(p, info)
 	}
 	if err == nil {
-		return []string{p}, nil
+		x.add(p, info)
+		return nil
 	}
 	if !strings.ContainsAny(p, "*?[") {
-		return nil, err
+		return err
 	}
 	matches, gerr := filepath.Glob(p)
 	if gerr != nil {
-		return nil, fmt.Errorf("%s: %w", p, gerr)
+		return fmt.Errorf("%s: %w", p, gerr)
 	}
 	if len(matches) == 0 {
-		return nil, fmt.Errorf("%s: no file matches", p)
+		return fmt.Errorf("%s: no file matches", p)
 	}
-	var files []string
 	for _, m := range matches {
-		more, err := expandOne(m)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, more...)
-	}
-	return files, nil
-}
-
-// walkFolder lists the regular files under dir in lexical order, leaving out
-// files and folders whose names start with ".".
-func walkFolder(dir string) ([]string, error) {
-	var files []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
+		if err := x.expand(m); err != nil {
 			return err
 		}
-		if p != dir && strings.HasPrefix(d.Name(), ".") {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.Type().IsRegular() {
-			files = append(files, p)
-		}
+	}
+	return nil
+}
+
+// walk lists the files under the folder dir in lexical order, leaving out
+// names starting with "." and things that are neither files, pipes nor
+// folders (sockets, devices). A folder already walked (a link loop, or two
+// links to one folder) is skipped.
+func (x *expansion) walk(dir string, info os.FileInfo) error {
+	if x.visited(info) {
 		return nil
-	})
-	return files, err
+	}
+	x.remember(info)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		fi, err := os.Stat(p) // follows links
+		switch {
+		case err != nil && e.Type()&fs.ModeSymlink != 0:
+			x.add(p, nil) // a dangling link: reading it reports why
+		case err != nil:
+			return err
+		case fi.IsDir():
+			if err := x.walk(p, fi); err != nil {
+				return err
+			}
+		case fi.Mode().IsRegular() || fi.Mode()&fs.ModeNamedPipe != 0:
+			x.add(p, fi)
+		}
+	}
+	return nil
 }
 
 // HostFromPath names the observer host of an input that carries none: the

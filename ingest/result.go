@@ -4,51 +4,62 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sort"
 	"text/tabwriter"
 
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// Write appends the result to the dataset in dir: the events as new part
-// files, then the rejects, then one manifest line per input. It returns the
-// part files written. Each step is atomic; a failure after the part files
-// were written leaves them without their manifest lines. When the events
-// were streamed to DriverOptions.Dataset, dir must name that folder, and
-// Write gives their staged part files their final names in input order.
-func (r *Result) Write(dir string) ([]string, error) {
-	var files []string
-	var err error
-	if r.dataset != "" {
-		if filepath.Clean(dir) != filepath.Clean(r.dataset) {
-			r.Discard()
-			return nil, fmt.Errorf("events were staged in %s, not %s", r.dataset, dir)
-		}
-		staged, err := schema.CompactParts(dir, r.staged)
-		r.staged = nil
-		if err != nil {
-			schema.RemoveParts(staged)
+// Write adds the result to the dataset of w as one commit: the events as
+// new part files, the rejects and one InputStats per input, all committed
+// at once or not at all (see dataset.Writer.Commit). It returns the part
+// files written. When the events were streamed to DriverOptions.Dataset, w
+// must write that folder: the staged parts are compacted and committed in
+// input order. Run and Write must happen while w holds the lock, so that
+// what Run found already ingested is still what the dataset holds.
+func (r *Result) Write(w *dataset.Writer) ([]string, error) {
+	staged := r.staged
+	r.staged = nil
+	if r.dataset == "" {
+		var err error
+		if staged, err = stageEvents(w.Dir(), r.Events); err != nil {
 			return nil, err
 		}
-		files, err = schema.CommitParts(dir, staged)
-	} else {
-		files, err = schema.WriteDataset(dir, r.Events)
+	} else if filepath.Clean(w.Dir()) != filepath.Clean(r.dataset) {
+		dataset.RemoveParts(staged)
+		return nil, fmt.Errorf("events were staged in %s, not %s", r.dataset, w.Dir())
 	}
+	staged, err := dataset.CompactParts(w.Dir(), staged)
 	if err != nil {
+		dataset.RemoveParts(staged)
 		return nil, err
 	}
-	if err := schema.AppendRejects(dir, r.Rejects); err != nil {
-		return files, err
+	return w.Commit(staged, r.Inputs, r.Rejects)
+}
+
+// stageEvents writes events held in memory to staged part files under dir,
+// partitions in name order.
+func stageEvents(dir string, events []schema.Event) ([]dataset.StagedPart, error) {
+	pw := dataset.NewPartWriter(dir)
+	for i := range events {
+		if _, err := pw.Write(&events[i]); err != nil {
+			pw.Abort()
+			return nil, err
+		}
 	}
-	return files, schema.AppendManifest(dir, r.Inputs)
+	parts, err := pw.Close()
+	sort.SliceStable(parts, func(i, j int) bool { return parts[i].Partition < parts[j].Partition })
+	return parts, err
 }
 
 // Discard removes the part files staged in DriverOptions.Dataset when the
 // result is not written (an input failed, --strict found rejects).
 func (r *Result) Discard() {
-	schema.RemoveParts(r.staged)
+	dataset.RemoveParts(r.staged)
 	r.staged = nil
 	if r.dataset != "" {
-		schema.RemoveEmptyPartitions(r.dataset, !r.datasetExisted)
+		dataset.RemoveEmptyPartitions(r.dataset, false)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -44,15 +45,16 @@ type inputSink struct {
 	name, host string
 	format     Format
 	stats      schema.InputStats
-	writer     *schema.PartWriter // nil: no dataset is written
+	writer     *dataset.PartWriter // nil: no dataset is written
 	keepEvents bool
 	events     eventBlocks // kept events, when keepEvents
 	kept       []kept      // one per event, in order
-	staged     []schema.StagedPart
+	staged     []dataset.StagedPart
 	rejects    []schema.Reject
 	clocks     map[string]bool
 	attrs      attrCache // kept events' Attrs maps, shared when equal
 	err        error     // the first write error; it ends the input
+	lineBase   int64     // lines before the first one read (a resumed input)
 }
 
 func newInputSink(name, host string, f Format) *inputSink {
@@ -71,7 +73,7 @@ func (s *inputSink) Event(line int64, raw []byte, ev *schema.Event) {
 		return
 	}
 	e := *ev
-	e.InputFile, e.InputLine = s.name, line
+	e.InputFile, e.InputLine = s.name, s.lineBase+line
 	if e.Host == "" {
 		e.Host = s.host
 	}
@@ -125,7 +127,7 @@ func (s *inputSink) Reject(line int64, reason, detail string) {
 	if len(detail) > maxDetail {
 		detail = detail[:maxDetail-3] + "..."
 	}
-	s.rejects = append(s.rejects, schema.Reject{File: s.name, Line: line, Reason: reason, Detail: detail})
+	s.rejects = append(s.rejects, schema.Reject{File: s.name, Line: s.lineBase + line, Reason: reason, Detail: detail})
 }
 
 // clock returns the clocks of the input's events, sorted and joined by ","

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -20,7 +21,7 @@ func BenchmarkSinkStream(b *testing.B) {
 	for _, keep := range []bool{false, true} {
 		b.Run(fmt.Sprintf("keep=%v", keep), func(b *testing.B) {
 			s := newInputSink("bench.log", "edge-1", nginx{})
-			s.writer = schema.NewPartWriter(b.TempDir())
+			s.writer = dataset.NewPartWriter(b.TempDir())
 			s.keepEvents = keep
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {

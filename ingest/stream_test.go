@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/ttftrace/ttftrace/schema"
+	"github.com/ttftrace/ttftrace/dataset"
 )
 
 // TestRunStreamsToDataset streams three inputs to a dataset: a holds ids 1,
@@ -24,6 +24,7 @@ func TestRunStreamsToDataset(t *testing.T) {
 	c := writeFile(t, filepath.Join(dir, "in", "c.log"), aData)
 	for _, keep := range []bool{false, true} {
 		ds := filepath.Join(t.TempDir(), "ds")
+		w := openWriter(t, ds)
 		res, err := Run([]string{a, b, c}, DriverOptions{Formats: testFormats, Workers: 2, Dataset: ds, KeepEvents: keep})
 		if err != nil {
 			t.Fatal(err)
@@ -36,11 +37,12 @@ func TestRunStreamsToDataset(t *testing.T) {
 		if want := map[bool]string{false: "", true: "1,2,3,4"}[keep]; ids(res.Events) != want {
 			t.Errorf("keep=%v: kept events %q, want %q", keep, ids(res.Events), want)
 		}
-		files, err := res.Write(ds)
+		files, err := res.Write(w)
 		if err != nil {
 			t.Fatal(err)
 		}
-		events, err := schema.ReadDataset(ds)
+		w.Close()
+		events, err := dataset.ReadEvents(ds)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,17 +61,37 @@ func TestRunStreamDiscard(t *testing.T) {
 	dir := t.TempDir()
 	a := writeFile(t, filepath.Join(dir, "a.log"), []byte("#lines\nok 1\nok 2\n"))
 	ds := filepath.Join(dir, "ds")
+	w := openWriter(t, ds)
 	res, err := Run([]string{a}, DriverOptions{Formats: testFormats, Dataset: ds})
 	if err != nil {
 		t.Fatal(err)
 	}
 	res.Discard()
+	w.Close()
 	if _, err := os.Stat(ds); !os.IsNotExist(err) {
 		t.Errorf("%s still there after Discard (%v)", ds, err)
 	}
-	if _, err := res.Write(filepath.Join(dir, "elsewhere")); err == nil {
+	res, err = Run([]string{a}, DriverOptions{Formats: testFormats, Dataset: ds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := openWriter(t, filepath.Join(dir, "elsewhere"))
+	defer other.Close()
+	if _, err := res.Write(other); err == nil {
 		t.Errorf("Write to a folder other than the staging one succeeded")
 	}
+}
+
+// openWriter opens the dataset folder dir for writing and closes it when
+// the test ends.
+func openWriter(t testing.TB, dir string) *dataset.Writer {
+	t.Helper()
+	w, err := dataset.OpenWriter(dir, dataset.WriterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return w
 }
 
 // TestAttrCacheShares checks that kept events share an equal Attrs map and

@@ -13,6 +13,10 @@ const Version = 1
 // MetadataVersionKey is the Parquet key-value metadata key holding Version.
 const MetadataVersionKey = "ttftrace.schema_version"
 
+// UnknownDate is the date partition of events without a wall-clock start
+// (see the dataset package's PartitionOf).
+const UnknownDate = "unknown"
+
 // Source values: which kind of observer logged the event. Stored as strings;
 // the set is append-only.
 const (

@@ -20,6 +20,26 @@ type InputStats struct {
 	Error *string `json:"error"`
 	// RejectsByReason counts the rejects by their reason.
 	RejectsByReason map[string]int64 `json:"rejects_by_reason,omitempty"`
+	// Span is the part of the input's (decompressed) bytes this ingest read
+	// and their fingerprint, or nil when the input could not be read.
+	Span *Span `json:"span,omitempty"`
+}
+
+// Span locates and fingerprints the bytes of one input that one ingest
+// read: offsets and line counts are of the decompressed stream, hashes are
+// hex SHA-256. A later ingest recognizes the same input by its content, not
+// its name: its first HeadLen bytes hash to Head and its TailLen bytes
+// before End hash to Tail. It then has nothing new when it ends at End, or
+// is read from End when it has grown.
+type Span struct {
+	Start     int64  `json:"start"`      // offset of the first byte read
+	End       int64  `json:"end"`        // offset after the last byte read
+	StartLine int64  `json:"start_line"` // line feeds before Start
+	EndLine   int64  `json:"end_line"`   // line feeds before End
+	Head      string `json:"head"`       // hash of the stream's first HeadLen bytes
+	HeadLen   int64  `json:"head_len"`   // min(4096, End)
+	Tail      string `json:"tail"`       // hash of the TailLen bytes before End
+	TailLen   int64  `json:"tail_len"`   // min(4096, End-Start)
 }
 
 // Reject is one rejected record, kept in the dataset's rejects file.

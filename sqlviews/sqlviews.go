@@ -11,13 +11,17 @@ package sqlviews
 
 import (
 	"embed"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"text/template"
 
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -92,8 +96,22 @@ func relation(opts Options) (source, error) {
 		if dir == "" {
 			dir = DefaultDir
 		}
-		glob := path.Join(strings.ReplaceAll(dir, `\`, "/"), "**", "*.parquet")
-		return source{"read_parquet(" + quote(glob) + ", hive_partitioning = true)", dir}, nil
+		// A dataset that exists is read through its committed file list, so
+		// DuckDB never sees a part an interrupted ingest left; a folder that
+		// does not exist yet (the views written ahead) is read by glob.
+		files, err := dataset.Files(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			glob := path.Join(strings.ReplaceAll(dir, `\`, "/"), "**", "*.parquet")
+			return source{"read_parquet(" + quote(glob) + ", hive_partitioning = true)", dir}, nil
+		}
+		if err != nil {
+			return source{}, err
+		}
+		quoted := make([]string, len(files))
+		for i, f := range files {
+			quoted[i] = quote(filepath.ToSlash(f))
+		}
+		return source{"read_parquet([" + strings.Join(quoted, ", ") + "], hive_partitioning = true)", dir}, nil
 	case "trino", "spark":
 		table := opts.Dataset
 		if table == "" {

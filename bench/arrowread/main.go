@@ -23,8 +23,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
-
-	"github.com/ttftrace/ttftrace/schema"
+	"github.com/ttftrace/ttftrace/dataset"
 )
 
 func main() {
@@ -36,7 +35,7 @@ func main() {
 	if len(os.Args) > 2 {
 		rounds, _ = strconv.Atoi(os.Args[2])
 	}
-	files, err := schema.DataFiles(os.Args[1])
+	files, err := dataset.DataFiles(os.Args[1])
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -84,7 +83,7 @@ func cpuTime() time.Duration {
 func readOwn(files []string) (int64, error) {
 	var rows int64
 	for _, f := range files {
-		evs, err := schema.ReadDataset(f)
+		evs, err := dataset.ReadEvents(f)
 		if err != nil {
 			return 0, err
 		}

@@ -1,5 +1,5 @@
 // Command dumpevents prints every event of a ttftrace dataset as one JSON
-// line, in ReadDataset's order (path, then row). bench/differential.sh
+// line, in dataset.ReadEvents' order (path, then row). bench/differential.sh
 // compares two datasets' events with it, since part files whose row groups
 // are cut at other places differ in bytes but not in content.
 //
@@ -12,7 +12,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/ttftrace/ttftrace/schema"
+	"github.com/ttftrace/ttftrace/dataset"
 )
 
 func main() {
@@ -20,7 +20,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: dumpevents DATASET")
 		os.Exit(2)
 	}
-	events, err := schema.ReadDataset(os.Args[1])
+	events, err := dataset.ReadEvents(os.Args[1])
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

@@ -30,6 +30,9 @@ type cli struct {
 	// formats is the input format table; nil means ingest.Formats(). Tests
 	// set it to formats of their own.
 	formats []ingest.Format
+	// fault is handed to dataset.WriterOptions.Fault: tests fail or kill a
+	// commit at each of its steps with it. nil in the command.
+	fault func(step string) error
 }
 
 // formatTable returns the input formats the commands use.

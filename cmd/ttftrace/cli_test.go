@@ -4,18 +4,21 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/ingest"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
 // testFormat is a format for the CLI tests: inputs start with "#t"; "ok N"
-// is a request starting N seconds after 2026-11-23T00:00:00Z, "skip" a
-// skip, anything else a reject.
+// is a request starting N seconds after 2026-11-23T00:00:00Z, "skip" and
+// lines starting with "#" skips, anything else a reject.
 type testFormat struct{}
 
 func (testFormat) Name() string           { return "testlines" }
@@ -27,7 +30,7 @@ func (testFormat) Decode(in *ingest.Input, sink ingest.Sink) error {
 	for line := int64(1); sc.Scan(); line++ {
 		var n int64
 		switch _, err := fmt.Sscanf(sc.Text(), "ok %d", &n); {
-		case line == 1 || sc.Text() == "skip":
+		case strings.HasPrefix(sc.Text(), "#") || sc.Text() == "skip":
 			sink.Skip(line, "not a request")
 		case err != nil:
 			sink.Reject(line, "bad record", sc.Text())
@@ -80,6 +83,12 @@ func TestCLI(t *testing.T) {
 		{name: "stdin", args: []string{"ingest", "-", "-o", "$D/out"}, stdin: "#t\nok 9\n", wantEvents: 1,
 			stderr: []string{"-     testlines  stdin"}},
 		{name: "double dash", args: []string{"ingest", "-o", "$D/out", "--", "$D/-dash.log"}, wantEvents: 1},
+		{name: "analyze a folder that is not a dataset", args: []string{"analyze", "$D", "-o", "$D/a.json"}, code: 1, wantEvents: -1,
+			stderr: []string{"$D is not a ttftrace dataset"}},
+		{name: "analyze /etc", args: []string{"analyze", "/etc", "-o", "$D/a.json"}, code: 1, wantEvents: -1,
+			stderr: []string{"/etc is not a ttftrace dataset"}},
+		{name: "analyze a misspelt dataset", args: []string{"analyze", "$D/dataest", "-o", "$D/a.json"}, code: 1, wantEvents: -1,
+			stderr: []string{"$D/dataest: no such file or directory"}},
 		{name: "formats", args: []string{"formats"}, stdout: []string{"testlines  client  numbered test lines"}, wantEvents: -1},
 		{name: "schema", args: []string{"schema"}, stdout: []string{"start_ns", "MAP<STRING,STRING>", "Schema version 1"}, wantEvents: -1},
 		{name: "sql", args: []string{"sql", "--dataset", "$D/ds"}, wantEvents: -1,
@@ -134,7 +143,7 @@ func runCLICase(t *testing.T, tc cliCase) {
 		}
 		return
 	}
-	evs, err := schema.ReadDataset(out)
+	evs, err := dataset.ReadEvents(out)
 	if err != nil || len(evs) != tc.wantEvents {
 		t.Errorf("dataset has %d events (err %v), want %d", len(evs), err, tc.wantEvents)
 	}
@@ -155,35 +164,55 @@ func TestSQLWritesFile(t *testing.T) {
 	}
 }
 
-// TestIngestAppendsManifest runs ingest twice on one dataset: the second
-// call adds part-00001 and a second manifest line, and the counts survive.
-func TestIngestAppendsManifest(t *testing.T) {
+// TestIngestIncremental ingests a file, ingests it again (nothing added),
+// lets it grow and ingests it again (only the new lines, with their line
+// numbers in the file), then renames it and ingests it under its new name
+// (recognized by content: nothing added).
+func TestIngestIncremental(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "edge-1.access.log")
 	os.WriteFile(in, []byte("#t\nok 1\nok 1\nnope\n"), 0o644)
 	out := filepath.Join(dir, "ds")
-	for range 2 {
+	ingest := func(path, wantSays string) {
+		t.Helper()
 		var stderr bytes.Buffer
 		c := &cli{stdout: &stderr, stderr: &stderr, formats: []ingest.Format{testFormat{}}}
-		if code := c.main([]string{"ingest", "-q", "-o", out, in}); code != 0 {
-			t.Fatalf("exit %d: %s", code, stderr.String())
+		if code := c.main([]string{"ingest", "-o", out, path}); code != 0 || !strings.Contains(stderr.String(), wantSays) {
+			t.Fatalf("exit %d, want 0 and %q in:\n%s", code, wantSays, stderr.String())
 		}
 	}
+	ingest(in, "wrote 1 events in 1 files")
+	ingest(in, "already in "+out)
+	f, _ := os.OpenFile(in, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("ok 2\nskip\nbad\n")
+	f.Close()
+	ingest(in, "wrote 1 events in 1 files")
+	rotated := in + ".1"
+	os.Rename(in, rotated)
+	ingest(rotated, "already in "+out)
 	if _, err := os.Stat(filepath.Join(out, "source=client", "date=2026-11-23", "part-00001.parquet")); err != nil {
 		t.Error(err)
 	}
-	man, err := schema.ReadManifest(out)
-	if err != nil || len(man) != 2 {
-		t.Fatalf("manifest %+v, %v; want 2 lines", man, err)
+	snap, err := dataset.Open(out)
+	if err != nil || len(snap.Inputs) != 2 {
+		t.Fatalf("inputs %+v, %v; want 2", snap.Inputs, err)
 	}
-	// 4 lines: header skip, ok 1, ok 1 (duplicate), nope (reject).
-	m := man[1]
-	if m.Host != "edge-1" || m.Read != 4 || m.Records != 1 || m.Duplicates != 1 || m.Skipped != 1 || m.Rejected != 1 {
-		t.Errorf("manifest line %+v", m)
+	// First: #t skip, ok 1, ok 1 (duplicate), nope (reject). Then the three
+	// new lines 5-7: ok 2, skip, bad (reject at line 7).
+	m0, m1 := snap.Inputs[0], snap.Inputs[1]
+	if m0.Read != 4 || m0.Records != 1 || m0.Duplicates != 1 || m0.Skipped != 1 || m0.Rejected != 1 {
+		t.Errorf("first input %+v", m0)
 	}
-	rej, _ := schema.ReadRejects(out)
-	if len(rej) != 2 || rej[0].Line != 4 || rej[0].Reason != "bad record" {
+	if m1.Read != 3 || m1.Records != 1 || m1.Skipped != 1 || m1.Rejected != 1 || m1.Span.Start != 18 || m1.Span.StartLine != 4 || m1.Span.EndLine != 7 {
+		t.Errorf("second input %+v, span %+v", m1, m1.Span)
+	}
+	rej, _ := snap.ReadRejects()
+	if len(rej) != 2 || rej[0].Line != 4 || rej[1].Line != 7 || rej[1].Detail != "bad" {
 		t.Errorf("rejects %+v", rej)
+	}
+	evs, _ := snap.ReadEvents()
+	if len(evs) != 2 || evs[0].RequestID != "1" || evs[1].RequestID != "2" || evs[1].InputLine != 5 {
+		t.Errorf("events %+v", evs)
 	}
 }
 
@@ -228,8 +257,10 @@ func TestIngestDeterministic(t *testing.T) {
 		return files
 	}
 	a, b := ingestTo(filepath.Join(dir, "a")), ingestTo(filepath.Join(dir, "b"))
-	if len(a) != 4 { // two date partitions, the manifest and the rejects
-		t.Errorf("%d files written, want 4: %v", len(a), a)
+	// Two date partitions, the lock, the commit and its rejects.
+	if len(a) != 5 {
+		names := slices.Sorted(maps.Keys(a))
+		t.Errorf("%d files written, want 5: %q", len(a), names)
 	}
 	for name, data := range a {
 		if !bytes.Equal(data, b[name]) {

@@ -15,6 +15,7 @@ import (
 type ingestOptions struct {
 	commonFlags
 	Input  inputFlags
+	NoWait bool     // --no-wait: fail instead of waiting for another writer
 	Inputs []string // files, folders, globs, "-"
 }
 
@@ -22,6 +23,7 @@ func ingestFlags(o *ingestOptions) *flag.FlagSet {
 	fs := newFlagSet("ingest")
 	o.commonFlags.register(fs, "dataset `DIR` to append to (created when missing)", true)
 	o.Input.register(fs)
+	fs.BoolVar(&o.NoWait, "no-wait", false, "fail (exit 1) instead of waiting when another ingest is writing the dataset")
 	return fs
 }
 

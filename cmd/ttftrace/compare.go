@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/ttftrace/ttftrace/analyze"
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/report"
-	"github.com/ttftrace/ttftrace/schema"
 )
 
 type compareOptions struct {
@@ -112,7 +112,7 @@ func (c *cli) runCompare(args []string) int {
 		if err := report.Compare(&buf, cmp); err != nil {
 			return c.fail("compare", err)
 		}
-		if err := schema.WriteFileAtomic(o.Output, buf.Bytes()); err != nil {
+		if err := dataset.WriteFileAtomic(o.Output, buf.Bytes()); err != nil {
 			return c.fail("compare", err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"text/tabwriter"
 
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 	"github.com/ttftrace/ttftrace/sqlviews"
 )
@@ -50,7 +51,7 @@ func (c *cli) runSQL(args []string) int {
 	if o.Output == "" {
 		_, err = c.stdout.Write(buf.Bytes())
 	} else {
-		err = schema.WriteFileAtomic(o.Output, buf.Bytes())
+		err = dataset.WriteFileAtomic(o.Output, buf.Bytes())
 	}
 	if err != nil {
 		return c.fail("sql", err)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/ingest"
 )
 
@@ -29,26 +30,72 @@ func (c *cli) runIngest(args []string) int {
 	if f, ok := c.stderr.(*os.File); ok && !o.Quiet && isTerminal(f) {
 		dopts.Progress = f
 	}
-	dopts.Dataset = o.Output
-	res, err := ingest.Run(o.Inputs, dopts)
+	w, err := c.openDataset("ingest", o.Output, o.NoWait, o.Quiet)
 	if err != nil {
 		return c.fail("ingest", err)
 	}
-	if !o.Quiet {
+	defer w.Close()
+	res, status := c.ingestInto("ingest", w, o.Inputs, dopts, o.commonFlags)
+	if status != exitOK || res == nil {
+		return status
+	}
+	c.sayf(o.Quiet, "wrote %d events in %d files to %s\n", res.Records, res.Files, o.Output)
+	return exitOK
+}
+
+// openDataset takes the writer lock of the dataset folder dir, saying on
+// standard error when it waits for another writer and when it removed what
+// an interrupted ingest left.
+func (c *cli) openDataset(cmd, dir string, noWait, quiet bool) (*dataset.Writer, error) {
+	w, err := dataset.OpenWriter(dir, dataset.WriterOptions{NoWait: noWait, Fault: c.fault, Waiting: func(lock string) {
+		fmt.Fprintf(c.stderr, "ttftrace %s: another ingest is writing %s; waiting for it to finish (lock %s; --no-wait fails instead)\n", cmd, dir, lock)
+	}})
+	if err == nil && len(w.Removed) > 0 {
+		c.sayf(quiet, "ttftrace %s: removed %d files left by an interrupted ingest in %s\n", cmd, len(w.Removed), dir)
+	}
+	return w, err
+}
+
+// ingestResult is what ingestInto committed: the result and the number of
+// part files written.
+type ingestResult struct {
+	*ingest.Result
+	Files int
+}
+
+// ingestInto decodes the inputs into the dataset w holds and commits them,
+// printing the summary. It returns the exit status, and a nil result when
+// nothing was committed because every input was already in the dataset.
+func (c *cli) ingestInto(cmd string, w *dataset.Writer, inputs []string, dopts ingest.DriverOptions, o commonFlags) (*ingestResult, int) {
+	dopts.Dataset, dopts.Known = w.Dir(), w.Inputs()
+	res, err := ingest.Run(inputs, dopts)
+	if err != nil {
+		return nil, c.fail(cmd, err)
+	}
+	if !o.Quiet && len(res.Inputs) > 0 {
 		ingest.WriteSummary(c.stderr, res.Inputs)
+	}
+	for _, in := range res.Inputs {
+		if in.Span != nil && in.Span.Start > 0 {
+			c.sayf(o.Quiet, "%s: grown since the last ingest, read from byte %d (line %d)\n", in.Path, in.Span.Start, in.Span.StartLine+1)
+		}
+	}
+	for _, k := range res.Known {
+		c.sayf(o.Quiet, "%s: already in %s (its %d bytes were read as %s), nothing added\n", k.Path, w.Dir(), k.Committed.Span.End, k.Committed.Path)
 	}
 	if status := c.checkIngest(res, o.Strict, o.Quiet); status != exitOK {
 		res.Discard()
-		return status
+		return nil, status
 	}
-	files, err := res.Write(o.Output)
+	if len(res.Inputs) == 0 {
+		res.Discard()
+		return nil, exitOK
+	}
+	files, err := res.Write(w)
 	if err != nil {
-		return c.fail("ingest", err)
+		return nil, c.fail(cmd, err)
 	}
-	if !o.Quiet {
-		fmt.Fprintf(c.stderr, "wrote %d events in %d files to %s\n", res.Records, len(files), o.Output)
-	}
-	return exitOK
+	return &ingestResult{res, len(files)}, exitOK
 }
 
 // checkIngest returns exit 1 when an input could not be read and exit 3

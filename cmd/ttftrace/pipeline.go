@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -10,10 +11,10 @@ import (
 	"runtime"
 
 	"github.com/ttftrace/ttftrace/analyze"
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/ingest"
 	"github.com/ttftrace/ttftrace/report"
 	"github.com/ttftrace/ttftrace/samples"
-	"github.com/ttftrace/ttftrace/schema"
 )
 
 // runAnalyze reads datasets and writes analysis.json.
@@ -23,21 +24,22 @@ func (c *cli) runAnalyze(args []string) int {
 		return c.fail("analyze", err)
 	}
 	aopts, _ := o.Analysis.options() // checked by parseAnalyze
-	events, err := schema.ReadDataset(o.Datasets...)
+	snap, err := dataset.Open(o.Datasets...)
 	if err != nil {
 		return c.fail("analyze", err)
 	}
-	inputs, err := schema.ReadManifest(o.Datasets...)
+	events, err := snap.ReadEvents()
 	if err != nil {
 		return c.fail("analyze", err)
 	}
+	inputs := snap.Inputs
 	aopts.KeepRequests = o.RequestsOut != ""
 	a := analyze.Run(events, inputs, aopts)
 	if err := writeAnalysis(o.Output, a); err != nil {
 		return c.fail("analyze", err)
 	}
 	if o.RequestsOut != "" {
-		if err := schema.WriteTable(o.RequestsOut, a.Requests); err != nil {
+		if err := dataset.WriteTable(o.RequestsOut, a.Requests); err != nil {
 			return c.fail("analyze", err)
 		}
 		c.sayf(o.Quiet, "wrote %d reconciled requests to %s\n", len(a.Requests), o.RequestsOut)
@@ -60,7 +62,7 @@ func (c *cli) runReport(args []string) int {
 	if err := report.Render(&buf, a); err != nil {
 		return c.fail("report", err)
 	}
-	if err := schema.WriteFileAtomic(o.Output, buf.Bytes()); err != nil {
+	if err := dataset.WriteFileAtomic(o.Output, buf.Bytes()); err != nil {
 		return c.fail("report", err)
 	}
 	c.sayf(o.Quiet, "wrote %s\n", o.Output)
@@ -114,29 +116,32 @@ func (c *cli) runDemo(args []string) int {
 // pipeline is run's and demo's body: ingest into OUTDIR/dataset, analyse
 // the events read, write OUTDIR/analysis.json and OUTDIR/report.html.
 func (c *cli) pipeline(cmd string, inputs []string, dopts ingest.DriverOptions, aopts analyze.Options, o commonFlags) int {
-	dataset := filepath.Join(o.Output, "dataset")
-	if entries, err := os.ReadDir(dataset); err == nil && len(entries) > 0 {
-		return c.fail(cmd, fmt.Errorf("%s already holds a dataset: remove it, or append with ttftrace ingest and run ttftrace analyze", dataset))
+	dsDir := filepath.Join(o.Output, "dataset")
+	held := fmt.Errorf("%s already holds a dataset: remove it, or append with ttftrace ingest and run ttftrace analyze", dsDir)
+	if entries, err := os.ReadDir(dsDir); err == nil && len(entries) > 0 {
+		return c.fail(cmd, held)
 	}
 	dopts.Stdin, dopts.Formats = c.stdin, c.formatTable()
 	if f, ok := c.stderr.(*os.File); ok && !o.Quiet && isTerminal(f) {
 		dopts.Progress = f
 	}
-	dopts.Dataset, dopts.KeepEvents = dataset, true
-	res, err := ingest.Run(inputs, dopts)
+	dopts.KeepEvents = true
+	w, err := c.openDataset(cmd, dsDir, false, o.Quiet)
 	if err != nil {
 		return c.fail(cmd, err)
 	}
-	if !o.Quiet {
-		ingest.WriteSummary(c.stderr, res.Inputs)
+	defer w.Close()
+	if w.Commits() > 0 { // another run wrote it while this one waited
+		return c.fail(cmd, held)
 	}
-	if status := c.checkIngest(res, o.Strict, o.Quiet); status != exitOK {
-		res.Discard()
+	res, status := c.ingestInto(cmd, w, inputs, dopts, o)
+	if status != exitOK {
 		return status
 	}
-	if _, err := res.Write(dataset); err != nil {
-		return c.fail(cmd, err)
+	if res == nil {
+		return c.fail(cmd, errors.New("no input to read"))
 	}
+	w.Close()
 	// Collect ingest's garbage before analysis: analysis then grows the heap
 	// from the events alone, not from a goal set while the decoders' and
 	// writers' buffers were live (peak memory of the 20k-request benchmark's
@@ -150,7 +155,7 @@ func (c *cli) pipeline(cmd string, inputs []string, dopts ingest.DriverOptions, 
 	if err := report.Render(&buf, a); err != nil {
 		return c.fail(cmd, err)
 	}
-	if err := schema.WriteFileAtomic(filepath.Join(o.Output, "report.html"), buf.Bytes()); err != nil {
+	if err := dataset.WriteFileAtomic(filepath.Join(o.Output, "report.html"), buf.Bytes()); err != nil {
 		return c.fail(cmd, err)
 	}
 	c.sayf(o.Quiet, "wrote %s: dataset/ (%d events), analysis.json, report.html\n", o.Output, len(res.Events))
@@ -163,7 +168,7 @@ func writeAnalysis(path string, a *analyze.Analysis) error {
 	if err != nil {
 		return err
 	}
-	return schema.WriteFileAtomic(path, append(b, '\n'))
+	return dataset.WriteFileAtomic(path, append(b, '\n'))
 }
 
 // readAnalysis reads an analysis.json written by analyze or run.

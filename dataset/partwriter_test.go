@@ -1,4 +1,4 @@
-package schema
+package dataset
 
 import (
 	"math/rand/v2"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // TestPartWriterPartitions streams events whose days alternate across the
@@ -17,12 +18,12 @@ func TestPartWriterPartitions(t *testing.T) {
 	starts := []int64{nov24 - 1, nov24, nov23, nov24 + 5, nov24 - 2}
 	pw := NewPartWriter(dir)
 	for i, s := range starts {
-		ev := Event{Source: SourceProxy, Clock: ClockWall, StartNs: i64(s), InputLine: int64(i + 1)}
+		ev := schema.Event{Source: schema.SourceProxy, Clock: schema.ClockWall, StartNs: i64(s), InputLine: int64(i + 1)}
 		if _, err := pw.Write(&ev); err != nil {
 			t.Fatal(err)
 		}
 	}
-	steady := Event{Source: SourceProxy, Clock: ClockSteady, StartNs: i64(nov23), InputLine: 6}
+	steady := schema.Event{Source: schema.SourceProxy, Clock: schema.ClockSteady, StartNs: i64(nov23), InputLine: 6}
 	if _, err := pw.Write(&steady); err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func TestPartWriterRowGroupsByBytes(t *testing.T) {
 		for j := range chunks {
 			chunks[j] = int64(i + j)
 		}
-		ev := Event{Source: SourceClient, Clock: ClockWall, StartNs: i64(nov23), ChunkOffsetsNs: chunks}
+		ev := schema.Event{Source: schema.SourceClient, Clock: schema.ClockWall, StartNs: i64(nov23), ChunkOffsetsNs: chunks}
 		if _, err := pw.Write(&ev); err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +118,12 @@ func TestPartWriterRowGroupsByBytes(t *testing.T) {
 // first partition merge, into the place of the first of them.
 func TestCompactParts(t *testing.T) {
 	dir := t.TempDir()
-	stage := func(events ...Event) StagedPart {
+	w, err := OpenWriter(dir, WriterOptions{}) // staging happens under the lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	stage := func(events ...schema.Event) StagedPart {
 		pw := NewPartWriter(dir)
 		for i := range events {
 			if _, err := pw.Write(&events[i]); err != nil {
@@ -130,8 +136,8 @@ func TestCompactParts(t *testing.T) {
 		}
 		return parts[0]
 	}
-	client := func(line int64) Event {
-		return Event{Source: SourceClient, Clock: ClockWall, StartNs: i64(nov23), InputLine: line}
+	client := func(line int64) schema.Event {
+		return schema.Event{Source: schema.SourceClient, Clock: schema.ClockWall, StartNs: i64(nov23), InputLine: line}
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	big := client(2)
@@ -142,7 +148,7 @@ func TestCompactParts(t *testing.T) {
 		stage(client(1)),
 		stage(big),
 		stage(client(3), client(4)),
-		stage(Event{Source: SourceServer, Clock: ClockSteady, InputLine: 5}),
+		stage(schema.Event{Source: schema.SourceServer, Clock: schema.ClockSteady, InputLine: 5}),
 	}
 	got, err := CompactParts(dir, parts)
 	if err != nil {
@@ -170,7 +176,7 @@ func TestCompactParts(t *testing.T) {
 			t.Errorf("merged part %s still there", old.Temp)
 		}
 	}
-	paths, err := CommitParts(dir, got)
+	paths, err := w.Commit(got, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +196,7 @@ func TestDropRows(t *testing.T) {
 	dir := t.TempDir()
 	pw := NewPartWriter(dir)
 	for line := int64(1); line <= 4; line++ {
-		ev := Event{Source: SourceProxy, Clock: ClockSteady, InputLine: line}
+		ev := schema.Event{Source: schema.SourceProxy, Clock: schema.ClockSteady, InputLine: line}
 		if _, err := pw.Write(&ev); err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package schema
+package dataset
 
 import (
 	"math/rand/v2"
@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // BenchmarkReadFile reads a file of 5000 random events (lists of up to 300
-// chunks) by columns, as ReadDataset does, and by parquet-go's row reader.
+// chunks) by columns, as ReadEvents does, and by parquet-go's row reader.
 func BenchmarkReadFile(b *testing.B) {
 	r := rand.New(rand.NewPCG(7, 8))
-	evs := make([]Event, 5000)
+	evs := make([]schema.Event, 5000)
 	for i := range evs {
 		evs[i] = randomEvent(r)
 	}
@@ -38,7 +39,7 @@ func BenchmarkReadFile(b *testing.B) {
 }
 
 // readRowsRecovered reads path with the row reader alone.
-func readRowsRecovered(path string) ([]Event, error) {
+func readRowsRecovered(path string) ([]schema.Event, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

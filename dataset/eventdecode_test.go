@@ -1,4 +1,4 @@
-package schema
+package dataset
 
 import (
 	"bytes"
@@ -12,11 +12,12 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // randomEvent returns an event whose every field is, at random, absent,
 // empty or set (lists and attrs of several lengths, ids with non-ASCII).
-func randomEvent(r *rand.Rand) Event {
+func randomEvent(r *rand.Rand) schema.Event {
 	str := func() string {
 		return []string{"", "a", "chatcmpl-ü€", "x\x00y", "model-7b"}[r.IntN(5)]
 	}
@@ -28,7 +29,7 @@ func randomEvent(r *rand.Rand) Event {
 		return &v
 	}
 	list := func() int { return []int{0, 0, 1, 3, 300}[r.IntN(5)] }
-	e := Event{Source: []string{SourceClient, SourceProxy, SourceServer}[r.IntN(3)], Format: str(), Host: str(), Clock: str(),
+	e := schema.Event{Source: []string{schema.SourceClient, schema.SourceProxy, schema.SourceServer}[r.IntN(3)], Format: str(), Host: str(), Clock: str(),
 		RequestID: str(), TraceID: str(), SpanID: str(), ResponseID: str(), Model: str(), Endpoint: str(), Error: str(),
 		PromptTokens: p64(), PromptTokensSource: str(), OutputTokens: p64(), OutputTokensSource: str(),
 		StartNs: p64(), HeadersNs: p64(), FirstTokenNs: p64(), LastTokenNs: p64(), EndNs: p64(),
@@ -64,7 +65,7 @@ func randomEvent(r *rand.Rand) Event {
 
 // writeEvents writes evs to one Parquet file, cutting a row group every
 // groupRows rows.
-func writeEvents(t testing.TB, path string, evs []Event, groupRows int) {
+func writeEvents(t testing.TB, path string, evs []schema.Event, groupRows int) {
 	var buf bytes.Buffer
 	w := newParquetWriter(&buf)
 	for i := 0; i < len(evs); i += groupRows {
@@ -84,7 +85,7 @@ func writeEvents(t testing.TB, path string, evs []Event, groupRows int) {
 }
 
 // readBothWays reads a file by columns and by rows.
-func readBothWays(t testing.TB, path string) (cols, rows []Event) {
+func readBothWays(t testing.TB, path string) (cols, rows []schema.Event) {
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -95,8 +96,8 @@ func readBothWays(t testing.TB, path string) (cols, rows []Event) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cols, err = readColumns(pf, nil); err != nil {
-		t.Fatalf("readColumns: %v", err)
+	if cols, err = decodeEvents(pf, nil); err != nil {
+		t.Fatalf("decodeEvents: %v", err)
 	}
 	if rows, err = readRows(pf, path, nil); err != nil {
 		t.Fatalf("readRows: %v", err)
@@ -104,13 +105,13 @@ func readBothWays(t testing.TB, path string) (cols, rows []Event) {
 	return cols, rows
 }
 
-// TestReadColumnsMatchesRows checks the column reader against parquet-go's
+// TestDecodeEventsMatchesRows checks the column reader against parquet-go's
 // row reader, field by field (nil and empty included), over random events
 // in row groups of several sizes.
-func TestReadColumnsMatchesRows(t *testing.T) {
+func TestDecodeEventsMatchesRows(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, size := range []int{1, 7, 500, 3000} {
-		evs := make([]Event, size)
+		evs := make([]schema.Event, size)
 		for i := range evs {
 			evs[i] = randomEvent(r)
 		}
@@ -132,7 +133,7 @@ func TestReadColumnsMatchesRows(t *testing.T) {
 }
 
 // fieldDiff names the fields where a (by columns) and b (by rows) differ.
-func fieldDiff(a, b Event) string {
+func fieldDiff(a, b schema.Event) string {
 	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
 	out := ""
 	for i := range va.NumField() {
@@ -151,12 +152,12 @@ func deref(v reflect.Value) any {
 	return v.Interface()
 }
 
-// TestReadColumnsPlainStrings reads a file whose string columns are plain
+// TestDecodeEventsPlainStrings reads a file whose string columns are plain
 // encoded (Event's schema without its dict tags), the layout other writers
 // give: the column reader takes byte-array pages as well as dictionary
 // indexes.
-func TestReadColumnsPlainStrings(t *testing.T) {
-	typ := reflect.TypeFor[Event]()
+func TestDecodeEventsPlainStrings(t *testing.T) {
+	typ := reflect.TypeFor[schema.Event]()
 	fields := make([]reflect.StructField, typ.NumField())
 	for i := range fields {
 		fields[i] = typ.Field(i)
@@ -164,10 +165,10 @@ func TestReadColumnsPlainStrings(t *testing.T) {
 	}
 	plain := reflect.StructOf(fields)
 	r := rand.New(rand.NewPCG(3, 4))
-	evs := make([]Event, 400)
+	evs := make([]schema.Event, 400)
 	var buf bytes.Buffer
 	w := parquet.NewWriter(&buf, parquet.SchemaOf(reflect.New(plain).Interface()),
-		parquet.KeyValueMetadata(MetadataVersionKey, strconv.Itoa(Version)))
+		parquet.KeyValueMetadata(schema.MetadataVersionKey, strconv.Itoa(schema.Version)))
 	for i := range evs {
 		evs[i] = randomEvent(r)
 		if err := w.Write(reflect.ValueOf(evs[i]).Convert(plain).Interface()); err != nil {
@@ -191,15 +192,15 @@ func TestReadColumnsPlainStrings(t *testing.T) {
 }
 
 // TestReadFileOtherLayout reads a file of another schema (a subset of
-// Event's columns): readColumns declines it and the row reader reads it.
+// Event's columns): decodeEvents declines it and the row reader reads it.
 func TestReadFileOtherLayout(t *testing.T) {
 	type small struct {
 		Source  string `parquet:"source"`
 		StartNs *int64 `parquet:"start_ns,optional"`
 	}
 	var buf bytes.Buffer
-	w := parquet.NewGenericWriter[small](&buf, parquet.KeyValueMetadata(MetadataVersionKey, strconv.Itoa(Version)))
-	if _, err := w.Write([]small{{SourceProxy, i64(5)}, {SourceClient, nil}}); err != nil {
+	w := parquet.NewGenericWriter[small](&buf, parquet.KeyValueMetadata(schema.MetadataVersionKey, strconv.Itoa(schema.Version)))
+	if _, err := w.Write([]small{{schema.SourceProxy, i64(5)}, {schema.SourceClient, nil}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {
@@ -213,17 +214,17 @@ func TestReadFileOtherLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || got[0].Source != SourceProxy || *got[0].StartNs != 5 || got[1].StartNs != nil {
+	if len(got) != 2 || got[0].Source != schema.SourceProxy || *got[0].StartNs != 5 || got[1].StartNs != nil {
 		t.Errorf("read %+v", got)
 	}
 }
 
 // FuzzReadFile reads damaged Parquet files: readFile must return events or
-// an error, never panic. (TestReadColumnsMatchesRows compares the readers;
+// an error, never panic. (TestDecodeEventsMatchesRows compares the readers;
 // here the row reader alone takes up to a second on some damaged pages.)
 func FuzzReadFile(f *testing.F) {
 	r := rand.New(rand.NewPCG(5, 6))
-	evs := make([]Event, 20)
+	evs := make([]schema.Event, 20)
 	for i := range evs {
 		evs[i] = randomEvent(r)
 	}

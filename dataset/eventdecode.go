@@ -1,4 +1,4 @@
-package schema
+package dataset
 
 import (
 	"errors"
@@ -8,41 +8,42 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // Reading a file column by column. parquet-go's GenericReader rebuilds every
 // row through reflection (about 0.6M rows/s here, most of `ttftrace
 // analyze`'s time); the pages themselves decode at hundreds of millions of
-// values per second. readColumns takes each page's decoded values and its
+// values per second. decodeEvents takes each page's decoded values and its
 // repetition and definition levels (Page.Data, RepetitionLevels,
 // DefinitionLevels) and fills the Events directly: 0.18 s of CPU instead of
 // 0.87 s for the 20k-request benchmark dataset. It handles exactly the
-// layout Event's schema gives; a file laid out otherwise returns errLayout
+// layout Event's schema gives; a file laid out otherwise returns errEventLayout
 // and is read row by row.
 
-// errLayout reports a file whose columns are not laid out as Event's schema
+// errEventLayout reports a file whose columns are not laid out as Event's schema
 // lays them out.
-var errLayout = errors.New("column layout differs from the event schema")
+var errEventLayout = errors.New("column layout differs from the event schema")
 
-// eventSchema is Event's Parquet schema and its leaf columns.
+// decodeSchema is Event's Parquet schema and its leaf columns.
 var (
-	eventSchema  = parquet.SchemaOf(Event{})
-	eventColumns = eventSchema.Columns()
+	decodeSchema = parquet.SchemaOf(schema.Event{})
+	decodeLeaves = decodeSchema.Columns()
 )
 
-// sameLayout reports whether the file's leaf columns are Event's, in order,
+// sameEventLayout reports whether the file's leaf columns are Event's, in order,
 // with the same physical types and levels.
-func sameLayout(s *parquet.Schema) bool {
+func sameEventLayout(s *parquet.Schema) bool {
 	cols := s.Columns()
-	if len(cols) != len(eventColumns) {
+	if len(cols) != len(decodeLeaves) {
 		return false
 	}
-	for i, path := range eventColumns {
+	for i, path := range decodeLeaves {
 		if !slices.Equal(cols[i], path) {
 			return false
 		}
 		a, _ := s.Lookup(path...)
-		b, _ := eventSchema.Lookup(path...)
+		b, _ := decodeSchema.Lookup(path...)
 		if a.MaxRepetitionLevel != b.MaxRepetitionLevel || a.MaxDefinitionLevel != b.MaxDefinitionLevel ||
 			a.Node.Type().Kind() != b.Node.Type().Kind() {
 			return false
@@ -51,23 +52,23 @@ func sameLayout(s *parquet.Schema) bool {
 	return true
 }
 
-// readColumns appends the events of pf to events, column by column.
-func readColumns(pf *parquet.File, events []Event) ([]Event, error) {
-	if !sameLayout(pf.Schema()) {
-		return events, errLayout
+// decodeEvents appends the events of pf to events, column by column.
+func decodeEvents(pf *parquet.File, events []schema.Event) ([]schema.Event, error) {
+	if !sameEventLayout(pf.Schema()) {
+		return events, errEventLayout
 	}
 	for _, rg := range pf.RowGroups() {
 		base := len(events)
 		events = slices.Grow(events, int(rg.NumRows()))[:base+int(rg.NumRows())]
-		cols := make([]*column, len(eventColumns))
+		cols := make([]*eventColumn, len(decodeLeaves))
 		for c, cc := range rg.ColumnChunks() {
-			col, err := readColumn(cc)
+			col, err := readEventColumn(cc)
 			if err != nil {
-				return events[:base], fmt.Errorf("column %s: %w", eventColumns[c][0], err)
+				return events[:base], fmt.Errorf("column %s: %w", decodeLeaves[c][0], err)
 			}
 			cols[c] = col
 		}
-		if err := fillRows(events[base:], cols); err != nil {
+		if err := fillEvents(events[base:], cols); err != nil {
 			return events[:base], err
 		}
 	}
@@ -77,7 +78,7 @@ func readColumns(pf *parquet.File, events []Event) ([]Event, error) {
 // column is one column chunk's levels and present values, concatenated
 // over its pages. Only the value slice of the column's kind is set; strings
 // are copied out of the pages (dictionary values once per dictionary).
-type column struct {
+type eventColumn struct {
 	rep, def []byte // nil when the column has no such levels
 	levels   int    // number of levels (present and absent values)
 	i64      []int64
@@ -86,11 +87,11 @@ type column struct {
 	bools    []bool
 }
 
-// readColumn decodes every page of cc.
-func readColumn(cc parquet.ColumnChunk) (*column, error) {
+// readEventColumn decodes every page of cc.
+func readEventColumn(cc parquet.ColumnChunk) (*eventColumn, error) {
 	pages := cc.Pages()
 	defer pages.Close()
-	col := &column{}
+	col := &eventColumn{}
 	dicts := map[parquet.Dictionary][]string{}
 	for {
 		pg, err := pages.ReadPage()
@@ -109,17 +110,17 @@ func readColumn(cc parquet.ColumnChunk) (*column, error) {
 }
 
 // addPage appends one page's levels and values to col.
-func (col *column) addPage(pg parquet.Page, dicts map[parquet.Dictionary][]string) error {
+func (col *eventColumn) addPage(pg parquet.Page, dicts map[parquet.Dictionary][]string) error {
 	n := int(pg.NumValues())
 	rep, def := pg.RepetitionLevels(), pg.DefinitionLevels()
 	if (len(rep) != 0 && len(rep) != n) || (len(def) != 0 && len(def) != n) {
-		return errLayout
+		return errEventLayout
 	}
 	if len(rep) > 0 {
-		col.rep = append(padLevels(col.rep, col.levels), rep...)
+		col.rep = append(padEventLevels(col.rep, col.levels), rep...)
 	}
 	if len(def) > 0 {
-		col.def = append(padLevels(col.def, col.levels), def...)
+		col.def = append(padEventLevels(col.def, col.levels), def...)
 	}
 	col.levels += n
 	present := n - int(pg.NumNulls())
@@ -133,18 +134,18 @@ func (col *column) addPage(pg parquet.Page, dicts map[parquet.Dictionary][]strin
 	case parquet.Int32:
 		col.i32 = append(col.i32, data.Int32()...)
 	case parquet.ByteArray:
-		col.str = appendStrings(col.str, data)
+		col.str = appendEventStrings(col.str, data)
 	case parquet.Boolean:
 		return col.addBooleans(pg)
 	default:
-		return errLayout
+		return errEventLayout
 	}
 	return nil
 }
 
-// padLevels pads levels with zeros to n entries: a page without levels of
+// padEventLevels pads levels with zeros to n entries: a page without levels of
 // a column that has them elsewhere (never written by parquet-go, but legal).
-func padLevels(levels []byte, n int) []byte {
+func padEventLevels(levels []byte, n int) []byte {
 	for len(levels) < n {
 		levels = append(levels, 0)
 	}
@@ -152,18 +153,18 @@ func padLevels(levels []byte, n int) []byte {
 }
 
 // addIndexed appends a dictionary-encoded page's strings.
-func (col *column) addIndexed(idx []int32, d parquet.Dictionary, dicts map[parquet.Dictionary][]string, present int) error {
+func (col *eventColumn) addIndexed(idx []int32, d parquet.Dictionary, dicts map[parquet.Dictionary][]string, present int) error {
 	words, ok := dicts[d]
 	if !ok {
 		dp := d.Page()
 		if dp.Type().Kind() != parquet.ByteArray {
-			return errLayout
+			return errEventLayout
 		}
-		words = appendStrings(nil, dp.Data())
+		words = appendEventStrings(nil, dp.Data())
 		dicts[d] = words
 	}
 	if len(idx) != present {
-		return errLayout
+		return errEventLayout
 	}
 	for _, i := range idx {
 		if i < 0 || int(i) >= len(words) {
@@ -174,9 +175,9 @@ func (col *column) addIndexed(idx []int32, d parquet.Dictionary, dicts map[parqu
 	return nil
 }
 
-// appendStrings appends the byte-array values of data as strings sharing
+// appendEventStrings appends the byte-array values of data as strings sharing
 // one copy of the page's bytes.
-func appendStrings(dst []string, data encoding.Values) []string {
+func appendEventStrings(dst []string, data encoding.Values) []string {
 	b, off := data.ByteArray()
 	if len(off) == 0 {
 		return dst
@@ -189,7 +190,7 @@ func appendStrings(dst []string, data encoding.Values) []string {
 }
 
 // addBooleans appends a boolean page's present values.
-func (col *column) addBooleans(pg parquet.Page) error {
+func (col *eventColumn) addBooleans(pg parquet.Page) error {
 	vals := make([]parquet.Value, pg.NumValues())
 	n, err := pg.Values().ReadValues(vals)
 	if err != nil && !errors.Is(err, io.EOF) {

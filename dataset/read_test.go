@@ -1,4 +1,4 @@
-package schema
+package dataset
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // Instants used below, computed with Python's datetime (an independent route):
@@ -25,17 +26,17 @@ func bl(v bool) *bool    { return &v }
 
 func TestPartitionOf(t *testing.T) {
 	tests := []struct {
-		ev   Event
+		ev   schema.Event
 		want string
 	}{
-		{Event{Source: SourceClient, Clock: ClockWall, StartNs: i64(nov23)}, "source=client/date=2026-11-23"},
-		{Event{Source: SourceClient, Clock: ClockWall, StartNs: i64(nov24 - 1)}, "source=client/date=2026-11-23"},
-		{Event{Source: SourceProxy, Clock: ClockWall, StartNs: i64(nov24)}, "source=proxy/date=2026-11-24"},
-		{Event{Source: SourceServer, Clock: ClockWall}, "source=server/date=unknown"},
-		{Event{Source: SourceServer, Clock: ClockSteady, StartNs: i64(nov23)}, "source=server/date=unknown"},
-		{Event{Source: SourceClient, Clock: ClockRelative, StartNs: i64(5)}, "source=client/date=unknown"},
-		{Event{Source: "../x", Clock: ClockWall, StartNs: i64(0)}, "source=%2E%2E%2Fx/date=1970-01-01"},
-		{Event{Clock: ClockWall, StartNs: i64(nov23)}, "source=unknown/date=2026-11-23"},
+		{schema.Event{Source: schema.SourceClient, Clock: schema.ClockWall, StartNs: i64(nov23)}, "source=client/date=2026-11-23"},
+		{schema.Event{Source: schema.SourceClient, Clock: schema.ClockWall, StartNs: i64(nov24 - 1)}, "source=client/date=2026-11-23"},
+		{schema.Event{Source: schema.SourceProxy, Clock: schema.ClockWall, StartNs: i64(nov24)}, "source=proxy/date=2026-11-24"},
+		{schema.Event{Source: schema.SourceServer, Clock: schema.ClockWall}, "source=server/date=unknown"},
+		{schema.Event{Source: schema.SourceServer, Clock: schema.ClockSteady, StartNs: i64(nov23)}, "source=server/date=unknown"},
+		{schema.Event{Source: schema.SourceClient, Clock: schema.ClockRelative, StartNs: i64(5)}, "source=client/date=unknown"},
+		{schema.Event{Source: "../x", Clock: schema.ClockWall, StartNs: i64(0)}, "source=%2E%2E%2Fx/date=1970-01-01"},
+		{schema.Event{Clock: schema.ClockWall, StartNs: i64(nov23)}, "source=unknown/date=2026-11-23"},
 	}
 	for _, tt := range tests {
 		if got := PartitionOf(&tt.ev); got != tt.want {
@@ -46,27 +47,27 @@ func TestPartitionOf(t *testing.T) {
 
 // sampleEvents covers every kind of column: nulls, lists, maps, several
 // partitions.
-func sampleEvents() []Event {
-	return []Event{
-		{Source: SourceClient, Format: "ttftrace-client", Host: "laptop", Clock: ClockWall,
+func sampleEvents() []schema.Event {
+	return []schema.Event{
+		{Source: schema.SourceClient, Format: "ttftrace-client", Host: "laptop", Clock: schema.ClockWall,
 			RequestID: "r1", TraceID: "4bf92f3577b34da6a3ce929d0e0e4736", OtherIDs: []string{"a", "b"},
 			Model: "llama", Endpoint: "/v1/chat/completions", Status: i32(200), Stream: bl(true), Completed: bl(true),
-			PromptTokens: i64(900), PromptTokensSource: TokensUsage, OutputTokens: i64(3), OutputTokensSource: TokensCounted,
+			PromptTokens: i64(900), PromptTokensSource: schema.TokensUsage, OutputTokens: i64(3), OutputTokensSource: schema.TokensCounted,
 			StartNs: i64(nov23 + 123), FirstTokenNs: i64(nov23 + 310_700_000), EndNs: i64(nov23 + 4_120_500_000),
 			ChunkOffsetsNs: []int64{310_700_000, 400_000_000, 500_000_000}, ChunkTokens: []int32{1, 1, 1},
 			Attrs: map[string]string{"region": "eu-west", "app": "chat-web"}, InputFile: "c.jsonl", InputLine: 1},
-		{Source: SourceServer, Format: "triton", Host: "gpu-1", Clock: ClockSteady, StartNs: i64(42), EndNs: i64(99),
+		{Source: schema.SourceServer, Format: "triton", Host: "gpu-1", Clock: schema.ClockSteady, StartNs: i64(42), EndNs: i64(99),
 			QueueNs: i64(7), InputFile: "t.json", InputLine: 3},
-		{Source: SourceClient, Format: "ttftrace-client", Host: "laptop", Clock: ClockWall, Error: ErrorRateLimited,
+		{Source: schema.SourceClient, Format: "ttftrace-client", Host: "laptop", Clock: schema.ClockWall, Error: schema.ErrorRateLimited,
 			Status: i32(429), StartNs: i64(nov24 + 5), EndNs: i64(nov24 + 10), InputFile: "c.jsonl", InputLine: 2},
-		{Source: SourceProxy, Format: "nginx", Host: "edge-1", Clock: ClockWall, StartNs: i64(nov23 + 1),
+		{Source: schema.SourceProxy, Format: "nginx", Host: "edge-1", Clock: schema.ClockWall, StartNs: i64(nov23 + 1),
 			Attrs: map[string]string{"upstream": "10.0.0.1:8000"}, InputFile: "a.log", InputLine: 9},
 	}
 }
 
 // normalize makes empty lists and maps nil, as Parquet does not tell them apart.
-func normalize(evs []Event) []Event {
-	out := append([]Event(nil), evs...)
+func normalize(evs []schema.Event) []schema.Event {
+	out := append([]schema.Event(nil), evs...)
 	for i := range out {
 		if len(out[i].OtherIDs) == 0 {
 			out[i].OtherIDs = nil
@@ -105,12 +106,12 @@ func TestWriteReadDataset(t *testing.T) {
 	if !reflect.DeepEqual(rel, want) {
 		t.Fatalf("files = %q, want %q", rel, want)
 	}
-	got, err := ReadDataset(dir)
+	got, err := ReadEvents(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Read order is path order: client/11-23, client/11-24, proxy, server.
-	wantEvs := normalize([]Event{evs[0], evs[2], evs[3], evs[1]})
+	wantEvs := normalize([]schema.Event{evs[0], evs[2], evs[3], evs[1]})
 	if !reflect.DeepEqual(normalize(got), wantEvs) {
 		t.Errorf("round trip differs:\n got %+v\nwant %+v", got, wantEvs)
 	}
@@ -136,7 +137,7 @@ func TestWriteDatasetAppends(t *testing.T) {
 	if !bytes.Equal(before, after) {
 		t.Error("appending rewrote an old part file")
 	}
-	got, err := ReadDataset(dir)
+	got, err := ReadEvents(dir)
 	if err != nil || len(got) != 2 {
 		t.Fatalf("read %d events, err %v; want 2", len(got), err)
 	}
@@ -166,6 +167,9 @@ func TestWriteDatasetDeterministic(t *testing.T) {
 // first partition, already encoded, was not left behind either.
 func TestWriteDatasetFailureLeavesNothing(t *testing.T) {
 	dir := t.TempDir()
+	if _, err := WriteDataset(dir, nil); err != nil { // an empty dataset
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "source=proxy"), []byte("in the way"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -189,13 +193,13 @@ func assertNoTemps(t *testing.T, dir string) {
 	})
 }
 
-func TestReadDatasetRefusesUnknownVersion(t *testing.T) {
+func TestReadEventsRefusesUnknownVersion(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		opts []parquet.WriterOption
 		want string
 	}{
-		{"v2", []parquet.WriterOption{parquet.KeyValueMetadata(MetadataVersionKey, "2")}, "schema version 2 is not supported"},
+		{"v2", []parquet.WriterOption{parquet.KeyValueMetadata(schema.MetadataVersionKey, "2")}, "schema version 2 is not supported"},
 		{"none", nil, "schema version none is not supported"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -203,11 +207,11 @@ func TestReadDatasetRefusesUnknownVersion(t *testing.T) {
 			path := filepath.Join(dir, "source=client", "date=unknown", "part-00000.parquet")
 			os.MkdirAll(filepath.Dir(path), 0o755)
 			var buf bytes.Buffer
-			w := parquet.NewGenericWriter[Event](&buf, tt.opts...)
+			w := parquet.NewGenericWriter[schema.Event](&buf, tt.opts...)
 			w.Write(sampleEvents()[:1])
 			w.Close()
 			os.WriteFile(path, buf.Bytes(), 0o644)
-			_, err := ReadDataset(dir)
+			_, err := ReadEvents(dir)
 			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), path) {
 				t.Errorf("err = %v, want %q naming %s", err, tt.want, path)
 			}
@@ -215,27 +219,27 @@ func TestReadDatasetRefusesUnknownVersion(t *testing.T) {
 	}
 }
 
-func TestReadDatasetGarbageFile(t *testing.T) {
+func TestReadEventsGarbageFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "x.parquet")
 	os.WriteFile(path, []byte("PAR1 not really"), 0o644)
-	if _, err := ReadDataset(dir); err == nil || !strings.Contains(err.Error(), path) {
+	if _, err := ReadEvents(dir); err == nil || !strings.Contains(err.Error(), path) {
 		t.Errorf("err = %v, want an error naming %s", err, path)
 	}
 }
 
-// TestReadDatasetManyRows crosses several read batches and a row-group
+// TestReadEventsManyRows crosses several read batches and a row-group
 // boundary is not needed for that: 2500 rows = 1024 + 1024 + 452.
-func TestReadDatasetManyRows(t *testing.T) {
+func TestReadEventsManyRows(t *testing.T) {
 	dir := t.TempDir()
-	evs := make([]Event, 2500)
+	evs := make([]schema.Event, 2500)
 	for i := range evs {
-		evs[i] = Event{Source: SourceProxy, Clock: ClockWall, StartNs: i64(nov23 + int64(i)), InputLine: int64(i + 1)}
+		evs[i] = schema.Event{Source: schema.SourceProxy, Clock: schema.ClockWall, StartNs: i64(nov23 + int64(i)), InputLine: int64(i + 1)}
 	}
 	if _, err := WriteDataset(dir, evs); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadDataset(dir)
+	got, err := ReadEvents(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +258,7 @@ func TestDataFilesSkipsUnderscoreAndDot(t *testing.T) {
 		os.MkdirAll(filepath.Dir(full), 0o755)
 		os.WriteFile(full, []byte("junk"), 0o644)
 	}
-	if err := AppendManifest(dir, []InputStats{{Path: "a"}}); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, ManifestFile), []byte(`{"path":"a"}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	files, err := DataFiles(dir)

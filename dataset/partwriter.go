@@ -1,7 +1,6 @@
-package schema
+package dataset
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // RowGroupBytes bounds a row group by size as RowsPerRowGroup bounds it by
@@ -44,7 +44,7 @@ type PartWriter struct {
 type partFile struct {
 	StagedPart
 	f       *os.File
-	w       *parquet.GenericWriter[Event]
+	w       *parquet.GenericWriter[schema.Event]
 	pending int // estimated bytes written since the last row group ended
 	batch   rowBatch
 }
@@ -59,7 +59,7 @@ const writeBatch = 256
 // caller's may be reused at once and copying allocates nothing in the steady
 // state. parquet-go copies every value into its column buffers.
 type rowBatch struct {
-	rows    []Event
+	rows    []schema.Event
 	offsets []int64
 	tokens  []int32
 	ids     []string
@@ -67,7 +67,7 @@ type rowBatch struct {
 }
 
 // add appends a copy of ev to the batch.
-func (b *rowBatch) add(ev *Event) {
+func (b *rowBatch) add(ev *schema.Event) {
 	e := *ev
 	e.ChunkOffsetsNs = appendOwned(&b.offsets, ev.ChunkOffsetsNs)
 	e.ChunkTokens = appendOwned(&b.tokens, ev.ChunkTokens)
@@ -140,7 +140,7 @@ func NewPartWriter(dir string) *PartWriter {
 // Write appends ev to the part file of its partition and returns that
 // part's index in the slice Close returns. The writer keeps no reference to
 // ev or its slices: the caller may reuse them.
-func (pw *PartWriter) Write(ev *Event) (int, error) {
+func (pw *PartWriter) Write(ev *schema.Event) (int, error) {
 	i, err := pw.partIndex(ev)
 	if err != nil {
 		return 0, err
@@ -159,14 +159,14 @@ func (pw *PartWriter) Write(ev *Event) (int, error) {
 
 // eventBytes estimates the bytes of column values an event adds to a row
 // group: a fixed share for its scalar columns plus its lists.
-func eventBytes(ev *Event) int {
+func eventBytes(ev *schema.Event) int {
 	return 256 + 8*len(ev.ChunkOffsetsNs) + 4*len(ev.ChunkTokens) + 32*len(ev.OtherIDs) + 64*len(ev.Attrs)
 }
 
 // partIndex returns the index of ev's part file, opening it on first use.
-func (pw *PartWriter) partIndex(ev *Event) (int, error) {
+func (pw *PartWriter) partIndex(ev *schema.Event) (int, error) {
 	c := &pw.last
-	wall := ev.StartNs != nil && ev.Clock == ClockWall
+	wall := ev.StartNs != nil && ev.Clock == schema.ClockWall
 	if c.ok && ev.Source == c.source && ev.Clock == c.clock && wall == (c.dayEnd > c.dayStart) &&
 		(!wall || *ev.StartNs >= c.dayStart && *ev.StartNs < c.dayEnd) {
 		return c.index, nil
@@ -239,41 +239,6 @@ func RemoveParts(parts []StagedPart) {
 	}
 }
 
-// CommitParts renames staged parts under dir to their final names, in the
-// order given: each takes the next free part number of its partition, so the
-// same parts in the same order always get the same names. It returns the
-// paths written. When a rename fails, the parts not yet renamed are removed.
-func CommitParts(dir string, parts []StagedPart) ([]string, error) {
-	next := map[string]int{}
-	var finals []string
-	for i, p := range parts {
-		pdir := filepath.Join(dir, filepath.FromSlash(p.Partition))
-		n, ok := next[p.Partition]
-		if !ok {
-			var err error
-			if n, err = nextPartNumber(pdir); err != nil {
-				RemoveParts(parts[i:])
-				return finals, err
-			}
-		}
-		next[p.Partition] = n + 1
-		final := filepath.Join(pdir, fmt.Sprintf("part-%05d.parquet", n))
-		if _, err := os.Stat(final); !errors.Is(err, os.ErrNotExist) {
-			RemoveParts(parts[i:])
-			return finals, fmt.Errorf("%s appeared while ingesting: another ingest is writing this dataset", final)
-		}
-		if err := os.Rename(p.Temp, final); err != nil {
-			RemoveParts(parts[i:])
-			return finals, err
-		}
-		finals = append(finals, final)
-	}
-	for _, f := range finals {
-		syncDir(filepath.Dir(f))
-	}
-	return finals, nil
-}
-
 // DropRows rewrites a staged part without the rows whose 0-based indexes
 // are listed (ascending). Ingest uses it for the rare event found, once all
 // inputs are read, to repeat one of an earlier input.
@@ -312,7 +277,7 @@ func DropRows(p *StagedPart, drop []int) error {
 
 // finishFile writes the footer of a part file, syncs and closes it, and
 // makes it readable by all (CreateTemp makes files 0600).
-func finishFile(f *os.File, w *parquet.GenericWriter[Event]) error {
+func finishFile(f *os.File, w *parquet.GenericWriter[schema.Event]) error {
 	err := w.Close()
 	if err == nil {
 		err = f.Sync()
@@ -430,12 +395,11 @@ func replaceMerged(parts []StagedPart, merged []int, out []StagedPart) []StagedP
 // writes nothing), then dir itself when it is empty and removeDir is set.
 func RemoveEmptyPartitions(dir string, removeDir bool) {
 	dates, _ := filepath.Glob(filepath.Join(dir, "source=*", "date=*"))
-	for _, d := range dates {
-		os.Remove(d) // fails, as it should, when not empty
-	}
 	sources, _ := filepath.Glob(filepath.Join(dir, "source=*"))
-	for _, s := range sources {
-		os.Remove(s)
+	for _, d := range append(dates, sources...) {
+		if info, err := os.Lstat(d); err == nil && info.IsDir() {
+			os.Remove(d) // fails, as it should, when not empty
+		}
 	}
 	if removeDir {
 		os.Remove(dir)
