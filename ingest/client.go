@@ -11,6 +11,9 @@ import (
 	gojson "github.com/goccy/go-json"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
 // clientJSONL is ttftrace's own client log: JSON lines, one request per line
@@ -93,7 +96,7 @@ type clientReject struct{ reason, detail string }
 func (r *clientReject) Error() string { return r.reason + ": " + r.detail }
 
 func clientRejectf(reason, detail string) error {
-	return &clientReject{reason, truncateDetail(detail)}
+	return &clientReject{reason, decode.TruncateDetail(detail)}
 }
 
 // Sniff claims inputs whose first line is a JSON object with a top-level
@@ -109,40 +112,25 @@ func (clientJSONL) Sniff(head []byte) bool {
 		Chunks gojson.RawMessage `json:"chunks"`
 		EndMs  gojson.RawMessage `json:"end_ms"`
 	}
-	if complete || len(head) < SniffSize {
+	if complete || len(head) < decode.SniffSize {
 		if gojson.Unmarshal(line, &probe) != nil {
 			return false
 		}
 		return len(probe.Start) > 0 && (len(probe.Chunks) > 0 || len(probe.EndMs) > 0)
 	}
 	// A first line longer than the sniff window: look for the keys.
-	return clientHasKey(line, "start") && (clientHasKey(line, "chunks") || clientHasKey(line, "end_ms")) &&
-		!clientHasKey(line, "experiments")
-}
-
-// clientHasKey reports whether b holds "key" followed by a colon.
-func clientHasKey(b []byte, key string) bool {
-	q := []byte(`"` + key + `"`)
-	for {
-		i := bytes.Index(b, q)
-		if i < 0 {
-			return false
-		}
-		b = b[i+len(q):]
-		if rest := bytes.TrimLeft(b, " \t"); len(rest) > 0 && rest[0] == ':' {
-			return true
-		}
-	}
+	return jsonwalk.HasKey(line, "start") && (jsonwalk.HasKey(line, "chunks") || jsonwalk.HasKey(line, "end_ms")) &&
+		!jsonwalk.HasKey(line, "experiments")
 }
 
 // Decode reads one request per line; see clientJSONL for the field meanings.
-func (f clientJSONL) Decode(in *Input, sink Sink) error {
+func (f clientJSONL) Decode(in *decode.Input, sink decode.Sink) error {
 	return f.decode(in, sink, &clientFast{})
 }
 
 // decode reads the input, trying fast (nil: none) on every line before the
 // general route.
-func (f clientJSONL) decode(in *Input, sink Sink, fast *clientFast) error {
+func (f clientJSONL) decode(in *decode.Input, sink decode.Sink, fast *clientFast) error {
 	lines := newClientLines(in.R)
 	for {
 		line, n, err := lines.next()
@@ -161,7 +149,7 @@ func (f clientJSONL) decode(in *Input, sink Sink, fast *clientFast) error {
 }
 
 // decodeLine reports one line to sink, read by fast when it can.
-func (clientJSONL) decodeLine(in *Input, n int64, line []byte, sink Sink, fast *clientFast) {
+func (clientJSONL) decodeLine(in *decode.Input, n int64, line []byte, sink decode.Sink, fast *clientFast) {
 	trimmed := bytes.TrimSpace(line)
 	if len(trimmed) == 0 {
 		sink.Skip(n, "blank line")
@@ -171,7 +159,7 @@ func (clientJSONL) decodeLine(in *Input, n int64, line []byte, sink Sink, fast *
 		if gojson.Valid(trimmed) {
 			sink.Skip(n, "not a request record")
 		} else {
-			sink.Reject(n, "invalid json", truncateDetail(string(trimmed)))
+			sink.Reject(n, "invalid json", decode.TruncateDetail(string(trimmed)))
 		}
 		return
 	}
@@ -203,16 +191,16 @@ func (clientJSONL) decodeLine(in *Input, n int64, line []byte, sink Sink, fast *
 func clientDecodeError(err error, line []byte) (reason, detail string) {
 	var te *gojson.UnmarshalTypeError
 	if !errors.As(err, &te) || !gojson.Valid(line) {
-		return "invalid json", truncateDetail(err.Error())
+		return "invalid json", decode.TruncateDetail(err.Error())
 	}
 	field, _, _ := strings.Cut(te.Field, ".")
 	switch field {
 	case "":
-		return "invalid json", truncateDetail(err.Error())
+		return "invalid json", decode.TruncateDetail(err.Error())
 	case "chunks":
-		return "bad chunk", truncateDetail(te.Field + ": " + te.Value)
+		return "bad chunk", decode.TruncateDetail(te.Field + ": " + te.Value)
 	}
-	return "bad " + field, truncateDetail(te.Field + ": " + te.Value)
+	return "bad " + field, decode.TruncateDetail(te.Field + ": " + te.Value)
 }
 
 // errClientLineTooLong is returned by clientLines.next for a line longer

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
 // The fast path of the ttftrace-client decoder. Profiling showed the time in
@@ -56,13 +59,13 @@ func (c *clientFast) read(line []byte, rec *clientRecord) bool {
 	c.offs, c.toks, c.counted, c.attrs = c.offs[:0], c.toks[:0], false, c.attrs[:0]
 	c.out = clientFastRecord{}
 	seen := 0
-	end := jsonWalkObject(line, 0, func(key []byte, j int) int {
-		k, ok := jsonStructKey(key, clientFields)
+	end := jsonwalk.WalkObject(line, 0, func(key []byte, j int) int {
+		k, ok := jsonwalk.StructKey(key, clientFields)
 		switch {
 		case !ok || (k >= 0 && seen&(1<<k) != 0):
 			return -1
 		case k < 0:
-			return jsonWalkSkip(line, j, &c.stack)
+			return jsonwalk.WalkSkip(line, j, &c.stack)
 		}
 		seen |= 1 << k
 		return c.field(line, k, j, rec)
@@ -79,7 +82,7 @@ func (c *clientFast) read(line []byte, rec *clientRecord) bool {
 // and returns the index after it, or -1.
 func (c *clientFast) field(line []byte, k, j int, rec *clientRecord) int {
 	if line[j] == 'n' { // null leaves a string empty, a pointer, slice or map nil
-		return jsonWalkLiteral(line, j, "null")
+		return jsonwalk.WalkLiteral(line, j, "null")
 	}
 	switch k {
 	case 0, 1, 2, 3, 4, 7:
@@ -87,36 +90,36 @@ func (c *clientFast) field(line []byte, k, j int, rec *clientRecord) int {
 	case 5:
 		return clientBool(line, j, &rec.Stream)
 	case 6:
-		v, end, ok := jsonStrictInt(line, j)
+		v, end, ok := jsonwalk.StrictInt(line, j)
 		if !ok || v != int64(int32(v)) {
 			return -1
 		}
-		rec.Status = ptr(int32(v))
+		rec.Status = decode.Ptr(int32(v))
 		return end
 	case 8, 9:
-		v, end, ok := jsonStrictInt(line, j)
+		v, end, ok := jsonwalk.StrictInt(line, j)
 		if !ok {
 			return -1
 		}
 		if k == 8 {
-			rec.PromptTokens = ptr(v)
+			rec.PromptTokens = decode.Ptr(v)
 		} else {
-			rec.OutputTokens = ptr(v)
+			rec.OutputTokens = decode.Ptr(v)
 		}
 		return end
 	case 10, 11:
-		f, end, ok := jsonFloat(line, j)
+		f, end, ok := jsonwalk.Float(line, j)
 		if !ok {
 			return -1
 		}
 		if k == 10 {
-			rec.HeadersMs = ptr(f)
+			rec.HeadersMs = decode.Ptr(f)
 		} else {
-			rec.EndMs = ptr(f)
+			rec.EndMs = decode.Ptr(f)
 		}
 		return end
 	case 12:
-		return jsonWalkArray(line, j, func(e int) int { return c.chunk(line, e) })
+		return jsonwalk.WalkArray(line, j, func(e int) int { return c.chunk(line, e) })
 	}
 	return c.attrList(line, j)
 }
@@ -133,7 +136,7 @@ func (c *clientFast) stringField(line []byte, k, j int, rec *clientRecord) int {
 	case 1:
 		rec.TraceID = string(b)
 	case 2:
-		rec.Start = ptr(string(b))
+		rec.Start = decode.Ptr(string(b))
 	case 3:
 		rec.Model = c.intern(b)
 	case 4:
@@ -148,11 +151,11 @@ func (c *clientFast) stringField(line []byte, k, j int, rec *clientRecord) int {
 // scratch buffer when it had escapes); ok is false for anything else or a
 // string the full decoder would read differently.
 func (c *clientFast) unescape(line []byte, j int) ([]byte, int, bool) {
-	s, end, plain, ok := jsonWalkString(line, j)
+	s, end, plain, ok := jsonwalk.WalkString(line, j)
 	if plain || !ok {
 		return s, end, ok
 	}
-	c.text, ok = jsonAppendUnescaped(c.text[:0], line[j:end])
+	c.text, ok = jsonwalk.AppendUnescaped(c.text[:0], line[j:end])
 	return c.text, end, ok
 }
 
@@ -160,11 +163,11 @@ func (c *clientFast) unescape(line []byte, j int) ([]byte, int, bool) {
 func clientBool(line []byte, j int, dst **bool) int {
 	switch line[j] {
 	case 't':
-		*dst = ptr(true)
-		return jsonWalkLiteral(line, j, "true")
+		*dst = decode.Ptr(true)
+		return jsonwalk.WalkLiteral(line, j, "true")
 	case 'f':
-		*dst = ptr(false)
-		return jsonWalkLiteral(line, j, "false")
+		*dst = decode.Ptr(false)
+		return jsonwalk.WalkLiteral(line, j, "false")
 	}
 	return -1
 }
@@ -205,29 +208,29 @@ func (c *clientFast) chunk(line []byte, j int) int {
 	var tokens int64
 	var kind []byte
 	seen, hasTokens := 0, false
-	end := jsonWalkObject(line, j, func(key []byte, v int) int {
+	end := jsonwalk.WalkObject(line, j, func(key []byte, v int) int {
 		bit := clientChunkKey(key)
 		switch {
 		case bit < 0 || seen&bit != 0:
 			return -1
 		case bit == 0:
-			return jsonWalkSkip(line, v, &c.stack)
+			return jsonwalk.WalkSkip(line, v, &c.stack)
 		}
 		seen |= bit
 		switch bit {
 		case clientTMs:
-			f, end, ok := jsonFloat(line, v)
+			f, end, ok := jsonwalk.Float(line, v)
 			ms = f
 			return clientIf(ok, end)
 		case clientTokens:
 			if line[v] == 'n' {
-				return jsonWalkLiteral(line, v, "null")
+				return jsonwalk.WalkLiteral(line, v, "null")
 			}
-			n, end, ok := jsonStrictInt(line, v)
+			n, end, ok := jsonwalk.StrictInt(line, v)
 			tokens, hasTokens = n, true
 			return clientIf(ok && n == int64(int32(n)), end)
 		}
-		s, end, plain, ok := jsonWalkString(line, v)
+		s, end, plain, ok := jsonwalk.WalkString(line, v)
 		kind = s
 		return clientIf(plain && ok, end)
 	})
@@ -246,14 +249,14 @@ func (c *clientFast) chunkCompact(line []byte, j int) (int, bool) {
 	if !clientHasAt(line, j, head) {
 		return 0, false
 	}
-	ms, i, ok := jsonFloat(line, j+len(head))
+	ms, i, ok := jsonwalk.Float(line, j+len(head))
 	if !ok {
 		return 0, false
 	}
 	var tokens int64
 	hasTokens := clientHasAt(line, i, tokensKey)
 	if hasTokens {
-		if tokens, i, ok = jsonStrictInt(line, i+len(tokensKey)); !ok || tokens != int64(int32(tokens)) {
+		if tokens, i, ok = jsonwalk.StrictInt(line, i+len(tokensKey)); !ok || tokens != int64(int32(tokens)) {
 			return 0, false
 		}
 	}
@@ -285,7 +288,7 @@ func clientChunkKey(key []byte) int {
 	case "kind":
 		return clientKind
 	}
-	if _, ok := jsonStructKey(key, clientChunkFields); !ok {
+	if _, ok := jsonwalk.StructKey(key, clientChunkFields); !ok {
 		return -1
 	}
 	return 0
@@ -331,7 +334,7 @@ func (c *clientFast) addChunk(ms float64, tokens int64, hasTokens bool, kind []b
 
 // attrList reads the attrs object at line[j] into the scratch attributes.
 func (c *clientFast) attrList(line []byte, j int) int {
-	return jsonWalkObject(line, j, func(key []byte, v int) int {
+	return jsonwalk.WalkObject(line, j, func(key []byte, v int) int {
 		if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) || len(c.attrs) >= 64 {
 			return -1
 		}
@@ -350,13 +353,13 @@ func (c *clientFast) attrList(line []byte, j int) int {
 			}
 			a.value, a.keep, end = c.intern(b), true, e
 		case 't', 'f', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-			end = jsonWalkSkip(line, v, &c.stack)
+			end = jsonwalk.WalkSkip(line, v, &c.stack)
 			a.keep = end >= 0
 			if a.keep {
 				a.value = c.intern(line[v:end])
 			}
 		default: // null, objects and arrays are not kept
-			end = jsonWalkSkip(line, v, &c.stack)
+			end = jsonwalk.WalkSkip(line, v, &c.stack)
 		}
 		c.attrs = append(c.attrs, a)
 		return end

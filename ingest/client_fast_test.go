@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // clientRoutes decodes data by the general route alone and with the fast
@@ -14,12 +16,12 @@ import (
 func clientRoutes(t *testing.T, data []byte) int {
 	t.Helper()
 	general, fast := &recorder{}, &recorder{}
-	in := func() *Input { return &Input{R: bytes.NewReader(data), Name: "x", Host: "h"} }
+	in := func() *decode.Input { return &decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h"} }
 	errG := clientJSONL{}.decode(in(), general, nil)
 	c := &clientFast{}
 	errF := clientJSONL{}.decode(in(), fast, c)
 	if (errG == nil) != (errF == nil) || !reflect.DeepEqual(general, fast) {
-		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", truncateDetail(string(data)), errG, general, errF, fast)
+		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", decode.TruncateDetail(string(data)), errG, general, errF, fast)
 	}
 	read := 0
 	for _, line := range bytes.Split(data, []byte{'\n'}) {

@@ -11,6 +11,8 @@ import (
 	gojson "github.com/goccy/go-json"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // This file turns one decoded ttftrace-client record into a schema.Event;
@@ -30,7 +32,7 @@ func (r *clientRecord) event() (*schema.Event, error) {
 	ev := &schema.Event{
 		Source: schema.SourceClient, Format: "ttftrace-client", Clock: schema.ClockWall,
 		RequestID: r.RequestID, TraceID: clientTraceID(r.TraceID),
-		Model: r.Model, Endpoint: EndpointPath(r.Endpoint), Stream: r.Stream,
+		Model: r.Model, Endpoint: decode.EndpointPath(r.Endpoint), Stream: r.Stream,
 		StartNs: &start,
 	}
 	if r.fast != nil {
@@ -61,15 +63,15 @@ func (r *clientRecord) instants(ev *schema.Event, start int64) error {
 		return err
 	}
 	if n := len(ev.ChunkOffsetsNs); n > 0 {
-		ev.FirstTokenNs = ptr(start + ev.ChunkOffsetsNs[0])
-		ev.LastTokenNs = ptr(start + ev.ChunkOffsetsNs[n-1])
+		ev.FirstTokenNs = decode.Ptr(start + ev.ChunkOffsetsNs[0])
+		ev.LastTokenNs = decode.Ptr(start + ev.ChunkOffsetsNs[n-1])
 	}
 	if r.HeadersMs != nil {
 		off, ok := clientMsToNs(*r.HeadersMs)
 		if !ok {
 			return clientRejectf("bad headers_ms", clientFloat(*r.HeadersMs))
 		}
-		ev.HeadersNs = ptr(start + off)
+		ev.HeadersNs = decode.Ptr(start + off)
 	}
 	if r.EndMs != nil {
 		off, ok := clientMsToNs(*r.EndMs)
@@ -79,7 +81,7 @@ func (r *clientRecord) instants(ev *schema.Event, start int64) error {
 		if n := len(ev.ChunkOffsetsNs); n > 0 && off < ev.ChunkOffsetsNs[n-1] {
 			return clientRejectf("bad end_ms", clientFloat(*r.EndMs)+" before the last chunk")
 		}
-		ev.EndNs = ptr(start + off)
+		ev.EndNs = decode.Ptr(start + off)
 	}
 	return nil
 }
@@ -171,7 +173,7 @@ func (r *clientRecord) tokens(ev *schema.Event) error {
 		}
 		ev.OutputTokens, ev.OutputTokensSource = &sum, schema.TokensCounted
 	case len(r.Chunks) > 0 || (r.fast != nil && r.fast.chunks > 0):
-		ev.OutputTokens = ptr(int64(len(ev.ChunkOffsetsNs)))
+		ev.OutputTokens = decode.Ptr(int64(len(ev.ChunkOffsetsNs)))
 		ev.OutputTokensSource = schema.TokensCounted
 	}
 	return nil
@@ -188,7 +190,7 @@ func (r *clientRecord) outcome(ev *schema.Event) {
 	if ev.Error == schema.ErrorNone && !ended {
 		ev.Error = schema.ErrorInterrupted
 	}
-	ev.Completed = ptr(ev.Error == schema.ErrorNone)
+	ev.Completed = decode.Ptr(ev.Error == schema.ErrorNone)
 }
 
 // clientErrorClass maps the record's error string and status to an error
@@ -196,7 +198,7 @@ func (r *clientRecord) outcome(ev *schema.Event) {
 func clientErrorClass(msg string, status *int32) string {
 	byStatus := schema.ErrorNone
 	if status != nil {
-		byStatus = ErrorClass(int(*status))
+		byStatus = decode.ErrorClass(int(*status))
 	}
 	m := strings.ToLower(strings.TrimSpace(msg))
 	switch {
@@ -217,9 +219,9 @@ func clientErrorClass(msg string, status *int32) string {
 // clientTraceID accepts a bare trace id or a W3C traceparent.
 func clientTraceID(s string) string {
 	if strings.Count(s, "-") == 3 && len(s) == 55 {
-		return TraceIDFromTraceparent(s)
+		return decode.TraceIDFromTraceparent(s)
 	}
-	return NormalizeTraceID(s)
+	return decode.NormalizeTraceID(s)
 }
 
 // clientAttrs keeps string, number and boolean attributes as strings.

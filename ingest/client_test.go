@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // The golden testdata/ttftrace-client/chat.jsonl.golden was checked by hand:
@@ -103,7 +105,7 @@ func TestClientRecords(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			rec := &recorder{}
-			clientJSONL{}.Decode(&Input{R: strings.NewReader(c.line), Name: "x"}, rec)
+			clientJSONL{}.Decode(&decode.Input{R: strings.NewReader(c.line), Name: "x"}, rec)
 			if len(rec.Events) != 1 {
 				t.Fatalf("got %+v", rec)
 			}
@@ -162,9 +164,9 @@ func TestClientSniff(t *testing.T) {
 func FuzzClientJSONL(f *testing.F) {
 	seedFuzz(f, "ttftrace-client")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, clientJSONL{}, Options{}, data)
+		fuzzDecode(t, clientJSONL{}, decode.Options{}, data)
 		rec := &recorder{}
-		clientJSONL{}.Decode(&Input{R: strings.NewReader(string(data)), Name: "fuzz"}, rec)
+		clientJSONL{}.Decode(&decode.Input{R: strings.NewReader(string(data)), Name: "fuzz"}, rec)
 		lines := strings.Count(string(data), "\n")
 		if len(data) > 0 && data[len(data)-1] != '\n' {
 			lines++
@@ -192,7 +194,7 @@ func BenchmarkClientJSONL(b *testing.B) {
 	b.SetBytes(int64(len(in)))
 	for b.Loop() {
 		sink := &discardSink{}
-		clientJSONL{}.Decode(&Input{R: strings.NewReader(in)}, sink)
+		clientJSONL{}.Decode(&decode.Input{R: strings.NewReader(in)}, sink)
 		if sink.events != 2000 {
 			b.Fatal(sink.events)
 		}

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -63,7 +65,7 @@ func decodeFile(t testing.TB, f Format, path string) (*recorder, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := &Input{R: bytes.NewReader(data), Name: filepath.Base(path), Host: "testhost"}
+	in := &decode.Input{R: bytes.NewReader(data), Name: filepath.Base(path), Host: "testhost"}
 	if o, err := os.ReadFile(path + ".opts.json"); err == nil {
 		var opts struct {
 			LogFormat string   `json:"log_format"`
@@ -156,9 +158,9 @@ func TestFormatNamesUnique(t *testing.T) {
 // fuzzDecode is the body every format's fuzz test shares: Decode must not
 // panic, and must account for every record it reads exactly once (it may
 // return an error only for an input it cannot read at all).
-func fuzzDecode(t *testing.T, f Format, opts Options, data []byte) {
+func fuzzDecode(t *testing.T, f Format, opts decode.Options, data []byte) {
 	rec := &recorder{}
-	in := &Input{R: bytes.NewReader(data), Name: "fuzz", Host: "fuzzhost", Opts: opts}
+	in := &decode.Input{R: bytes.NewReader(data), Name: "fuzz", Host: "fuzzhost", Opts: opts}
 	_ = f.Decode(in, rec)
 	for _, e := range rec.Events {
 		if e.Event.Source == "" || e.Event.Format != f.Name() {

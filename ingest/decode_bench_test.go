@@ -7,6 +7,8 @@ import (
 
 	"github.com/ttftrace/ttftrace/fleet"
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // benchFleet is a simulated fleet of 3000 requests (the same topology
@@ -41,12 +43,12 @@ func fleetLog(tb testing.TB, f *fleet.Fleet, host string) []byte {
 
 // benchDecode reports the decode throughput of format over data, in MB/s of
 // input; it checks that every record became an event.
-func benchDecode(b *testing.B, format Format, data []byte, opts Options) {
+func benchDecode(b *testing.B, format Format, data []byte, opts decode.Options) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
 		rec := &countingSink{}
-		if err := format.Decode(&Input{R: bytes.NewReader(data), Name: "bench", Opts: opts}, rec); err != nil {
+		if err := format.Decode(&decode.Input{R: bytes.NewReader(data), Name: "bench", Opts: opts}, rec); err != nil {
 			b.Fatal(err)
 		}
 		if rec.events == 0 || rec.rejects != 0 {
@@ -63,13 +65,13 @@ func (c *countingSink) Skip(int64, string)                 { c.skips++ }
 func (c *countingSink) Reject(int64, string, string)       { c.rejects++ }
 
 func BenchmarkDecodeClientJSONL(b *testing.B) {
-	benchDecode(b, clientJSONL{}, benchLog(b, "web-1"), Options{})
+	benchDecode(b, clientJSONL{}, benchLog(b, "web-1"), decode.Options{})
 }
 
 func BenchmarkDecodeGenaiPerf(b *testing.B) {
-	benchDecode(b, genaiPerf{}, benchLog(b, "bench-1"), Options{})
+	benchDecode(b, genaiPerf{}, benchLog(b, "bench-1"), decode.Options{})
 }
 
 func BenchmarkDecodeEnvoy(b *testing.B) {
-	benchDecode(b, envoy{}, benchLog(b, "edge-2"), Options{LogFormat: fleet.EnvoyLogFormat})
+	benchDecode(b, envoy{}, benchLog(b, "edge-2"), decode.Options{LogFormat: fleet.EnvoyLogFormat})
 }

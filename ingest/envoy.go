@@ -7,6 +7,9 @@ import (
 	"strings"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // envoy decodes Envoy access logs (proxy source): text lines written with a
@@ -115,15 +118,15 @@ func firstNonBlankLine(head []byte) []byte {
 // Decode reads text lines with the given (or default) format string, or JSON
 // records when Options.LogFormat is a JSON object, or when no format is
 // given and the input starts with '{' (then with envoyDefaultJSONMap).
-func (envoy) Decode(in *Input, sink Sink) error {
+func (envoy) Decode(in *decode.Input, sink decode.Sink) error {
 	return envoyDecode(in, sink, true)
 }
 
 // envoyEmit turns the operator values of one entry into an event, a skip or
 // a reject.
-func envoyEmit(in *Input, sink Sink, line int64, raw []byte, vals []envoyValue) {
+func envoyEmit(in *decode.Input, sink decode.Sink, line int64, raw []byte, vals []envoyValue) {
 	ev, skip, reason, detail := envoyEvent(vals)
-	emitRecord(in, sink, line, raw, onWallClock(ev, in, "envoy", schema.SourceProxy), skip, reason, detail)
+	decode.Emit(in, sink, line, raw, decode.OnWallClock(ev, in, "envoy", schema.SourceProxy), skip, reason, detail)
 }
 
 // envoyEvent builds the event of one entry from its operator values. It
@@ -182,7 +185,7 @@ type envoyDurations struct {
 // set records one operator value; it returns a reject reason for a bad one.
 func (d *envoyDurations) set(ev *schema.Event, v envoyValue) (string, string) {
 	ms := func(dst **int64) (string, string) {
-		ns, ok := decimalScaled(v.val, 6)
+		ns, ok := textscan.DecimalScaled(v.val, 6)
 		if !ok || ns < 0 {
 			return "bad duration", v.op.name + "=" + v.val
 		}
@@ -199,12 +202,12 @@ func (d *envoyDurations) set(ev *schema.Event, v envoyValue) (string, string) {
 	case "COMMON_DURATION":
 		return d.common(ev, v)
 	case "RESPONSE_CODE":
-		code, ok := decimalScaled(v.val, 0)
+		code, ok := textscan.DecimalScaled(v.val, 0)
 		if !ok || code < 0 || code > 999 {
 			return "bad status", v.val
 		}
 		if code > 0 {
-			ev.Status = ptr(int32(code))
+			ev.Status = decode.Ptr(int32(code))
 		}
 		d.noResponse = code == 0
 	case "RESPONSE_FLAGS", "RESPONSE_FLAGS_LONG":
@@ -225,7 +228,7 @@ func (d *envoyDurations) common(ev *schema.Event, v envoyValue) (string, string)
 	if parts[2] != "ms" && parts[2] != "us" && parts[2] != "ns" {
 		return "bad duration", "COMMON_DURATION precision " + parts[2]
 	}
-	ns, ok := decimalScaled(v.val, scale)
+	ns, ok := textscan.DecimalScaled(v.val, scale)
 	if !ok {
 		return "bad duration", "COMMON_DURATION(" + v.op.arg + ")=" + v.val
 	}
@@ -242,7 +245,7 @@ func (d *envoyDurations) common(ev *schema.Event, v envoyValue) (string, string)
 			return "", ""
 		}
 	}
-	setAttr(ev, strings.ToLower(parts[0]+"_to_"+parts[1])+"_ns", strconv.FormatInt(ns, 10))
+	decode.SetAttr(ev, strings.ToLower(parts[0]+"_to_"+parts[1])+"_ns", strconv.FormatInt(ns, 10))
 	return "", ""
 }
 
@@ -252,13 +255,13 @@ func (d *envoyDurations) apply(ev *schema.Event, start int64) {
 		if off == nil {
 			return nil
 		}
-		return ptr(start + *off)
+		return decode.Ptr(start + *off)
 	}
-	ev.HeadersNs = at(firstSet(d.headers, d.respDur))
+	ev.HeadersNs = at(decode.FirstSet(d.headers, d.respDur))
 	ev.FirstTokenNs = at(d.firstByte)
-	end := firstSet(d.end, d.duration)
+	end := decode.FirstSet(d.end, d.duration)
 	if end == nil && d.respDur != nil && d.respTx != nil {
-		end = ptr(*d.respDur + *d.respTx)
+		end = decode.Ptr(*d.respDur + *d.respTx)
 	}
 	ev.EndNs = at(end)
 }
@@ -269,42 +272,42 @@ func envoySetField(ev *schema.Event, v envoyValue) {
 	case "REQ(X-REQUEST-ID)":
 		ev.RequestID = v.val
 	case "REQ(TRACEPARENT)":
-		if id := TraceIDFromTraceparent(v.val); id != "" {
+		if id := decode.TraceIDFromTraceparent(v.val); id != "" {
 			ev.TraceID = id
 		}
 	case "TRACE_ID()", "REQ(X-B3-TRACEID)":
-		if id := NormalizeTraceID(v.val); id != "" && ev.TraceID == "" {
+		if id := decode.NormalizeTraceID(v.val); id != "" && ev.TraceID == "" {
 			ev.TraceID = id
 		}
 	case "REQ(X-ENVOY-ORIGINAL-PATH?:PATH)", "REQ(:PATH)", "REQ(X-ENVOY-ORIGINAL-PATH)":
 		if ev.Endpoint == "" {
-			ev.Endpoint = EndpointPath(v.val)
+			ev.Endpoint = decode.EndpointPath(v.val)
 		}
 	case "REQ(:METHOD)":
-		setAttr(ev, "method", v.val)
+		decode.SetAttr(ev, "method", v.val)
 	case "REQ(:AUTHORITY)":
-		setAttr(ev, "authority", v.val)
+		decode.SetAttr(ev, "authority", v.val)
 	case "RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)":
-		setAttr(ev, "upstream_service_time_ms", v.val)
+		decode.SetAttr(ev, "upstream_service_time_ms", v.val)
 	case "REQUEST_DURATION()":
-		setAttr(ev, "request_duration_ms", v.val)
+		decode.SetAttr(ev, "request_duration_ms", v.val)
 	case "UPSTREAM_HOST()":
-		setAttr(ev, "upstream_host", v.val)
+		decode.SetAttr(ev, "upstream_host", v.val)
 	case "UPSTREAM_CLUSTER()", "UPSTREAM_CLUSTER_RAW()":
-		setAttr(ev, "upstream_cluster", v.val)
+		decode.SetAttr(ev, "upstream_cluster", v.val)
 	case "ROUTE_NAME()":
-		setAttr(ev, "route", v.val)
+		decode.SetAttr(ev, "route", v.val)
 	case "GENAI(gen_ai.request.model)", "GENAI(gen_ai.response.model)":
 		if ev.Model == "" || v.op.arg == "gen_ai.response.model" {
 			ev.Model = v.val
 		}
 	case "GENAI(gen_ai.usage.input_tokens)":
-		if n, ok := decimalScaled(v.val, 0); ok && n >= 0 {
-			ev.PromptTokens, ev.PromptTokensSource = ptr(n), schema.TokensUsage
+		if n, ok := textscan.DecimalScaled(v.val, 0); ok && n >= 0 {
+			ev.PromptTokens, ev.PromptTokensSource = decode.Ptr(n), schema.TokensUsage
 		}
 	case "GENAI(gen_ai.usage.output_tokens)":
-		if n, ok := decimalScaled(v.val, 0); ok && n >= 0 {
-			ev.OutputTokens, ev.OutputTokensSource = ptr(n), schema.TokensUsage
+		if n, ok := textscan.DecimalScaled(v.val, 0); ok && n >= 0 {
+			ev.OutputTokens, ev.OutputTokensSource = decode.Ptr(n), schema.TokensUsage
 		}
 	}
 }

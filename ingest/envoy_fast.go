@@ -5,6 +5,9 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // The fast path of the Envoy decoder, for text lines (envoy_fast_text.go)
@@ -155,13 +158,13 @@ type envoyFastValue struct {
 // envoyFast is the fast path's state for one input.
 type envoyFast struct {
 	ev      schema.Event
-	attrs   []attrKV
+	attrs   []decode.AttrKV
 	scratch []byte
-	arena   valueArena
-	strs    internTable
-	idStrs  stringBlock
-	hour    rfc3339Hour
-	maps    attrMaps
+	arena   decode.ValueArena
+	strs    decode.InternTable
+	idStrs  decode.StringBlock
+	hour    textscan.RFC3339Hour
+	maps    decode.AttrMaps
 }
 
 // envoyDurs are the durations of an entry in ns after start, by ed* index.
@@ -173,23 +176,23 @@ type envoyDurs struct {
 // emit decodes one entry from vals, in the general route's order, and
 // reports it to sink; it reports false, having told sink nothing, when the
 // general route must decide (the entry is a reject).
-func (d *envoyFast) emit(in *Input, sink Sink, line int64, raw []byte, vals []envoyFastValue) bool {
+func (d *envoyFast) emit(in *decode.Input, sink decode.Sink, line int64, raw []byte, vals []envoyFastValue) bool {
 	start, logType, ok := d.start(vals)
 	switch {
 	case logType != nil:
 		d.scratch = append(append(append(d.scratch[:0], "intermediate access log entry ("...), logType...), ')')
-		sink.Skip(line, d.strs.get(d.scratch))
+		sink.Skip(line, d.strs.Get(d.scratch))
 		return true
 	case !ok:
 		return false
 	}
 	d.clearEvent(in, line)
-	d.ev.StartNs = d.arena.int64(start)
+	d.ev.StartNs = d.arena.Int64(start)
 	d.attrs = d.attrs[:0]
 	if !d.fields(vals, start) {
 		return false
 	}
-	d.ev.Attrs = d.maps.get(d.attrs)
+	d.ev.Attrs = d.maps.Get(d.attrs)
 	sink.Event(line, raw, &d.ev)
 	return true
 }
@@ -197,7 +200,7 @@ func (d *envoyFast) emit(in *Input, sink Sink, line int64, raw []byte, vals []en
 // clearEvent readies d.ev for the entry on line n: the fields build sets
 // are cleared (the others stay zero), the input's fields set. The sink
 // copies the event it is given, so d.ev is reused.
-func (d *envoyFast) clearEvent(in *Input, n int64) {
+func (d *envoyFast) clearEvent(in *decode.Input, n int64) {
 	ev := &d.ev
 	if ev.Format == "" {
 		*ev = schema.Event{Source: schema.SourceProxy, Format: "envoy", Clock: schema.ClockWall}
@@ -231,7 +234,7 @@ func (d *envoyFast) start(vals []envoyFastValue) (start int64, intermediate []by
 // startNs is envoyStartTime for value bytes.
 func (d *envoyFast) startNs(val []byte, layout string) (int64, bool) {
 	if layout == "" {
-		if ns, ok := d.hour.ns(val); ok {
+		if ns, ok := d.hour.Ns(val); ok {
 			return ns, true
 		}
 		t, err := time.Parse(time.RFC3339Nano, string(val))
@@ -245,7 +248,7 @@ func (d *envoyFast) startNs(val []byte, layout string) (int64, bool) {
 func (d *envoyFast) fields(vals []envoyFastValue, start int64) bool {
 	var durs envoyDurs
 	var rid, path, flags []byte
-	var tid envoyTraceID
+	var tid decode.TraceID
 	code := int64(-1)
 	ev := &d.ev
 	for i := range vals {
@@ -260,19 +263,19 @@ func (d *envoyFast) fields(vals []envoyFastValue, start int64) bool {
 		case ecCommon:
 			ok = d.common(&durs, op, v.val)
 		case ecCode:
-			code, ok = decimalScaledBytes(v.val, 0)
+			code, ok = textscan.DecimalScaledBytes(v.val, 0)
 			if ok = ok && code >= 0 && code <= 999; ok && code > 0 {
-				ev.Status = d.arena.int32(int32(code))
+				ev.Status = d.arena.Int32(int32(code))
 			}
 		case ecFlags:
 			flags = v.val
 		case ecRequestID:
 			rid = v.val
 		case ecTraceparent, ecTraceID:
-			tid.set(v.val, op.code == ecTraceparent)
+			tid.Set(v.val, op.code == ecTraceparent)
 		case ecPath:
 			if len(path) == 0 {
-				path = endpointPath(v.val)
+				path = decode.EndpointPathBytes(v.val)
 			}
 		default:
 			d.field(op, v.val)
@@ -283,7 +286,7 @@ func (d *envoyFast) fields(vals []envoyFastValue, start int64) bool {
 	}
 	d.instants(&durs, start)
 	if len(path) > 0 {
-		ev.Endpoint = d.strs.get(path)
+		ev.Endpoint = d.strs.Get(path)
 	}
 	d.ids(rid, &tid)
 	d.classify(flags, code == 0)

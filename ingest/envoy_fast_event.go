@@ -5,6 +5,9 @@ import (
 	"strconv"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // This file holds the per-value rules of the Envoy fast path's build
@@ -12,7 +15,7 @@ import (
 
 // ms records a duration in ms (set's ms); it reports false for a reject.
 func (d *envoyDurs) ms(k int, v []byte) bool {
-	ns, ok := decimalScaledBytes(v, 6)
+	ns, ok := textscan.DecimalScaledBytes(v, 6)
 	if !ok || ns < 0 {
 		return false
 	}
@@ -25,7 +28,7 @@ func (d *envoyFast) common(durs *envoyDurs, op *envoyFastOp, v []byte) bool {
 	if op.scale < 0 {
 		return false
 	}
-	ns, ok := decimalScaledBytes(v, op.scale)
+	ns, ok := textscan.DecimalScaledBytes(v, op.scale)
 	if !ok {
 		return false
 	}
@@ -34,7 +37,7 @@ func (d *envoyFast) common(durs *envoyDurs, op *envoyFastOp, v []byte) bool {
 		return true
 	}
 	d.scratch = strconv.AppendInt(d.scratch[:0], ns, 10)
-	d.attrs = append(d.attrs, attrKV{op.attr, d.strs.get(d.scratch)})
+	d.attrs = append(d.attrs, decode.AttrKV{Key: op.attr, Val: d.strs.Get(d.scratch)})
 	return true
 }
 
@@ -43,18 +46,18 @@ func (d *envoyFast) field(op *envoyFastOp, v []byte) {
 	ev := &d.ev
 	switch op.code {
 	case ecAttr:
-		d.attrs = append(d.attrs, attrKV{op.attr, d.strs.get(v)})
+		d.attrs = append(d.attrs, decode.AttrKV{Key: op.attr, Val: d.strs.Get(v)})
 	case ecModel, ecRespModel:
 		if ev.Model == "" || op.code == ecRespModel {
-			ev.Model = d.strs.get(v)
+			ev.Model = d.strs.Get(v)
 		}
 	case ecInTokens:
-		if n, ok := decimalScaledBytes(v, 0); ok && n >= 0 {
-			ev.PromptTokens, ev.PromptTokensSource = d.arena.int64(n), schema.TokensUsage
+		if n, ok := textscan.DecimalScaledBytes(v, 0); ok && n >= 0 {
+			ev.PromptTokens, ev.PromptTokensSource = d.arena.Int64(n), schema.TokensUsage
 		}
 	case ecOutTokens:
-		if n, ok := decimalScaledBytes(v, 0); ok && n >= 0 {
-			ev.OutputTokens, ev.OutputTokensSource = d.arena.int64(n), schema.TokensUsage
+		if n, ok := textscan.DecimalScaledBytes(v, 0); ok && n >= 0 {
+			ev.OutputTokens, ev.OutputTokensSource = d.arena.Int64(n), schema.TokensUsage
 		}
 	}
 }
@@ -62,7 +65,7 @@ func (d *envoyFast) field(op *envoyFastOp, v []byte) {
 // instants is envoyDurations.apply.
 func (d *envoyFast) instants(durs *envoyDurs, start int64) {
 	ev := &d.ev
-	at := func(k int) *int64 { return d.arena.int64(start + durs.ns[k]) }
+	at := func(k int) *int64 { return d.arena.Int64(start + durs.ns[k]) }
 	switch {
 	case durs.set[edHeaders]:
 		ev.HeadersNs = at(edHeaders)
@@ -78,45 +81,17 @@ func (d *envoyFast) instants(durs *envoyDurs, start int64) {
 	case durs.set[edDuration]:
 		ev.EndNs = at(edDuration)
 	case durs.set[edRespDuration] && durs.set[edRespTx]:
-		ev.EndNs = d.arena.int64(start + (durs.ns[edRespDuration] + durs.ns[edRespTx]))
-	}
-}
-
-// envoyTraceID is the trace id of an entry so far: TRACEPARENT values
-// replace it, TRACE_ID and B3 values only fill it.
-type envoyTraceID struct {
-	id [32]byte
-	n  int
-}
-
-func (t *envoyTraceID) set(v []byte, traceparent bool) {
-	if !traceparent && t.n > 0 {
-		return
-	}
-	var buf [32]byte
-	id, ok := buf[:0], false
-	if traceparent {
-		id, ok = appendTraceparentID(id, v)
-	} else {
-		id, ok = appendTraceID(id, v)
-	}
-	if !ok && traceparent {
-		id = append(id, TraceIDFromTraceparent(string(v))...)
-	} else if !ok {
-		id = append(id, NormalizeTraceID(string(v))...)
-	}
-	if len(id) > 0 {
-		t.n = copy(t.id[:], id)
+		ev.EndNs = d.arena.Int64(start + (durs.ns[edRespDuration] + durs.ns[edRespTx]))
 	}
 }
 
 // ids sets RequestID and TraceID, as one string from d.ids' blocks.
-func (d *envoyFast) ids(rid []byte, tid *envoyTraceID) {
-	if len(rid)+tid.n == 0 {
+func (d *envoyFast) ids(rid []byte, tid *decode.TraceID) {
+	if len(rid)+tid.N == 0 {
 		return
 	}
-	d.scratch = append(append(d.scratch[:0], rid...), tid.id[:tid.n]...)
-	s := d.idStrs.get(d.scratch)
+	d.scratch = append(append(d.scratch[:0], rid...), tid.ID[:tid.N]...)
+	s := d.idStrs.Get(d.scratch)
 	d.ev.RequestID, d.ev.TraceID = s[:len(rid)], s[len(rid):]
 }
 
@@ -136,16 +111,16 @@ func (d *envoyFast) classify(flags []byte, noResponse bool) {
 		}
 	}
 	if len(flags) > 0 {
-		d.attrs = append(d.attrs, attrKV{"response_flags", d.strs.get(flags)})
+		d.attrs = append(d.attrs, decode.AttrKV{Key: "response_flags", Val: d.strs.Get(flags)})
 	}
 	if ev.Error == "" && ev.Status != nil {
-		ev.Error = ErrorClass(int(*ev.Status))
+		ev.Error = decode.ErrorClass(int(*ev.Status))
 	}
 	if ev.Error == "" && noResponse {
 		ev.Error = schema.ErrorInterrupted
 	}
 	if ev.Status != nil || ev.Error != "" {
-		ev.Completed = d.arena.bool(ev.Error == schema.ErrorNone)
+		ev.Completed = d.arena.Bool(ev.Error == schema.ErrorNone)
 	}
 }
 

@@ -2,12 +2,14 @@ package ingest
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
 // envoyJSONFast is the JSON fast path's state for one input: the key→operator
@@ -74,7 +76,7 @@ func newEnvoyJSONFast(ops map[string]*envoyOp) *envoyJSONFast {
 // record decodes one record; it reports false, having told sink nothing,
 // when the general route must decide. It reads only a valid JSON object (as
 // the walk checks), so it may be given a line before it is validated.
-func (d *envoyJSONFast) record(in *Input, sink Sink, line int64, raw []byte) bool {
+func (d *envoyJSONFast) record(in *decode.Input, sink decode.Sink, line int64, raw []byte) bool {
 	if !d.read(raw) {
 		return false
 	}
@@ -94,33 +96,33 @@ func (d *envoyJSONFast) read(raw []byte) bool {
 		d.rec = 1
 	}
 	d.genai, d.unesc, d.member = d.genai[:0], d.unesc[:0], 0
-	i := jsonSkipWS(raw, 0)
+	i := jsonwalk.SkipWS(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return false
 	}
-	if i = jsonSkipWS(raw, i+1); i < len(raw) && raw[i] == '}' {
+	if i = jsonwalk.SkipWS(raw, i+1); i < len(raw) && raw[i] == '}' {
 		d.order()
-		return jsonSkipWS(raw, i+1) == len(raw)
+		return jsonwalk.SkipWS(raw, i+1) == len(raw)
 	}
 	for i < len(raw) && raw[i] == '"' {
-		kEnd, st := jsonStringEndFast(raw, i)
-		if st != scanOK {
+		kEnd, st := jsonwalk.StringEndFast(raw, i)
+		if st != jsonwalk.OK {
 			return false
 		}
 		key := raw[i+1 : kEnd-1]
-		if i = jsonSkipWS(raw, kEnd); i >= len(raw) || raw[i] != ':' {
+		if i = jsonwalk.SkipWS(raw, kEnd); i >= len(raw) || raw[i] != ':' {
 			return false
 		}
-		end := d.readMember(raw, key, jsonSkipWS(raw, i+1))
+		end := d.readMember(raw, key, jsonwalk.SkipWS(raw, i+1))
 		if end < 0 {
 			return false
 		}
-		switch i = jsonSkipWS(raw, end); {
+		switch i = jsonwalk.SkipWS(raw, end); {
 		case i < len(raw) && raw[i] == ',':
-			i = jsonSkipWS(raw, i+1)
+			i = jsonwalk.SkipWS(raw, i+1)
 		case i < len(raw) && raw[i] == '}':
 			d.order()
-			return jsonSkipWS(raw, i+1) == len(raw)
+			return jsonwalk.SkipWS(raw, i+1) == len(raw)
 		default:
 			return false
 		}
@@ -132,7 +134,7 @@ func (d *envoyJSONFast) read(raw []byte) bool {
 // returns the index after the value, or -1 when the record is left to the
 // general route.
 func (d *envoyJSONFast) readMember(raw, key []byte, j int) int {
-	end := jsonScalarEnd(raw, j, &d.stack)
+	end := jsonwalk.ScalarEnd(raw, j, &d.stack)
 	r, ok := d.keyRank(key)
 	if end < 0 || !ok {
 		return -1
@@ -158,34 +160,6 @@ func (d *envoyJSONFast) readMember(raw, key []byte, j int) int {
 		d.slots[r] = envoyFastValue{op, val}
 	} else {
 		d.genai = append(d.genai, envoyGenAI{key, sort.SearchStrings(d.keys, string(key)), envoyFastValue{op, val}})
-	}
-	return end
-}
-
-// jsonScalarEnd checks the JSON value at b[j] and returns the index after
-// it, or -1 when it is not valid JSON. An object or array is checked by
-// jsonValueEnd only when too short to nest 9,999 deep (encoding/json's
-// limit counts the record around it), else -1.
-func jsonScalarEnd(b []byte, j int, stack *[]byte) int {
-	if j >= len(b) {
-		return -1
-	}
-	end, st := 0, scanBad
-	switch c := b[j]; {
-	case c == '"':
-		end, st = jsonStringEndFast(b, j)
-	case c == '-' || c >= '0' && c <= '9':
-		end, st = jsonNumberEnd(b, j)
-	case c == '{' || c == '[':
-		end, st, *stack = jsonValueEnd(b, j, *stack)
-		if end-j > 19000 {
-			return -1
-		}
-	default:
-		end, st = jsonLiteralEnd(b, j)
-	}
-	if st != scanOK {
-		return -1
 	}
 	return end
 }
@@ -252,8 +226,8 @@ func (d *envoyJSONFast) value(raw []byte, j, end int) (val []byte) {
 		}
 		n := len(d.unesc)
 		var ok bool
-		if d.unesc, ok = jsonAppendUnescaped(d.unesc, raw[j:end]); !ok {
-			d.unesc = append(d.unesc[:n], jsonString(json.RawMessage(raw[j:end]))...)
+		if d.unesc, ok = jsonwalk.AppendUnescaped(d.unesc, raw[j:end]); !ok {
+			d.unesc = append(d.unesc[:n], decode.JSONString(json.RawMessage(raw[j:end]))...)
 		}
 		val = d.unesc[n:]
 	case c == '{' || c == '[' || c == 'n':
@@ -264,39 +238,4 @@ func (d *envoyJSONFast) value(raw []byte, j, end int) (val []byte) {
 		val = nil
 	}
 	return val
-}
-
-// jsonValidObject is json.Valid for text starting with '{' (after white
-// space), by the in-place scanner; stack is its scratch buffer.
-func jsonValidObject(b []byte, stack *[]byte) bool {
-	end, st, grown := jsonValueEnd(b, 0, *stack)
-	*stack = grown
-	return st == scanOK && jsonSkipWS(b, end) == len(b)
-}
-
-// jsonStringEndFast is jsonStringEnd for the string whose '"' is b[i],
-// eight bytes at a time while they hold no '"', '\\' or control character
-// (Envoy's keys and values are short and plain); at the first such byte it
-// goes on byte by byte, and hands a string with escapes to jsonStringEnd.
-func jsonStringEndFast(b []byte, i int) (int, int) {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	j := i + 1
-	for ; j+8 <= len(b); j += 8 {
-		x := binary.LittleEndian.Uint64(b[j:])
-		q, bs := x^(ones*'"'), x^(ones*'\\')
-		if ((q-ones)&^q|(bs-ones)&^bs|(x-ones*0x20)&^x)&highs != 0 {
-			break
-		}
-	}
-	for ; j < len(b); j++ {
-		switch c := b[j]; {
-		case c == '"':
-			return j + 1, scanOK
-		case c == '\\':
-			return jsonStringEnd(b, i)
-		case c < 0x20:
-			return j, scanBad
-		}
-	}
-	return j, scanMore
 }

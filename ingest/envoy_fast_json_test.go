@@ -7,6 +7,10 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/fleet"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // envoyJSONTestMaps are the key→operator maps the JSON fast path is checked
@@ -68,9 +72,9 @@ func TestEnvoyJSONFastMatchesGeneral(t *testing.T) {
 		}
 		lines := strings.Join(envoyEdgeRecords, "\n")
 		pretty := "{\n  \"start_time\": \"2026-11-23T10:00:04.925Z\",\n  \"duration\": 5\n}\n{\"cut\": \n"
-		routesAgree(t, envoyDecode, Options{LogFormat: spec}, []byte(lines+"\n\n"+pretty))
+		routesAgree(t, envoyDecode, decode.Options{LogFormat: spec}, []byte(lines+"\n\n"+pretty))
 		if spec != "" {
-			routesAgree(t, envoyDecode, Options{LogFormat: spec}, []byte("[\n"+strings.Join(envoyEdgeRecords[:3], ",\n")+"\n]"))
+			routesAgree(t, envoyDecode, decode.Options{LogFormat: spec}, []byte("[\n"+strings.Join(envoyEdgeRecords[:3], ",\n")+"\n]"))
 		}
 	}
 }
@@ -101,10 +105,10 @@ func FuzzEnvoyJSONFast(f *testing.F) {
 	f.Fuzz(func(t *testing.T, rec string, m uint8) {
 		var stack []byte
 		p := plans[int(m)%len(plans)]
-		if s := strings.TrimSpace(rec); s != "" && s[0] == '{' && !jsonValidObject([]byte(s), &stack) {
+		if s := strings.TrimSpace(rec); s != "" && s[0] == '{' && !jsonwalk.ValidObject([]byte(s), &stack) {
 			// The walk checks validity: an invalid record must be declined.
 			var r recorder
-			if p.fast.record(&Input{}, &r, 1, []byte(s)) || r.total() != 0 {
+			if p.fast.record(&decode.Input{}, &r, 1, []byte(s)) || r.total() != 0 {
 				t.Fatalf("%q: invalid JSON taken by the fast path", s)
 			}
 			return
@@ -126,7 +130,7 @@ func FuzzJSONValidObject(f *testing.F) {
 			return
 		}
 		var stack []byte
-		if got, want := jsonValidObject([]byte(s), &stack), json.Valid([]byte(s)); got != want {
+		if got, want := jsonwalk.ValidObject([]byte(s), &stack), json.Valid([]byte(s)); got != want {
 			t.Fatalf("%q: jsonValidObject %v, json.Valid %v", s, got, want)
 		}
 	})
@@ -140,8 +144,8 @@ func FuzzDecimalScaledBytes(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string, scale uint8) {
 		sc := int(scale % 10)
-		got, ok := decimalScaledBytes([]byte(s), sc)
-		want, wok := decimalScaled(s, sc)
+		got, ok := textscan.DecimalScaledBytes([]byte(s), sc)
+		want, wok := textscan.DecimalScaled(s, sc)
 		if got != want || ok != wok {
 			t.Fatalf("%q scale %d: %d %v, decimalScaled %d %v", s, sc, got, ok, want, wok)
 		}
@@ -155,9 +159,9 @@ func FuzzJSONStringEndFast(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		b := append([]byte(`"`), s...)
-		end, st := jsonStringEndFast(b, 0)
-		wantEnd, wantSt := jsonStringEnd(b, 0)
-		if st != wantSt || st != scanBad && end != wantEnd {
+		end, st := jsonwalk.StringEndFast(b, 0)
+		wantEnd, wantSt := jsonwalk.StringEnd(b, 0)
+		if st != wantSt || st != jsonwalk.Bad && end != wantEnd {
 			t.Fatalf("%q: %d %d, jsonStringEnd %d %d", b, end, st, wantEnd, wantSt)
 		}
 	})

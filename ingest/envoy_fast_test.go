@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/fleet"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // envoyTextTestFormats are the format strings the text fast path is
@@ -58,7 +60,7 @@ var envoyEdgeLines = []string{
 // checkEnvoyText decodes one line by the text fast path and, when it takes
 // the line, by the general route: both must tell the sink the same.
 func checkEnvoyText(t *testing.T, formats []envoyFormat, fast *envoyTextFast, line []byte) bool {
-	in := &Input{Name: "t.log", Host: "h"}
+	in := &decode.Input{Name: "t.log", Host: "h"}
 	var a, b recorder
 	if !fast.line(in, &a, 7, line) {
 		if a.total() != 0 {
@@ -73,7 +75,7 @@ func checkEnvoyText(t *testing.T, formats []envoyFormat, fast *envoyTextFast, li
 
 // checkEnvoyJSON is checkEnvoyText for a JSON record.
 func checkEnvoyJSON(t *testing.T, ops map[string]*envoyOp, fast *envoyJSONFast, raw []byte) bool {
-	in := &Input{Name: "t.json", Host: "h"}
+	in := &decode.Input{Name: "t.json", Host: "h"}
 	var a, b recorder
 	if !fast.record(in, &a, 7, raw) {
 		if a.total() != 0 {
@@ -117,7 +119,7 @@ func TestEnvoyTextFastMatchesGeneral(t *testing.T) {
 		if took < 2 {
 			t.Errorf("format %.40q: the fast path took %d lines", spec, took)
 		}
-		routesAgree(t, envoyDecode, Options{LogFormat: spec}, []byte(strings.Join(envoyEdgeLines, "\r\n")))
+		routesAgree(t, envoyDecode, decode.Options{LogFormat: spec}, []byte(strings.Join(envoyEdgeLines, "\r\n")))
 	}
 }
 
@@ -129,10 +131,10 @@ func TestEnvoyFastTestdataAndFleet(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		routesAgree(t, envoyDecode, Options{LogFormat: testdataLogFormat(t, path)}, data)
+		routesAgree(t, envoyDecode, decode.Options{LogFormat: testdataLogFormat(t, path)}, data)
 	}
 	data := benchLog(&testing.B{}, "edge-2")
-	routesAgree(t, envoyDecode, Options{LogFormat: fleet.EnvoyLogFormat}, data)
+	routesAgree(t, envoyDecode, decode.Options{LogFormat: fleet.EnvoyLogFormat}, data)
 	ops, fast := envoyJSONFastFor(t, fleet.EnvoyLogFormat)
 	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
 		if !checkEnvoyJSON(t, ops, fast, line) {

@@ -2,6 +2,9 @@ package ingest
 
 import (
 	"bytes"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // envoyTextPlan is a format string compiled for the fast path: the
@@ -77,7 +80,7 @@ func (p *envoyTextPlan) match(line []byte, vals []envoyFastValue) ([]envoyFastVa
 		t := &p.ops[i]
 		end, first := len(line), false
 		if t.next != nil {
-			k, f := indexLiteral(line[pos:], t.next)
+			k, f := textscan.IndexLiteral(line[pos:], t.next)
 			if k < 0 {
 				return vals, false
 			}
@@ -112,8 +115,8 @@ type envoyTextFast struct {
 
 // line decodes one line by the first format that matches it; it reports
 // false, having told sink nothing, when the general route must decide.
-func (d *envoyTextFast) line(in *Input, sink Sink, n int64, text []byte) bool {
-	if len(text) == 0 || !asciiGraphic(text[0]) {
+func (d *envoyTextFast) line(in *decode.Input, sink decode.Sink, n int64, text []byte) bool {
+	if len(text) == 0 || !decode.ASCIIGraphic(text[0]) {
 		return false // maybe blank
 	}
 	for i := range d.plans {

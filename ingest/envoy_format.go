@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // envoyOp is one command operator of an Envoy format string: %NAME%,
@@ -72,12 +74,12 @@ func parseEnvoyOp(s string) (envoyOp, int, error) {
 	}
 	op := envoyOp{name: s[1:i]}
 	if op.name == "" {
-		return op, 0, errors.New("bad operator at " + strconv.Quote(truncateDetail(s)))
+		return op, 0, errors.New("bad operator at " + strconv.Quote(decode.TruncateDetail(s)))
 	}
 	if i < len(s) && s[i] == '(' {
 		end := strings.IndexByte(s[i:], ')')
 		if end < 0 {
-			return op, 0, errors.New("unclosed ( in " + strconv.Quote(truncateDetail(s)))
+			return op, 0, errors.New("unclosed ( in " + strconv.Quote(decode.TruncateDetail(s)))
 		}
 		op.arg = s[i+1 : i+end]
 		i += end + 1
@@ -90,7 +92,7 @@ func parseEnvoyOp(s string) (envoyOp, int, error) {
 		}
 	}
 	if i >= len(s) || s[i] != '%' {
-		return op, 0, errors.New("operator not closed by %: " + strconv.Quote(truncateDetail(s)))
+		return op, 0, errors.New("operator not closed by %: " + strconv.Quote(decode.TruncateDetail(s)))
 	}
 	return op, i + 1, nil
 }
@@ -366,15 +368,15 @@ func envoyClassify(ev *schema.Event, flags string, noResponse bool) {
 		}
 	}
 	if flags != "" {
-		setAttr(ev, "response_flags", flags)
+		decode.SetAttr(ev, "response_flags", flags)
 	}
 	if ev.Error == "" && ev.Status != nil {
-		ev.Error = ErrorClass(int(*ev.Status))
+		ev.Error = decode.ErrorClass(int(*ev.Status))
 	}
 	if ev.Error == "" && noResponse {
 		ev.Error = schema.ErrorInterrupted
 	}
 	if ev.Status != nil || ev.Error != "" {
-		ev.Completed = ptr(ev.Error == schema.ErrorNone)
+		ev.Completed = decode.Ptr(ev.Error == schema.ErrorNone)
 	}
 }

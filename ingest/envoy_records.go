@@ -8,6 +8,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // This file reads the records of an Envoy access log (see envoy.go): text
@@ -16,7 +18,7 @@ import (
 
 // envoyDecode is Decode, by the fast path (envoy_fast.go) when fast is set
 // and it takes the record, else by the general route.
-func envoyDecode(in *Input, sink Sink, fast bool) error {
+func envoyDecode(in *decode.Input, sink decode.Sink, fast bool) error {
 	e := envoyRoutes{fast: fast}
 	lf := strings.TrimSpace(in.Opts.LogFormat)
 	if strings.HasPrefix(lf, "{") {
@@ -28,7 +30,7 @@ func envoyDecode(in *Input, sink Sink, fast bool) error {
 	}
 	br := bufio.NewReaderSize(in.R, 64<<10)
 	if lf == "" {
-		if peekJSONStart(br) {
+		if decode.PeekJSONStart(br) {
 			return e.decodeJSON(br, in, sink, envoyDefaultJSONMap)
 		}
 	}
@@ -52,7 +54,7 @@ func envoyDecode(in *Input, sink Sink, fast bool) error {
 // first when fast is set.
 type envoyRoutes struct{ fast bool }
 
-func (e envoyRoutes) decodeText(r io.Reader, in *Input, sink Sink, formats []envoyFormat) error {
+func (e envoyRoutes) decodeText(r io.Reader, in *decode.Input, sink decode.Sink, formats []envoyFormat) error {
 	var fast *envoyTextFast
 	if e.fast {
 		fast = &envoyTextFast{}
@@ -60,7 +62,7 @@ func (e envoyRoutes) decodeText(r io.Reader, in *Input, sink Sink, formats []env
 			fast.plans = append(fast.plans, newEnvoyTextPlan(f))
 		}
 	}
-	return readRecordsByLine(r, sink, func(line int64, text []byte) {
+	return decode.ReadRecordsByLine(r, sink, func(line int64, text []byte) {
 		if fast == nil || !fast.line(in, sink, line, text) {
 			envoyTextLine(in, sink, line, text, formats)
 		}
@@ -68,7 +70,7 @@ func (e envoyRoutes) decodeText(r io.Reader, in *Input, sink Sink, formats []env
 }
 
 // envoyTextLine decodes one text line by the first format that matches it.
-func envoyTextLine(in *Input, sink Sink, line int64, text []byte, formats []envoyFormat) {
+func envoyTextLine(in *decode.Input, sink decode.Sink, line int64, text []byte, formats []envoyFormat) {
 	if len(bytes.TrimSpace(text)) == 0 {
 		sink.Skip(line, "blank line")
 		return
@@ -79,10 +81,10 @@ func envoyTextLine(in *Input, sink Sink, line int64, text []byte, formats []envo
 			return
 		}
 	}
-	sink.Reject(line, "format mismatch", truncateDetail(string(text)))
+	sink.Reject(line, "format mismatch", decode.TruncateDetail(string(text)))
 }
 
-func (e envoyRoutes) decodeJSON(r io.Reader, in *Input, sink Sink, m map[string]string) error {
+func (e envoyRoutes) decodeJSON(r io.Reader, in *decode.Input, sink decode.Sink, m map[string]string) error {
 	ops := envoyKeyOps(m)
 	var fast *envoyJSONFast
 	if e.fast {
@@ -92,7 +94,7 @@ func (e envoyRoutes) decodeJSON(r io.Reader, in *Input, sink Sink, m map[string]
 	if fast != nil {
 		fastLine = func(line int64, t []byte) bool { return fast.record(in, sink, line, t) }
 	}
-	return proxyJSONRecordsFast(r, sink, fastLine, func(line int64, raw []byte) {
+	return decode.JSONRecordsFast(r, sink, fastLine, func(line int64, raw []byte) {
 		if fast == nil || !fast.record(in, sink, line, raw) {
 			envoyJSONRecord(in, sink, line, raw, ops)
 		}
@@ -115,10 +117,10 @@ func envoyKeyOps(m map[string]string) map[string]*envoyOp {
 
 // envoyJSONRecord decodes one JSON access-log object with the key→operator
 // map ops (see envoyKeyOps).
-func envoyJSONRecord(in *Input, sink Sink, line int64, raw []byte, ops map[string]*envoyOp) {
+func envoyJSONRecord(in *decode.Input, sink decode.Sink, line int64, raw []byte, ops map[string]*envoyOp) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil {
-		sink.Reject(line, "invalid json", truncateDetail(string(raw)))
+		sink.Reject(line, "invalid json", decode.TruncateDetail(string(raw)))
 		return
 	}
 	keys := make([]string, 0, len(obj))
@@ -128,7 +130,7 @@ func envoyJSONRecord(in *Input, sink Sink, line int64, raw []byte, ops map[strin
 	sort.Strings(keys) // map order is random; the event must not be
 	var vals []envoyValue
 	for _, k := range keys {
-		s := jsonString(obj[k])
+		s := decode.JSONString(obj[k])
 		if s == "-" {
 			s = ""
 		}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // TestEnvoyDatadogExpectations checks the decoded corpus lines against the
@@ -69,7 +71,7 @@ func TestEnvoyInstants(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			rec := &recorder{}
-			in := &Input{R: strings.NewReader(c.line + "\n"), Name: "t", Opts: Options{LogFormat: c.format}}
+			in := &decode.Input{R: strings.NewReader(c.line + "\n"), Name: "t", Opts: decode.Options{LogFormat: c.format}}
 			if err := (envoy{}).Decode(in, rec); err != nil || len(rec.Events) != 1 {
 				t.Fatalf("err %v, rec %+v", err, rec)
 			}
@@ -101,7 +103,7 @@ func checkOffset(t *testing.T, name string, got *int64, start, off int64) {
 // TestEnvoyBadFormats checks that an unusable --log-format is an error.
 func TestEnvoyBadFormats(t *testing.T) {
 	for _, f := range []string{"%START_TIME", "%START_TIME(%s%", "{not json"} {
-		in := &Input{R: strings.NewReader("x\n"), Opts: Options{LogFormat: f}}
+		in := &decode.Input{R: strings.NewReader("x\n"), Opts: decode.Options{LogFormat: f}}
 		if err := (envoy{}).Decode(in, &recorder{}); err == nil {
 			t.Errorf("format %q accepted", f)
 		}
@@ -136,15 +138,15 @@ func FuzzEnvoy(f *testing.F) {
 	seedFuzz(f, "envoy")
 	f.Add([]byte("[2026-11-23T10:00:00.123Z] \"GET / HTTP/1.1\" 200 - 0 0 1 - \"-\" \"-\" \"-\" \"-\" \"-\"\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, envoy{}, Options{}, data)
-		opts := Options{LogFormat: "%START_TIME(%s.%3f)% %RESPONSE_CODE% %RESPONSE_FLAGS% %COMMON_DURATION(DS_RX_BEG:US_RX_BODY_BEG:us)% %ACCESS_LOG_TYPE%"}
+		fuzzDecode(t, envoy{}, decode.Options{}, data)
+		opts := decode.Options{LogFormat: "%START_TIME(%s.%3f)% %RESPONSE_CODE% %RESPONSE_FLAGS% %COMMON_DURATION(DS_RX_BEG:US_RX_BODY_BEG:us)% %ACCESS_LOG_TYPE%"}
 		fuzzDecode(t, envoy{}, opts, data)
 		rec := &recorder{}
-		if err := (envoy{}).Decode(&Input{R: bytes.NewReader(data), Opts: opts}, rec); err == nil && rec.total() != lineCount(data) {
+		if err := (envoy{}).Decode(&decode.Input{R: bytes.NewReader(data), Opts: opts}, rec); err == nil && rec.total() != lineCount(data) {
 			t.Fatalf("%d lines, %d records reported", lineCount(data), rec.total())
 		}
 		if bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
-			fuzzDecode(t, envoy{}, Options{LogFormat: `{"t":"%START_TIME%","d":"%DURATION%"}`}, data)
+			fuzzDecode(t, envoy{}, decode.Options{LogFormat: `{"t":"%START_TIME%","d":"%DURATION%"}`}, data)
 		}
 	})
 }
@@ -164,7 +166,7 @@ func lineCount(data []byte) int {
 func TestEnvoyIstioModern(t *testing.T) {
 	line := `[2020-11-25T21:26:18.409Z] "GET /status/418 HTTP/1.1" 418 - via_upstream - "-" 0 135 4 4 "-" "curl/7.73.0-DEV" "84961386-6d84-929d-98bd-c5aee93b5c88" "httpbin:8000" "10.44.1.27:80" outbound|8000||httpbin.foo.svc.cluster.local 10.44.1.23:37652 10.0.45.184:8000 10.44.1.23:46520 - default` + "\n"
 	rec := &recorder{}
-	if err := (envoy{}).Decode(&Input{R: strings.NewReader(line)}, rec); err != nil || len(rec.Events) != 1 {
+	if err := (envoy{}).Decode(&decode.Input{R: strings.NewReader(line)}, rec); err != nil || len(rec.Events) != 1 {
 		t.Fatalf("%v %+v", err, rec)
 	}
 	ev := rec.Events[0].Event

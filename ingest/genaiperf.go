@@ -11,6 +11,9 @@ import (
 	gojson "github.com/goccy/go-json"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
 // genaiPerf is the profile export of GenAI-Perf / perf_analyzer
@@ -74,9 +77,9 @@ func (genaiPerf) Describe() string {
 func (genaiPerf) Sniff(head []byte) bool {
 	head = bytes.TrimLeft(head, " \t\r\n")
 	return len(head) > 0 && head[0] == '{' &&
-		clientHasKey(head, "experiments") && clientHasKey(head, "requests") &&
-		clientHasKey(head, "timestamp") &&
-		(clientHasKey(head, "request_inputs") || clientHasKey(head, "response_timestamps"))
+		jsonwalk.HasKey(head, "experiments") && jsonwalk.HasKey(head, "requests") &&
+		jsonwalk.HasKey(head, "timestamp") &&
+		(jsonwalk.HasKey(head, "request_inputs") || jsonwalk.HasKey(head, "response_timestamps"))
 }
 
 // gpStop ends the walk after a reject that leaves the document unreadable.
@@ -85,8 +88,8 @@ var gpStop = errors.New("genai-perf: stop")
 // gpWalker walks the document, reading one request object at a time.
 type gpWalker struct {
 	sc         *gpScanner
-	in         *Input
-	sink       Sink
+	in         *decode.Input
+	sink       decode.Sink
 	req        gpFastRequest // scratch for the fast path, reused by every request
 	quick      gpQuick       // scratch for the one-pass route
 	index      int64         // requests seen so far
@@ -101,7 +104,7 @@ type gpWalker struct {
 }
 
 // Decode reads the document; see genaiPerf.
-func (genaiPerf) Decode(in *Input, sink Sink) error {
+func (genaiPerf) Decode(in *decode.Input, sink decode.Sink) error {
 	return (&gpWalker{sc: &gpScanner{r: in.R}, in: in, sink: sink}).decode()
 }
 
@@ -119,7 +122,7 @@ func (w *gpWalker) decode() error {
 	// The document broke between requests: what was read is kept, and the
 	// break is reported once, as the record that could not be read.
 	w.index++
-	w.sink.Reject(w.index, "invalid json", truncateDetail("document ends early: "+err.Error()))
+	w.sink.Reject(w.index, "invalid json", decode.TruncateDetail("document ends early: "+err.Error()))
 	return nil
 }
 
@@ -137,7 +140,7 @@ func (w *gpWalker) document() error {
 			}
 			var e string
 			if json.Unmarshal(v, &e) == nil && e != "" {
-				w.endpoint = "/" + strings.TrimPrefix(EndpointPath(e), "/")
+				w.endpoint = "/" + strings.TrimPrefix(decode.EndpointPath(e), "/")
 			}
 			return nil
 		}
@@ -179,12 +182,12 @@ func (w *gpWalker) request() error {
 	}
 	raw, err := w.sc.value()
 	if err != nil {
-		w.sink.Reject(w.index, "invalid json", truncateDetail(err.Error()))
+		w.sink.Reject(w.index, "invalid json", decode.TruncateDetail(err.Error()))
 		return gpStop
 	}
 	ev, reason, detail := w.event(raw)
 	if ev == nil {
-		w.sink.Reject(w.index, reason, truncateDetail(detail))
+		w.sink.Reject(w.index, reason, decode.TruncateDetail(detail))
 		return nil
 	}
 	w.emit(ev, raw)

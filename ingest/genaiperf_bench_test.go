@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // gpOpenAIExport is a GenAI-Perf export of OpenAI-shaped streams, less
@@ -75,7 +77,7 @@ var gpOpenAIExport = sync.OnceValue(func() []byte {
 // BenchmarkDecodeGenaiPerfOpenAI measures the decoder on gpOpenAIExport,
 // where the one-pass route's whole-event memo never applies.
 func BenchmarkDecodeGenaiPerfOpenAI(b *testing.B) {
-	benchDecode(b, genaiPerf{}, gpOpenAIExport(), Options{})
+	benchDecode(b, genaiPerf{}, gpOpenAIExport(), decode.Options{})
 }
 
 // TestGenaiPerfOpenAIExport checks both routes alike on gpOpenAIExport.

@@ -3,6 +3,8 @@ package ingest
 import (
 	"bytes"
 	"unicode/utf8"
+
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
 // The one-pass route of the genai-perf decoder reads each SSE event in its
@@ -128,7 +130,7 @@ func gpEscInner(b []byte, j int) int {
 			return gpMore
 		}
 		for _, h := range b[j+1 : j+5] {
-			if jsonHex(h) < 0 {
+			if jsonwalk.Hex(h) < 0 {
 				return gpBail
 			}
 		}
@@ -145,7 +147,7 @@ func gpEscUnicode(b []byte, i int) int {
 	}
 	var r rune
 	for _, h := range b[i+2 : i+6] {
-		v := jsonHex(h)
+		v := jsonwalk.Hex(h)
 		if v < 0 {
 			return gpBail
 		}
@@ -252,14 +254,14 @@ func (e *gpEsc) scalar(i int) int {
 	b := e.b
 	var st int
 	if c := b[i]; c == '-' || (c >= '0' && c <= '9') {
-		i, st = jsonNumberEnd(b, i)
+		i, st = jsonwalk.NumberEnd(b, i)
 	} else {
-		i, st = jsonLiteralEnd(b, i)
+		i, st = jsonwalk.LiteralEnd(b, i)
 	}
 	switch st {
-	case scanOK:
+	case jsonwalk.OK:
 		return i
-	case scanMore:
+	case jsonwalk.More:
 		return gpMore
 	}
 	return gpBail
@@ -275,7 +277,7 @@ func (e *gpEsc) int(i int) (int64, int) {
 	if c := e.b[i]; c != '-' && (c < '0' || c > '9') {
 		return 0, gpBail
 	}
-	v, j, ok := jsonInt(e.b, i)
+	v, j, ok := jsonwalk.Int(e.b, i)
 	if !ok || j != end {
 		return 0, gpBail
 	}

@@ -1,6 +1,10 @@
 package ingest
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+)
 
 // gpFacts is what one SSE event or non-streamed body tells ttftrace: its
 // ids, usage, whether it carries a token and whether it finishes the stream.
@@ -43,13 +47,13 @@ var gpChunkKeys = []string{"id", "object", "model", "choices", "usage", "error",
 // (see the fast path's doc in genaiperf_fast.go), e.g. any error object.
 func (f *gpFacts) parse(data []byte, stack *[]byte) bool {
 	*f = gpFacts{}
-	end, st, grown := jsonValueEnd(data, 0, *stack)
+	end, st, grown := jsonwalk.ValueEnd(data, 0, *stack)
 	*stack = grown
-	if st != scanOK || end != len(data) || data[0] != '{' {
+	if st != jsonwalk.OK || end != len(data) || data[0] != '{' {
 		return false
 	}
 	seen := 0
-	return jsonObject(data, 0, func(key []byte, j int) int {
+	return jsonwalk.Object(data, 0, func(key []byte, j int) int {
 		k, ok := gpFastKey(key, gpChunkKeys...)
 		if !ok || (k >= 0 && seen&(1<<k) != 0) {
 			return -1
@@ -65,21 +69,21 @@ func (f *gpFacts) parse(data []byte, stack *[]byte) bool {
 func (f *gpFacts) member(data []byte, k, j int, stack *[]byte) int {
 	switch k {
 	case 0, 1, 2:
-		s, end, ok := jsonPlainString(data, j)
+		s, end, ok := jsonwalk.PlainString(data, j)
 		if !ok || (k == 1 && string(s) == "error") {
 			return -1
 		}
 		*[]*[]byte{&f.id, &f.object, &f.model}[k] = s
 		return end
 	case 3:
-		return jsonArray(data, j, func(e int) int { return f.choice(data, e, stack) })
+		return jsonwalk.Array(data, j, func(e int) int { return f.choice(data, e, stack) })
 	case 4:
 		if string(data[j:min(j+4, len(data))]) == "null" {
 			return j + 4 // no usage block, as the struct decoding reads it
 		}
 		return f.usage(data, j)
 	case 5:
-		end := jsonSkip(data, j, stack)
+		end := jsonwalk.Skip(data, j, stack)
 		if gpNonEmpty(data[j:end]) {
 			return -1 // an error object: classified by gpErrorClass
 		}
@@ -89,7 +93,7 @@ func (f *gpFacts) member(data []byte, k, j int, stack *[]byte) int {
 			return -1
 		}
 	}
-	return jsonSkip(data, j, stack)
+	return jsonwalk.Skip(data, j, stack)
 }
 
 // gpChoiceKeys are the keys of one choice that parse reads.
@@ -98,7 +102,7 @@ var gpChoiceKeys = []string{"delta", "message", "text", "finish_reason"}
 // choice reads one element of "choices" at data[j].
 func (f *gpFacts) choice(data []byte, j int, stack *[]byte) int {
 	seen := 0
-	return jsonObject(data, j, func(key []byte, v int) int {
+	return jsonwalk.Object(data, j, func(key []byte, v int) int {
 		k, ok := gpFastKey(key, gpChoiceKeys...)
 		if !ok || (k >= 0 && seen&(1<<k) != 0) {
 			return -1
@@ -113,7 +117,7 @@ func (f *gpFacts) choice(data []byte, j int, stack *[]byte) int {
 			}
 			return f.message(data, v, stack)
 		case 2:
-			end := jsonSkip(data, v, stack)
+			end := jsonwalk.Skip(data, v, stack)
 			if data[v] != '"' && data[v] != 'n' {
 				return -1 // text that is not a string: leave it to the struct decoding
 			}
@@ -123,14 +127,14 @@ func (f *gpFacts) choice(data []byte, j int, stack *[]byte) int {
 			if string(data[v:min(v+4, len(data))]) == "null" {
 				return v + 4
 			}
-			s, end, ok := jsonPlainString(data, v)
+			s, end, ok := jsonwalk.PlainString(data, v)
 			if !ok {
 				return -1
 			}
 			f.finished = f.finished || len(s) > 0
 			return end
 		}
-		return jsonSkip(data, v, stack)
+		return jsonwalk.Skip(data, v, stack)
 	})
 }
 
@@ -141,12 +145,12 @@ var gpMessageKeys = []string{"content", "reasoning_content", "reasoning", "tool_
 // message reads a delta or message object at data[j].
 func (f *gpFacts) message(data []byte, j int, stack *[]byte) int {
 	seen := 0
-	return jsonObject(data, j, func(key []byte, v int) int {
+	return jsonwalk.Object(data, j, func(key []byte, v int) int {
 		k, ok := gpFastKey(key, gpMessageKeys...)
 		if !ok || (k >= 0 && seen&(1<<k) != 0) {
 			return -1
 		}
-		end := jsonSkip(data, v, stack)
+		end := jsonwalk.Skip(data, v, stack)
 		if k >= 0 {
 			seen |= 1 << k
 			f.token = f.token || gpNonEmpty(data[v:end])
@@ -158,20 +162,20 @@ func (f *gpFacts) message(data []byte, j int, stack *[]byte) int {
 // usage reads the usage object at data[j].
 func (f *gpFacts) usage(data []byte, j int) int {
 	seen := 0
-	return jsonObject(data, j, func(key []byte, v int) int {
+	return jsonwalk.Object(data, j, func(key []byte, v int) int {
 		k, ok := gpFastKey(key, "prompt_tokens", "completion_tokens")
 		if !ok || (k >= 0 && seen&(1<<k) != 0) {
 			return -1
 		}
 		if k < 0 {
 			var st []byte
-			return jsonSkip(data, v, &st)
+			return jsonwalk.Skip(data, v, &st)
 		}
 		seen |= 1 << k
 		if strings.HasPrefix(string(data[v:min(v+4, len(data))]), "null") {
 			return v + 4
 		}
-		n, end, ok := jsonInt(data, v)
+		n, end, ok := jsonwalk.Int(data, v)
 		if !ok {
 			return -1
 		}

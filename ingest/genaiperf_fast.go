@@ -5,6 +5,8 @@ import (
 	"strconv"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
 // The fast path of the genai-perf decoder. Profiling the json.Decoder walk
@@ -58,18 +60,18 @@ func gpFastKey(key []byte, want ...string) (int, bool) {
 func (r *gpFastRequest) parse(raw []byte) bool {
 	*r = gpFastRequest{times: r.times[:0], outs: r.outs[:0], unescaped: r.unescaped, stack: r.stack}
 	seen := 0
-	end := jsonObject(raw, 0, func(key []byte, j int) int {
+	end := jsonwalk.Object(raw, 0, func(key []byte, j int) int {
 		k, ok := gpFastKey(key, "timestamp", "request_inputs", "response_timestamps", "response_outputs")
 		switch {
 		case !ok || (k >= 0 && seen&(1<<k) != 0):
 			return -1
 		case k < 0:
-			return jsonSkip(raw, j, &r.stack)
+			return jsonwalk.Skip(raw, j, &r.stack)
 		}
 		seen |= 1 << k
 		switch k {
 		case 0:
-			v, end, ok := jsonInt(raw, j)
+			v, end, ok := jsonwalk.Int(raw, j)
 			if !ok {
 				return -1
 			}
@@ -78,8 +80,8 @@ func (r *gpFastRequest) parse(raw []byte) bool {
 		case 1:
 			return r.inputs(raw, j)
 		case 2:
-			return jsonArray(raw, j, func(e int) int {
-				v, end, ok := jsonInt(raw, e)
+			return jsonwalk.Array(raw, j, func(e int) int {
+				v, end, ok := jsonwalk.Int(raw, e)
 				if !ok {
 					return -1
 				}
@@ -87,39 +89,39 @@ func (r *gpFastRequest) parse(raw []byte) bool {
 				return end
 			})
 		}
-		return jsonArray(raw, j, func(e int) int { return r.output(raw, e) })
+		return jsonwalk.Array(raw, j, func(e int) int { return r.output(raw, e) })
 	})
 	return end >= 0 && seen&1 != 0
 }
 
 // inputs reads request_inputs at raw[j], keeping only its payload string.
 func (r *gpFastRequest) inputs(raw []byte, j int) int {
-	return jsonObject(raw, j, func(key []byte, v int) int {
+	return jsonwalk.Object(raw, j, func(key []byte, v int) int {
 		k, ok := gpFastKey(key, "payload")
 		switch {
 		case !ok || (k == 0 && (r.payload != nil || raw[v] != '"')):
 			return -1
 		case k == 0:
-			end, _ := jsonStringEnd(raw, v)
+			end, _ := jsonwalk.StringEnd(raw, v)
 			r.payload = raw[v:end]
 			return end
 		}
-		return jsonSkip(raw, v, &r.stack)
+		return jsonwalk.Skip(raw, v, &r.stack)
 	})
 }
 
 // output reads one response_outputs entry at raw[j].
 func (r *gpFastRequest) output(raw []byte, j int) int {
 	var o gpRawOut
-	end := jsonObject(raw, j, func(key []byte, v int) int {
+	end := jsonwalk.Object(raw, j, func(key []byte, v int) int {
 		k, ok := gpFastKey(key, "response", "text_output")
 		if !ok || (k >= 0 && raw[v] != '"') || (k == 0 && o.resp != nil) || (k == 1 && o.text != nil) {
 			return -1
 		}
 		if k < 0 {
-			return jsonSkip(raw, v, &r.stack)
+			return jsonwalk.Skip(raw, v, &r.stack)
 		}
-		end, _ := jsonStringEnd(raw, v)
+		end, _ := jsonwalk.StringEnd(raw, v)
 		if k == 0 {
 			o.resp = raw[v:end]
 		} else {
@@ -143,7 +145,7 @@ func (r *gpFastRequest) event(raw []byte, endpoint string) (*schema.Event, strin
 	}
 	var payload string
 	if r.payload != nil {
-		p, ok := jsonAppendUnescaped(r.unescaped[:0], r.payload)
+		p, ok := jsonwalk.AppendUnescaped(r.unescaped[:0], r.payload)
 		if !ok {
 			return gpEvent(raw, endpoint)
 		}
@@ -171,11 +173,11 @@ func (r *gpFastRequest) unescape(o gpRawOut) (gpOut, bool) {
 	g := gpOut{hasResp: o.resp != nil, hasText: o.text != nil}
 	buf, ok := r.unescaped[:0], true
 	if g.hasResp {
-		buf, ok = jsonAppendUnescaped(buf, o.resp)
+		buf, ok = jsonwalk.AppendUnescaped(buf, o.resp)
 	}
 	n := len(buf)
 	if ok && g.hasText {
-		buf, ok = jsonAppendUnescaped(buf, o.text)
+		buf, ok = jsonwalk.AppendUnescaped(buf, o.text)
 	}
 	r.unescaped = buf
 	g.resp, g.text = buf[:n], buf[n:]

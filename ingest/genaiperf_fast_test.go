@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	gojson "github.com/goccy/go-json"
+
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
 // gpSlowFacts decodes data the way the struct path does; ok is false when
@@ -33,9 +35,9 @@ func gpFactsString(f gpFacts) string {
 // event by the fast path and the struct path; whenever the fast path takes
 // the input, both must give the same event (or reject) and facts.
 func checkGpFastMatchesSlow(t *testing.T, data []byte) (reqFast, chunkFast bool) {
-	end, st, _ := jsonValueEnd(data, 0, nil)
-	if st == scanOK && strings.TrimSpace(string(data[end:])) == "" {
-		raw := data[jsonSkipWS(data, 0):end]
+	end, st, _ := jsonwalk.ValueEnd(data, 0, nil)
+	if st == jsonwalk.OK && strings.TrimSpace(string(data[end:])) == "" {
+		raw := data[jsonwalk.SkipWS(data, 0):end]
 		var r gpFastRequest
 		if reqFast = r.parse(raw); reqFast {
 			ev, reason, detail := r.event(raw, "/e")

@@ -4,6 +4,8 @@ import (
 	"slices"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
 // The one-pass route of the genai-perf decoder. Profiling the general route
@@ -134,7 +136,7 @@ func (q *gpQuick) member(b []byte, k, j int) (end int) {
 func (q *gpQuick) event(start int64, payload []byte, endpoint string) *schema.Event {
 	var p string
 	if payload != nil {
-		u, ok := jsonAppendUnescaped(q.unescaped[:0], payload)
+		u, ok := jsonwalk.AppendUnescaped(q.unescaped[:0], payload)
 		if q.unescaped = u; !ok {
 			return nil
 		}

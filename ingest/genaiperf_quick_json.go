@@ -1,5 +1,9 @@
 package ingest
 
+import (
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+)
+
 // JSON readers of the one-pass route for the request object itself (plain
 // JSON, unlike the escaped events). Each validates what it reads and
 // returns an index into b, gpMore when b ends first, or gpBail.
@@ -14,7 +18,7 @@ func gpOuterOpen(b []byte, i int, want, close byte) (int, bool) {
 	if b[i] != want {
 		return gpBail, false
 	}
-	i = jsonSkipWS(b, i+1)
+	i = jsonwalk.SkipWS(b, i+1)
 	if i >= len(b) {
 		return gpMore, false
 	}
@@ -34,13 +38,13 @@ func gpOuterNext(b []byte, i int, close byte) (int, bool) {
 		}
 		i--
 	}
-	i = jsonSkipWS(b, i)
+	i = jsonwalk.SkipWS(b, i)
 	if i >= len(b) {
 		return gpMore, false
 	}
 	switch b[i] {
 	case ',':
-		i = jsonSkipWS(b, i+1)
+		i = jsonwalk.SkipWS(b, i+1)
 		if i >= len(b) {
 			return gpMore, false
 		}
@@ -71,14 +75,14 @@ func gpOuterKey(b []byte, i int) ([]byte, int) {
 		return nil, gpBail
 	}
 	key := b[i+1 : j]
-	j = jsonSkipWS(b, j+1)
+	j = jsonwalk.SkipWS(b, j+1)
 	if j >= len(b) {
 		return nil, gpMore
 	}
 	if b[j] != ':' {
 		return nil, gpBail
 	}
-	if j = jsonSkipWS(b, j+1); j >= len(b) {
+	if j = jsonwalk.SkipWS(b, j+1); j >= len(b) {
 		return nil, gpMore
 	}
 	return key, j
@@ -125,12 +129,12 @@ func gpOuterInt(b []byte, i int) (int64, int) {
 
 // gpOuterSkip skips the value at b[i], validating it.
 func gpOuterSkip(b []byte, i int, stack *[]byte) int {
-	end, st, grown := jsonValueEnd(b, i, *stack)
+	end, st, grown := jsonwalk.ValueEnd(b, i, *stack)
 	*stack = grown
 	switch st {
-	case scanOK:
+	case jsonwalk.OK:
 		return end
-	case scanMore:
+	case jsonwalk.More:
 		return gpMore
 	}
 	return gpBail

@@ -1,5 +1,9 @@
 package ingest
 
+import (
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+)
+
 // response reads the "response" string at b[i], read at tNs, and accounts
 // for it as gpStream.output does. A stream's SSE lines are read in their
 // escaped form, except a line that an earlier response began (the first
@@ -51,14 +55,14 @@ func gpSSEStart(t []byte) bool {
 // whole accounts for the response string at b[i] by gpStream.output (a
 // body, or the response that tells the shape).
 func (q *gpQuick) whole(b []byte, i int, tNs int64) int {
-	end, st := jsonStringEnd(b, i)
+	end, st := jsonwalk.StringEnd(b, i)
 	switch st {
-	case scanMore:
+	case jsonwalk.More:
 		return gpMore
-	case scanBad:
+	case jsonwalk.Bad:
 		return gpBail
 	}
-	u, ok := jsonAppendUnescaped(q.unescaped[:0], b[i:end])
+	u, ok := jsonwalk.AppendUnescaped(q.unescaped[:0], b[i:end])
 	q.unescaped = u
 	if !ok || q.s.output(gpOut{resp: u, hasResp: true}, tNs) != "" {
 		return gpBail // the general route decodes or rejects it
@@ -73,11 +77,11 @@ func (q *gpQuick) general(b []byte, from, st int, tNs int64) int {
 	if st == gpMore {
 		return gpMore
 	}
-	end, scan := jsonStringEnd(b, from-1) // b[from-1] ends a \n or is the opening '"'
+	end, scan := jsonwalk.StringEnd(b, from-1) // b[from-1] ends a \n or is the opening '"'
 	switch scan {
-	case scanMore:
+	case jsonwalk.More:
 		return gpMore
-	case scanBad:
+	case jsonwalk.Bad:
 		return gpBail
 	}
 	if !q.feed(b[from : end-1]) {
@@ -91,7 +95,7 @@ func (q *gpQuick) general(b []byte, from, st int, tNs int64) int {
 // stream; it reports false when the text needs the general route or holds
 // an event the general route rejects.
 func (q *gpQuick) feed(text []byte) bool {
-	u, ok := jsonAppendUnescapedText(q.unescaped[:0], text)
+	u, ok := jsonwalk.AppendUnescapedText(q.unescaped[:0], text)
 	q.unescaped = u
 	if !ok {
 		return false

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // gpDecodeRoute decodes doc with the one-pass route on (general=false) or
@@ -21,7 +23,7 @@ func gpDecodeRoute(doc []byte, general bool) (*recorder, error, int64) {
 	if !general {
 		r = &gpPieceReader{rest: doc, n: max(7, len(doc)/50)}
 	}
-	in := &Input{R: r, Name: "x", Host: "h"}
+	in := &decode.Input{R: r, Name: "x", Host: "h"}
 	w := &gpWalker{sc: &gpScanner{r: in.R}, in: in, sink: rec, general: general}
 	err := w.decode()
 	return rec, err, w.onePassRead

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
 // gpScanner reads the genai-perf document as a stream of bytes: white space,
@@ -81,7 +83,7 @@ func (s *gpScanner) read() bool {
 // peek skips white space and returns the next byte, or an error at the end.
 func (s *gpScanner) peek() (byte, error) {
 	for {
-		s.pos = jsonSkipWS(s.buf, s.pos)
+		s.pos = jsonwalk.SkipWS(s.buf, s.pos)
 		if s.pos < len(s.buf) {
 			return s.buf[s.pos], nil
 		}
@@ -119,14 +121,14 @@ func (s *gpScanner) value() ([]byte, error) {
 		return nil, err
 	}
 	for {
-		end, st, stack := jsonValueEnd(s.buf, s.pos, s.stack)
+		end, st, stack := jsonwalk.ValueEnd(s.buf, s.pos, s.stack)
 		s.stack = stack
 		switch {
-		case st == scanOK:
+		case st == jsonwalk.OK:
 			v := s.buf[s.pos:end]
 			s.pos = end
 			return v, nil
-		case st == scanMore && s.fill(s.pos):
+		case st == jsonwalk.More && s.fill(s.pos):
 			continue
 		}
 		return nil, s.valueError()

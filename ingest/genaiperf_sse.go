@@ -8,6 +8,8 @@ import (
 	gojson "github.com/goccy/go-json"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // Response shapes of a genai-perf request, fixed by its first output.
@@ -221,10 +223,10 @@ func (s *gpStream) chunk(f *gpFacts) {
 		s.errorClass = f.errorClass
 	}
 	if f.hasOut {
-		s.usageOut = ptr(f.usageOut)
+		s.usageOut = decode.Ptr(f.usageOut)
 	}
 	if f.hasIn {
-		s.usageIn = ptr(f.usageIn)
+		s.usageIn = decode.Ptr(f.usageIn)
 	}
 	if f.finished {
 		s.done = true
@@ -247,7 +249,7 @@ func gpErrorClass(c *gpChunk) string {
 		typ, code = inner.Type, inner.Code
 	}
 	if n, err := strconv.Atoi(strings.Trim(string(code), `" `)); err == nil {
-		if class := ErrorClass(n); class != schema.ErrorNone {
+		if class := decode.ErrorClass(n); class != schema.ErrorNone {
 			return class
 		}
 	}
@@ -294,20 +296,20 @@ func (s *gpStream) event(responses int) *schema.Event {
 	ev := &schema.Event{
 		Source: schema.SourceClient, Format: "genai-perf", Clock: schema.ClockWall,
 		ResponseID: s.id, Model: s.model, Endpoint: gpEndpointOf(s.object),
-		StartNs: ptr(s.start), ChunkOffsetsNs: s.offsets, ChunkTokens: s.tokens,
+		StartNs: decode.Ptr(s.start), ChunkOffsetsNs: s.offsets, ChunkTokens: s.tokens,
 	}
 	if responses > 0 {
-		ev.EndNs = ptr(s.lastNs)
+		ev.EndNs = decode.Ptr(s.lastNs)
 	}
 	if n := len(s.offsets); n > 0 {
-		ev.FirstTokenNs = ptr(s.start + s.offsets[0])
-		ev.LastTokenNs = ptr(s.start + s.offsets[n-1])
+		ev.FirstTokenNs = decode.Ptr(s.start + s.offsets[0])
+		ev.LastTokenNs = decode.Ptr(s.start + s.offsets[n-1])
 	}
 	switch s.mode {
 	case gpSSE:
-		ev.Stream = ptr(true)
+		ev.Stream = decode.Ptr(true)
 	case gpBody:
-		ev.Stream = ptr(false)
+		ev.Stream = decode.Ptr(false)
 	}
 	s.tokenCounts(ev)
 	done := s.done || (s.mode == gpTriton && s.sawAny)
@@ -319,7 +321,7 @@ func (s *gpStream) event(responses int) *schema.Event {
 	case !done:
 		ev.Error = schema.ErrorInterrupted
 	}
-	ev.Completed = ptr(ev.Error == schema.ErrorNone)
+	ev.Completed = decode.Ptr(ev.Error == schema.ErrorNone)
 	return ev
 }
 

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // The golden testdata/genai-perf/profile_export.json.golden was checked by
@@ -90,7 +92,7 @@ func TestGenaiPerfStreams(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			rec := &recorder{}
-			err := genaiPerf{}.Decode(&Input{R: strings.NewReader(gpDoc(gpReq(t0, c.reads...))), Name: "x"}, rec)
+			err := genaiPerf{}.Decode(&decode.Input{R: strings.NewReader(gpDoc(gpReq(t0, c.reads...))), Name: "x"}, rec)
 			if err != nil || len(rec.Events) != 1 {
 				t.Fatalf("err %v, got %+v", err, rec)
 			}
@@ -116,7 +118,7 @@ func TestGenaiPerfRejects(t *testing.T) {
 	noTS := `{"request_inputs":{},"response_timestamps":[],"response_outputs":[]}`
 	extra := `{"timestamp":5,"response_timestamps":[6],"response_outputs":[{"response":"a"},{"response":"b"}]}`
 	rec := &recorder{}
-	err := genaiPerf{}.Decode(&Input{R: strings.NewReader(gpDoc(bad, noTS, extra, `7`)), Name: "x"}, rec)
+	err := genaiPerf{}.Decode(&decode.Input{R: strings.NewReader(gpDoc(bad, noTS, extra, `7`)), Name: "x"}, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +144,7 @@ func TestGenaiPerfTruncated(t *testing.T) {
 	j := i + 1 + strings.Index(string(full[i+1:]), `{"timestamp"`)
 	for _, cut := range []int{j - 1, j + 40} { // just before and inside request 2
 		rec := &recorder{}
-		err := genaiPerf{}.Decode(&Input{R: strings.NewReader(string(full[:cut])), Name: "x"}, rec)
+		err := genaiPerf{}.Decode(&decode.Input{R: strings.NewReader(string(full[:cut])), Name: "x"}, rec)
 		if err != nil || len(rec.Events) != 1 || len(rec.Rejects) != 1 || rec.Rejects[0].Line != 2 {
 			t.Errorf("cut at %d: err %v, %d events, rejects %+v", cut, err, len(rec.Events), rec.Rejects)
 		}
@@ -150,13 +152,13 @@ func TestGenaiPerfTruncated(t *testing.T) {
 	// Damage after the experiments array loses no request: no reject.
 	rec := &recorder{}
 	end := strings.LastIndex(string(full), `,"version"`)
-	if err := (genaiPerf{}).Decode(&Input{R: strings.NewReader(string(full[:end+5])), Name: "x"}, rec); err != nil ||
+	if err := (genaiPerf{}).Decode(&decode.Input{R: strings.NewReader(string(full[:end+5])), Name: "x"}, rec); err != nil ||
 		len(rec.Events) != 7 || len(rec.Rejects) != 1 {
 		t.Errorf("cut after experiments: err %v, %d events, %d rejects; want 7 and the 1 of request 8", err, len(rec.Events), len(rec.Rejects))
 	}
 	for _, in := range []string{string(full[:40]), "not json", `[1,2]`, `{"experiments":{}}`} {
 		rec := &recorder{}
-		if err := (genaiPerf{}).Decode(&Input{R: strings.NewReader(in), Name: "x"}, rec); err == nil || rec.total() != 0 {
+		if err := (genaiPerf{}).Decode(&decode.Input{R: strings.NewReader(in), Name: "x"}, rec); err == nil || rec.total() != 0 {
 			t.Errorf("%q: err %v, %d records; want an error and none", in, err, rec.total())
 		}
 	}
@@ -191,9 +193,9 @@ func FuzzGenaiPerf(f *testing.F) {
 	seedFuzz(f, "genai-perf")
 	f.Add([]byte(gpDoc(gpReq(1e9, gpRead{1e9 + 1, gpRole + gpTok[:20]}, gpRead{1e9 + 2, gpTok[20:] + gpDoneEv}))))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, genaiPerf{}, Options{}, data)
+		fuzzDecode(t, genaiPerf{}, decode.Options{}, data)
 		rec := &recorder{}
-		_ = genaiPerf{}.Decode(&Input{R: strings.NewReader(string(data)), Name: "fuzz"}, rec)
+		_ = genaiPerf{}.Decode(&decode.Input{R: strings.NewReader(string(data)), Name: "fuzz"}, rec)
 		var lines []int64
 		for _, e := range rec.Events {
 			lines = append(lines, e.Line)
@@ -222,7 +224,7 @@ func TestGenaiPerfHeaderAndTriton(t *testing.T) {
 		`"requests":[{"timestamp":100,"sequence_id":3,"request_inputs":{"text_input":"hi","max_tokens":8,"stream":true},` +
 		`"response_timestamps":[150,170,190],"response_outputs":[{"text_output":"I"},{"text_output":""},{"text_output":" am"}]}]}],"version":"x"}`
 	rec := &recorder{}
-	if err := (genaiPerf{}).Decode(&Input{R: strings.NewReader(doc), Name: "x"}, rec); err != nil || len(rec.Events) != 1 {
+	if err := (genaiPerf{}).Decode(&decode.Input{R: strings.NewReader(doc), Name: "x"}, rec); err != nil || len(rec.Events) != 1 {
 		t.Fatalf("err %v, %+v", err, rec)
 	}
 	ev := rec.Events[0].Event
@@ -254,7 +256,7 @@ func BenchmarkGenaiPerf(b *testing.B) {
 	b.SetBytes(int64(len(doc)))
 	for b.Loop() {
 		sink := &discardSink{}
-		if err := (genaiPerf{}).Decode(&Input{R: strings.NewReader(doc)}, sink); err != nil || sink.events != 500 {
+		if err := (genaiPerf{}).Decode(&decode.Input{R: strings.NewReader(doc)}, sink); err != nil || sink.events != 500 {
 			b.Fatal(err, sink.events)
 		}
 	}
@@ -278,7 +280,7 @@ func TestGenaiPerfRealStream(t *testing.T) {
 	nl := hi + strings.IndexByte(string(body[hi:]), '\n')
 	wantFirst := int64(nl/size+1) * step
 	rec := &recorder{}
-	if err := (genaiPerf{}).Decode(&Input{R: strings.NewReader(gpDoc(gpReq(t0, reads...))), Name: "x"}, rec); err != nil || len(rec.Events) != 1 {
+	if err := (genaiPerf{}).Decode(&decode.Input{R: strings.NewReader(gpDoc(gpReq(t0, reads...))), Name: "x"}, rec); err != nil || len(rec.Events) != 1 {
 		t.Fatalf("err %v, %+v", err, rec)
 	}
 	ev := rec.Events[0].Event

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // haproxy decodes HAProxy "option httplog" lines (proxy source), with or
@@ -71,7 +73,7 @@ var (
 // Sniff claims an input when one of its first lines is a full httplog line.
 func (haproxy) Sniff(head []byte) bool {
 	lines := strings.SplitN(string(head), "\n", 12)
-	if len(head) >= SniffSize || len(lines) == 12 {
+	if len(head) >= decode.SniffSize || len(lines) == 12 {
 		lines = lines[:len(lines)-1] // the last one may be cut
 	}
 	for _, l := range lines {
@@ -83,19 +85,19 @@ func (haproxy) Sniff(head []byte) bool {
 }
 
 // Decode reads one log line per record.
-func (haproxy) Decode(in *Input, sink Sink) error {
+func (haproxy) Decode(in *decode.Input, sink decode.Sink) error {
 	return haproxyDecode(in, sink, true)
 }
 
 // haproxyDecode is Decode, by the fast path (haproxy_fast.go) when fast is
 // set and it takes the line, else by haproxyLine.
-func haproxyDecode(in *Input, sink Sink, fast bool) error {
+func haproxyDecode(in *decode.Input, sink decode.Sink, fast bool) error {
 	loc := in.Opts.TZ
 	if loc == nil {
 		loc = time.UTC
 	}
 	f := &haproxyFast{loc: loc}
-	return readRecordsByLine(in.R, sink, func(line int64, text []byte) {
+	return decode.ReadRecordsByLine(in.R, sink, func(line int64, text []byte) {
 		if !fast || !f.line(in, sink, line, text) {
 			haproxyLine(in, sink, line, text, loc)
 		}
@@ -103,14 +105,14 @@ func haproxyDecode(in *Input, sink Sink, fast bool) error {
 }
 
 // haproxyLine decodes one line by the general route.
-func haproxyLine(in *Input, sink Sink, line int64, text []byte, loc *time.Location) {
+func haproxyLine(in *decode.Input, sink decode.Sink, line int64, text []byte, loc *time.Location) {
 	s := strings.TrimSpace(string(text))
 	if s == "" {
 		sink.Skip(line, "blank line")
 		return
 	}
 	ev, skip, reason, detail := haproxyEvent(s, loc)
-	emitRecord(in, sink, line, text, onWallClock(ev, in, "haproxy", schema.SourceProxy), skip, reason, detail)
+	decode.Emit(in, sink, line, text, decode.OnWallClock(ev, in, "haproxy", schema.SourceProxy), skip, reason, detail)
 }
 
 // haproxyEvent decodes one line; it returns a skip reason for lines that are
@@ -135,20 +137,20 @@ func haproxyEvent(s string, loc *time.Location) (ev *schema.Event, skip, reason,
 	if len(f) < 10 || strings.Count(f[2], "/") != 4 || !strings.Contains(f[1], "/") {
 		return nil, "", "format mismatch", s
 	}
-	ev = &schema.Event{StartNs: ptr(t.UnixNano())}
+	ev = &schema.Event{StartNs: decode.Ptr(t.UnixNano())}
 	if r, d := haproxyTimers(ev, f[2]); r != "" {
 		return nil, "", r, d
 	}
 	if code, err := strconv.Atoi(f[3]); err != nil {
 		return nil, "", "bad status", f[3]
 	} else if code > 0 {
-		ev.Status = ptr(int32(code))
+		ev.Status = decode.Ptr(int32(code))
 	}
 	backend, server, _ := strings.Cut(f[1], "/")
-	setAttr(ev, "frontend", f[0])
-	setAttr(ev, "backend", backend)
-	setAttr(ev, "server", server)
-	setAttr(ev, "termination_state", f[7])
+	decode.SetAttr(ev, "frontend", f[0])
+	decode.SetAttr(ev, "backend", backend)
+	decode.SetAttr(ev, "server", server)
+	decode.SetAttr(ev, "termination_state", f[7])
 	haproxyTail(ev, f[9])
 	haproxyClassify(ev, f[7])
 	return ev, "", "", ""
@@ -169,19 +171,19 @@ func haproxyTimers(ev *schema.Event, field string) (string, string) {
 	const msNs = int64(time.Millisecond)
 	start := *ev.StartNs
 	if ms[1] >= 0 {
-		ev.QueueNs = ptr(ms[1] * msNs)
+		ev.QueueNs = decode.Ptr(ms[1] * msNs)
 	}
 	if ms[2] >= 0 {
-		ev.ConnectNs = ptr(ms[2] * msNs)
+		ev.ConnectNs = decode.Ptr(ms[2] * msNs)
 	}
 	if ms[0] >= 0 && ms[1] >= 0 && ms[2] >= 0 && ms[3] >= 0 {
-		ev.HeadersNs = ptr(start + (ms[0]+ms[1]+ms[2]+ms[3])*msNs)
+		ev.HeadersNs = decode.Ptr(start + (ms[0]+ms[1]+ms[2]+ms[3])*msNs)
 	}
 	if ms[4] >= 0 && !logasap {
-		ev.EndNs = ptr(start + ms[4]*msNs)
+		ev.EndNs = decode.Ptr(start + ms[4]*msNs)
 	}
 	if logasap {
-		setAttr(ev, "logasap", "true")
+		decode.SetAttr(ev, "logasap", "true")
 	}
 	return "", ""
 }
@@ -219,9 +221,9 @@ func haproxyTail(ev *schema.Event, rest string) {
 		}
 	}
 	if strings.HasPrefix(target, "/") {
-		ev.Endpoint = EndpointPath(target)
+		ev.Endpoint = decode.EndpointPath(target)
 	}
-	setAttr(ev, "method", method)
+	decode.SetAttr(ev, "method", method)
 	if id, _, _ := strings.Cut(trailing, " "); id != "" && id != "-" {
 		ev.RequestID = id
 	}
@@ -233,7 +235,7 @@ func haproxyCaptured(ev *schema.Event, captured string) {
 		h = strings.TrimSpace(h)
 		switch {
 		case haproxyTraceparent.MatchString(h):
-			ev.TraceID = TraceIDFromTraceparent(h)
+			ev.TraceID = decode.TraceIDFromTraceparent(h)
 		case haproxyUUID.MatchString(h) && ev.RequestID == "":
 			ev.RequestID = h
 		}
@@ -245,7 +247,7 @@ func haproxyCaptured(ev *schema.Event, captured string) {
 func haproxyClassify(ev *schema.Event, state string) {
 	haproxyError(ev, state)
 	if (ev.Status != nil || ev.Error != "") && ev.Attrs["logasap"] == "" {
-		ev.Completed = ptr(ev.Error == schema.ErrorNone)
+		ev.Completed = decode.Ptr(ev.Error == schema.ErrorNone)
 	}
 }
 
@@ -265,6 +267,6 @@ func haproxyError[S ~string | ~[]byte](ev *schema.Event, state S) {
 		ev.Error = schema.ErrorServer
 	}
 	if ev.Error == "" && ev.Status != nil {
-		ev.Error = ErrorClass(int(*ev.Status))
+		ev.Error = decode.ErrorClass(int(*ev.Status))
 	}
 }

@@ -5,6 +5,9 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // The fast path of the HAProxy decoder. Profiling the general route
@@ -24,11 +27,11 @@ import (
 type haproxyFast struct {
 	loc     *time.Location
 	ev      schema.Event
-	attrs   []attrKV
+	attrs   []decode.AttrKV
 	scratch []byte
-	arena   valueArena
-	strs    internTable
-	maps    attrMaps
+	arena   decode.ValueArena
+	strs    decode.InternTable
+	maps    decode.AttrMaps
 }
 
 // haproxyFields are the ten space-separated fields after the head, the last
@@ -37,8 +40,8 @@ type haproxyFields [10][]byte
 
 // line decodes one line and reports it to sink; it reports false, having
 // told sink nothing, when the general route must decide.
-func (d *haproxyFast) line(in *Input, sink Sink, n int64, s []byte) bool {
-	if len(s) == 0 || !asciiGraphic(s[0]) || !asciiGraphic(s[len(s)-1]) {
+func (d *haproxyFast) line(in *decode.Input, sink decode.Sink, n int64, s []byte) bool {
+	if len(s) == 0 || !decode.ASCIIGraphic(s[0]) || !decode.ASCIIGraphic(s[len(s)-1]) {
 		return false // maybe blank, or trimmed by the general route
 	}
 	date, rest, ok := haproxyHeadAt(s)
@@ -49,7 +52,7 @@ func (d *haproxyFast) line(in *Input, sink Sink, n int64, s []byte) bool {
 		sink.Skip(n, "not an HTTP request log line")
 		return true
 	}
-	start, ok := clfMillisNs(date, d.loc)
+	start, ok := textscan.CLFMillisNs(date, d.loc)
 	if !ok {
 		return false
 	}
@@ -67,7 +70,7 @@ func (d *haproxyFast) line(in *Input, sink Sink, n int64, s []byte) bool {
 		return false
 	}
 	d.clearEvent(in, n)
-	d.ev.StartNs = d.arena.int64(start)
+	d.ev.StartNs = d.arena.Int64(start)
 	if !d.timers(f[2], start) || !d.status(f[3]) {
 		return false
 	}
@@ -77,14 +80,14 @@ func (d *haproxyFast) line(in *Input, sink Sink, n int64, s []byte) bool {
 		val []byte
 	}{{"frontend", f[0]}, {"backend", backend}, {"server", server}, {"termination_state", f[7]}} {
 		if len(a.val) > 0 {
-			d.attrs = append(d.attrs, attrKV{a.key, d.strs.get(a.val)})
+			d.attrs = append(d.attrs, decode.AttrKV{Key: a.key, Val: d.strs.Get(a.val)})
 		}
 	}
 	if !d.tail(f[9]) {
 		return false
 	}
 	d.classify(f[7])
-	d.ev.Attrs = d.maps.get(d.attrs)
+	d.ev.Attrs = d.maps.Get(d.attrs)
 	sink.Event(n, s, &d.ev)
 	return true
 }
@@ -92,7 +95,7 @@ func (d *haproxyFast) line(in *Input, sink Sink, n int64, s []byte) bool {
 // clearEvent readies d.ev for line n: the fields the fast path sets are
 // cleared (the others stay zero), the input's fields set. The sink copies
 // the event it is given, so d.ev is reused.
-func (d *haproxyFast) clearEvent(in *Input, n int64) {
+func (d *haproxyFast) clearEvent(in *decode.Input, n int64) {
 	ev := &d.ev
 	if ev.Format == "" {
 		*ev = schema.Event{Source: schema.SourceProxy, Format: "haproxy", Clock: schema.ClockWall}

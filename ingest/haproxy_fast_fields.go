@@ -5,6 +5,9 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // This file reads the fields of an HAProxy line for the fast path
@@ -30,19 +33,19 @@ func (d *haproxyFast) timers(field []byte, start int64) bool {
 	const msNs = int64(time.Millisecond)
 	ev := &d.ev
 	if ms[1] >= 0 {
-		ev.QueueNs = d.arena.int64(ms[1] * msNs)
+		ev.QueueNs = d.arena.Int64(ms[1] * msNs)
 	}
 	if ms[2] >= 0 {
-		ev.ConnectNs = d.arena.int64(ms[2] * msNs)
+		ev.ConnectNs = d.arena.Int64(ms[2] * msNs)
 	}
 	if ms[0] >= 0 && ms[1] >= 0 && ms[2] >= 0 && ms[3] >= 0 {
-		ev.HeadersNs = d.arena.int64(start + (ms[0]+ms[1]+ms[2]+ms[3])*msNs)
+		ev.HeadersNs = d.arena.Int64(start + (ms[0]+ms[1]+ms[2]+ms[3])*msNs)
 	}
 	if ms[4] >= 0 && !logasap {
-		ev.EndNs = d.arena.int64(start + ms[4]*msNs)
+		ev.EndNs = d.arena.Int64(start + ms[4]*msNs)
 	}
 	if logasap {
-		d.attrs = append(d.attrs, attrKV{"logasap", "true"})
+		d.attrs = append(d.attrs, decode.AttrKV{Key: "logasap", Val: "true"})
 	}
 	return true
 }
@@ -58,7 +61,7 @@ func haproxyTimer(b []byte) (int64, bool) {
 	if neg {
 		b = b[1:]
 	}
-	v, ok := digitsValue(b)
+	v, ok := textscan.Digits(b)
 	if neg {
 		v = -v
 	}
@@ -71,12 +74,12 @@ func (d *haproxyFast) status(b []byte) bool {
 	if neg {
 		b = b[1:]
 	}
-	code, ok := digitsValue(b)
+	code, ok := textscan.Digits(b)
 	if !ok || len(b) > 9 {
 		return false
 	}
 	if !neg && code > 0 {
-		d.ev.Status = d.arena.int32(int32(code))
+		d.ev.Status = d.arena.Int32(int32(code))
 	}
 	return true
 }
@@ -88,7 +91,7 @@ func (d *haproxyFast) tail(rest []byte) bool {
 	ev := &d.ev
 	_, rest, _ = bytes.Cut(rest, []byte(" ")) // srv_queue/backend_queue
 	var rid []byte
-	var tid envoyTraceID
+	var tid decode.TraceID
 	ok := true
 	rest, ok = haproxyTrimLeft(rest)
 	for first := true; ok && len(rest) > 0 && rest[0] == '{'; first = false {
@@ -117,8 +120,8 @@ func (d *haproxyFast) tail(rest []byte) bool {
 			rid = id
 		}
 	}
-	if len(rid)+tid.n > 0 {
-		d.scratch = append(append(d.scratch[:0], rid...), tid.id[:tid.n]...)
+	if len(rid)+tid.N > 0 {
+		d.scratch = append(append(d.scratch[:0], rid...), tid.ID[:tid.N]...)
 		s := string(d.scratch)
 		ev.RequestID, ev.TraceID = s[:len(rid)], s[len(rid):]
 	}
@@ -129,15 +132,10 @@ func (d *haproxyFast) tail(rest []byte) bool {
 // line (which the caller checked is not white space); ok is false when a
 // non-ASCII byte follows, which strings.TrimSpace may trim too.
 func haproxyTrimLeft(s []byte) ([]byte, bool) {
-	for len(s) > 0 && asciiSpace(s[0]) {
+	for len(s) > 0 && textscan.ASCIISpace(s[0]) {
 		s = s[1:]
 	}
 	return s, len(s) == 0 || s[0] < 0x80
-}
-
-// asciiSpace reports whether c is ASCII white space as unicode.IsSpace has it.
-func asciiSpace(c byte) bool {
-	return c == ' ' || c >= '\t' && c <= '\r'
 }
 
 // request sets the endpoint and method from the quoted request line.
@@ -153,10 +151,10 @@ func (d *haproxyFast) request(req []byte) {
 		}
 	}
 	if len(target) > 0 && target[0] == '/' {
-		d.ev.Endpoint = d.strs.get(endpointPath(target))
+		d.ev.Endpoint = d.strs.Get(decode.EndpointPathBytes(target))
 	}
 	if len(method) > 0 {
-		d.attrs = append(d.attrs, attrKV{"method", d.strs.get(method)})
+		d.attrs = append(d.attrs, decode.AttrKV{Key: "method", Val: d.strs.Get(method)})
 	}
 }
 
@@ -164,7 +162,7 @@ func (d *haproxyFast) request(req []byte) {
 // first), a traceparent the trace id (the last, even when it gives "").
 // It reports false for a header with non-ASCII ends, which strings.TrimSpace
 // may trim.
-func haproxyCapturedIDs(captured []byte, rid *[]byte, tid *envoyTraceID) bool {
+func haproxyCapturedIDs(captured []byte, rid *[]byte, tid *decode.TraceID) bool {
 	for rest, more := captured, true; more; {
 		h := rest
 		if i := bytes.IndexByte(rest, '|'); i >= 0 {
@@ -172,10 +170,10 @@ func haproxyCapturedIDs(captured []byte, rid *[]byte, tid *envoyTraceID) bool {
 		} else {
 			more = false
 		}
-		for len(h) > 0 && asciiSpace(h[0]) {
+		for len(h) > 0 && textscan.ASCIISpace(h[0]) {
 			h = h[1:]
 		}
-		for len(h) > 0 && asciiSpace(h[len(h)-1]) {
+		for len(h) > 0 && textscan.ASCIISpace(h[len(h)-1]) {
 			h = h[:len(h)-1]
 		}
 		if len(h) > 0 && (h[0] >= 0x80 || h[len(h)-1] >= 0x80) {
@@ -183,8 +181,8 @@ func haproxyCapturedIDs(captured []byte, rid *[]byte, tid *envoyTraceID) bool {
 		}
 		switch {
 		case haproxyIsTraceparent(h):
-			tid.n = 0
-			tid.set(h, true)
+			tid.N = 0
+			tid.Set(h, true)
 		case haproxyIsUUID(h) && *rid == nil:
 			*rid = h
 		}
@@ -204,7 +202,7 @@ func haproxyIsUUID(h []byte) bool {
 		return false
 	}
 	for i, c := range h {
-		if i != 8 && i != 13 && i != 18 && i != 23 && hexLower[c] == 0 {
+		if i != 8 && i != 13 && i != 18 && i != 23 && decode.HexLower[c] == 0 {
 			return false
 		}
 	}
@@ -213,7 +211,7 @@ func haproxyIsUUID(h []byte) bool {
 
 func lowerHex(b []byte) bool {
 	for _, c := range b {
-		if hexLower[c] != c || c == 0 {
+		if decode.HexLower[c] != c || c == 0 {
 			return false
 		}
 	}
@@ -226,9 +224,9 @@ func (d *haproxyFast) classify(state []byte) {
 	haproxyError(ev, state)
 	logasap := false
 	for _, a := range d.attrs {
-		logasap = logasap || a.key == "logasap"
+		logasap = logasap || a.Key == "logasap"
 	}
 	if (ev.Status != nil || ev.Error != "") && !logasap {
-		ev.Completed = d.arena.bool(ev.Error == schema.ErrorNone)
+		ev.Completed = d.arena.Bool(ev.Error == schema.ErrorNone)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // haproxyEdgeLines are hand-made lines for the HAProxy fast path: syslog
@@ -53,7 +55,7 @@ var haproxyEdgeLines = []string{
 // checkHAProxyLine decodes one line by the fast path and, when it takes the
 // line, by the general route: both must tell the sink the same.
 func checkHAProxyLine(t *testing.T, f *haproxyFast, line []byte) bool {
-	in := &Input{Name: "t.log", Host: "h"}
+	in := &decode.Input{Name: "t.log", Host: "h"}
 	var a, b recorder
 	if !f.line(in, &a, 3, line) {
 		if a.total() != 0 {
@@ -82,14 +84,14 @@ func TestHAProxyFastMatchesGeneral(t *testing.T) {
 		if took < 9 {
 			t.Errorf("the fast path took %d lines", took)
 		}
-		routesAgree(t, haproxyDecode, Options{TZ: loc}, []byte(strings.Join(haproxyEdgeLines, "\r\n")))
+		routesAgree(t, haproxyDecode, decode.Options{TZ: loc}, []byte(strings.Join(haproxyEdgeLines, "\r\n")))
 	}
 	for _, path := range testdataFiles(t, "haproxy") {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		routesAgree(t, haproxyDecode, Options{}, data)
+		routesAgree(t, haproxyDecode, decode.Options{}, data)
 	}
 }
 

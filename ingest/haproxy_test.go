@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // TestHAProxyInstants checks the instants of hand-written lines.
@@ -67,7 +69,7 @@ func TestHAProxyTZ(t *testing.T) {
 	}
 	line := `10.1.0.5:51234 [23/Nov/2026:10:00:00.123] fe be/srv 0/0/0/1/2 200 9 - - ---- 1/1/1/1/0 0/0 "GET / HTTP/1.1"` + "\n"
 	rec := &recorder{}
-	if err := (haproxy{}).Decode(&Input{R: strings.NewReader(line), Opts: Options{TZ: ny}}, rec); err != nil || len(rec.Events) != 1 {
+	if err := (haproxy{}).Decode(&decode.Input{R: strings.NewReader(line), Opts: decode.Options{TZ: ny}}, rec); err != nil || len(rec.Events) != 1 {
 		t.Fatalf("%v %+v", err, rec)
 	}
 	if got := *rec.Events[0].Event.StartNs; got != 1795446000123000000 {
@@ -113,9 +115,9 @@ func TestHAProxySniff(t *testing.T) {
 func FuzzHAProxy(f *testing.F) {
 	seedFuzz(f, "haproxy")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, haproxy{}, Options{}, data)
+		fuzzDecode(t, haproxy{}, decode.Options{}, data)
 		rec := &recorder{}
-		if err := (haproxy{}).Decode(&Input{R: bytes.NewReader(data)}, rec); err == nil && rec.total() != lineCount(data) {
+		if err := (haproxy{}).Decode(&decode.Input{R: bytes.NewReader(data)}, rec); err == nil && rec.total() != lineCount(data) {
 			t.Fatalf("%d lines, %d records reported", lineCount(data), rec.total())
 		}
 	})

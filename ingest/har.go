@@ -12,6 +12,9 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // har decodes HTTP Archive 1.2 files (client source): one record per
@@ -101,19 +104,19 @@ type harHeader struct {
 // Decode reads the whole document and walks it by the fast path
 // (har_fast.go), which hands what it does not reproduce exactly to the
 // general route below.
-func (h har) Decode(in *Input, sink Sink) error {
+func (h har) Decode(in *decode.Input, sink decode.Sink) error {
 	return h.decode(in, sink, true)
 }
 
 // decode reads the document by the fast path when fast is set, else by
 // the general route alone.
-func (h har) decode(in *Input, sink Sink, fast bool) error {
+func (h har) decode(in *decode.Input, sink decode.Sink, fast bool) error {
 	if !fast {
 		return h.decodeGeneral(in, in.R, sink)
 	}
-	data, err := readAllSized(in.R, in.Size)
+	data, err := decode.ReadAllSized(in.R, in.Size)
 	if err != nil {
-		return h.decodeGeneral(in, io.MultiReader(bytes.NewReader(data), errReader{err}), sink)
+		return h.decodeGeneral(in, io.MultiReader(bytes.NewReader(data), decode.ErrReader{Err: err}), sink)
 	}
 	f := harFast{in: in, sink: sink}
 	if f.decode(data) {
@@ -125,8 +128,8 @@ func (h har) decode(in *Input, sink Sink, fast bool) error {
 // decodeGeneral walks the document in r to log.entries with encoding/json
 // and decodes each entry; the line of an entry is the line its object
 // starts on.
-func (h har) decodeGeneral(in *Input, r io.Reader, sink Sink) error {
-	li := &lineIndex{r: r}
+func (h har) decodeGeneral(in *decode.Input, r io.Reader, sink decode.Sink) error {
+	li := &decode.LineIndex{R: r}
 	dec := json.NewDecoder(li)
 	dec.UseNumber()
 	endpoints := harEndpoints(in)
@@ -134,7 +137,7 @@ func (h har) decodeGeneral(in *Input, r io.Reader, sink Sink) error {
 		harRecord(in, sink, endpoints, line, raw)
 	}
 	found, err := harWalk(dec, []string{"log", "entries"}, func() error {
-		return jsonArrayElements(dec, li, sink, rec)
+		return decode.JSONArrayElements(dec, li, sink, rec)
 	})
 	if err != nil && !found {
 		return fmt.Errorf("har: not a HAR document: %v", err)
@@ -149,7 +152,7 @@ func (h har) decodeGeneral(in *Input, r io.Reader, sink Sink) error {
 }
 
 // harEndpoints returns the LLM API paths an input keeps.
-func harEndpoints(in *Input) []string {
+func harEndpoints(in *decode.Input) []string {
 	if in.Opts.Endpoints == nil {
 		return harDefaultEndpoints
 	}
@@ -157,20 +160,20 @@ func harEndpoints(in *Input) []string {
 }
 
 // harRecord decodes one entry, raw, by encoding/json and reports it.
-func harRecord(in *Input, sink Sink, endpoints []string, line int64, raw []byte) {
+func harRecord(in *decode.Input, sink decode.Sink, endpoints []string, line int64, raw []byte) {
 	var e harEntry
 	if err := json.Unmarshal(raw, &e); err != nil {
-		sink.Reject(line, "invalid json", truncateDetail(err.Error()))
+		sink.Reject(line, "invalid json", decode.TruncateDetail(err.Error()))
 		return
 	}
 	ev, skip, reason, detail := e.event(endpoints)
-	emitRecord(in, sink, line, raw, onWallClock(ev, in, "har", schema.SourceClient), skip, reason, detail)
+	decode.Emit(in, sink, line, raw, decode.OnWallClock(ev, in, "har", schema.SourceClient), skip, reason, detail)
 }
 
 // harTail is a Sink that drops the first n records reported to it: the
 // general route's reports of the entries the fast path already reported.
 type harTail struct {
-	Sink
+	decode.Sink
 	n int
 }
 
@@ -242,17 +245,17 @@ func (e *harEntry) event(endpoints []string) (ev *schema.Event, skip, reason, de
 		return nil, "", "bad timestamp", e.StartedDateTime
 	}
 	start := t.UnixNano()
-	ev = &schema.Event{StartNs: ptr(start), Endpoint: u.Path}
+	ev = &schema.Event{StartNs: decode.Ptr(start), Endpoint: u.Path}
 	if r, d := e.instants(ev, start); r != "" {
 		return nil, "", r, d
 	}
 	e.ids(ev)
 	e.requestBody(ev)
 	if e.Response.Status > 0 {
-		ev.Status = ptr(int32(e.Response.Status))
-		ev.Error = ErrorClass(e.Response.Status)
+		ev.Status = decode.Ptr(int32(e.Response.Status))
+		ev.Error = decode.ErrorClass(e.Response.Status)
 	} else {
-		ev.Error, ev.Completed = schema.ErrorInterrupted, ptr(false)
+		ev.Error, ev.Completed = schema.ErrorInterrupted, decode.Ptr(false)
 	}
 	e.responseBody(ev)
 	return ev, "", "", ""
@@ -276,7 +279,7 @@ func (e *harEntry) instants(ev *schema.Event, start int64) (string, string) {
 		if !ok {
 			continue
 		}
-		ns, ok := decimalScaled(v.String(), 6)
+		ns, ok := textscan.DecimalScaled(v.String(), 6)
 		if !ok || ns < -1e6 {
 			return "bad timing", k + "=" + v.String()
 		}
@@ -288,17 +291,17 @@ func (e *harEntry) instants(ev *schema.Event, start int64) (string, string) {
 			beforeHeaders += ns
 		}
 	}
-	if w, ok := decimalScaled(e.Timings["wait"].String(), 6); ok && w >= 0 && e.Response.Status > 0 {
-		ev.HeadersNs = ptr(start + beforeHeaders)
+	if w, ok := textscan.DecimalScaled(e.Timings["wait"].String(), 6); ok && w >= 0 && e.Response.Status > 0 {
+		ev.HeadersNs = decode.Ptr(start + beforeHeaders)
 	}
 	if e.Time != "" {
-		total, ok := decimalScaled(e.Time.String(), 6)
+		total, ok := textscan.DecimalScaled(e.Time.String(), 6)
 		if !ok || total < 0 {
 			return "bad timing", "time=" + e.Time.String()
 		}
 		sum = total
 	}
-	ev.EndNs = ptr(start + sum)
+	ev.EndNs = decode.Ptr(start + sum)
 	return "", ""
 }
 
@@ -309,7 +312,7 @@ func (e *harEntry) ids(ev *schema.Event) {
 		case "x-request-id":
 			ev.RequestID = h.Value
 		case "traceparent":
-			ev.TraceID = TraceIDFromTraceparent(h.Value)
+			ev.TraceID = decode.TraceIDFromTraceparent(h.Value)
 		}
 	}
 	for _, h := range e.Response.Headers {
@@ -353,13 +356,13 @@ func (e *harEntry) responseBody(ev *schema.Event) {
 		return
 	}
 	if strings.Contains(c.MimeType, "text/event-stream") {
-		ev.Stream = ptr(true)
+		ev.Stream = decode.Ptr(true)
 		harSSE(ev, text)
 		return
 	}
 	var s harChunk
 	if json.Unmarshal([]byte(text), &s) == nil && ev.Status != nil && *ev.Status < 300 {
 		s.apply(ev)
-		ev.Completed = ptr(true)
+		ev.Completed = decode.Ptr(true)
 	}
 }

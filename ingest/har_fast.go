@@ -4,6 +4,9 @@ import (
 	"bytes"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
 // The fast path of the har decoder. Profiling showed the time in
@@ -29,8 +32,8 @@ import (
 // harFast reads a HAR document in place; its scratch is reused entry to
 // entry.
 type harFast struct {
-	in        *Input
-	sink      Sink
+	in        *decode.Input
+	sink      decode.Sink
 	endpoints []string
 	data      []byte
 	stack     []byte
@@ -155,7 +158,7 @@ func (f *harFast) element(j int) int {
 	if end >= 0 {
 		ev, skip, reason, detail, ok := f.event()
 		if ok {
-			emitRecord(f.in, f.sink, f.line, f.data[j:end], onWallClock(ev, f.in, "har", schema.SourceClient), skip, reason, detail)
+			decode.Emit(f.in, f.sink, f.line, f.data[j:end], decode.OnWallClock(ev, f.in, "har", schema.SourceClient), skip, reason, detail)
 			f.reported++
 			return end
 		}
@@ -172,7 +175,7 @@ func (f *harFast) element(j int) int {
 // duplicate, escaped or case-folded keys and on a value of another type.
 func (f *harFast) object(j int, names *harNames, field func(k, j int) int) int {
 	if f.data[j] == 'n' {
-		return jsonWalkLiteral(f.data, j, "null")
+		return jsonwalk.WalkLiteral(f.data, j, "null")
 	}
 	seen := 0
 	return harWalkObject(f.data, j, func(key []byte, j int) int {
@@ -231,9 +234,9 @@ func (f *harFast) responseField(k, j int) int {
 	switch k {
 	case 0:
 		if f.data[j] == 'n' {
-			return jsonWalkLiteral(f.data, j, "null")
+			return jsonwalk.WalkLiteral(f.data, j, "null")
 		}
-		v, end, ok := jsonStrictInt(f.data, j)
+		v, end, ok := jsonwalk.StrictInt(f.data, j)
 		if !ok {
 			return -1
 		}
@@ -258,7 +261,7 @@ func (f *harFast) responseField(k, j int) int {
 // value.
 func (f *harFast) bodyText(j int, buf *[]byte, dst *harBody) int {
 	if f.data[j] == 'n' {
-		return jsonWalkLiteral(f.data, j, "null")
+		return jsonwalk.WalkLiteral(f.data, j, "null")
 	}
 	text, end, exact := harUnescape(*buf, f.data, j)
 	*buf = text
@@ -270,7 +273,7 @@ func (f *harFast) bodyText(j int, buf *[]byte, dst *harBody) int {
 // and returns the index past it, or -1 for any other value.
 func (f *harFast) str(j int, dst *harStr) int {
 	if f.data[j] == 'n' {
-		return jsonWalkLiteral(f.data, j, "null")
+		return jsonwalk.WalkLiteral(f.data, j, "null")
 	}
 	s, end, plain, ok := harString(f.data, j)
 	if !ok {
@@ -286,13 +289,13 @@ func (f *harFast) str(j int, dst *harStr) int {
 // and returns the index past it, or -1 for any other value.
 func (f *harFast) number(j int, dst *[]byte) int {
 	if f.data[j] == 'n' {
-		return jsonWalkLiteral(f.data, j, "null")
+		return jsonwalk.WalkLiteral(f.data, j, "null")
 	}
 	if f.data[j] != '-' && (f.data[j] < '0' || f.data[j] > '9') {
 		return -1
 	}
-	end, st := jsonNumberEnd(f.data, j)
-	if st != scanOK {
+	end, st := jsonwalk.NumberEnd(f.data, j)
+	if st != jsonwalk.OK {
 		return -1
 	}
 	*dst = f.data[j:end]
@@ -303,7 +306,7 @@ func (f *harFast) number(j int, dst *[]byte) int {
 // last of a repeated key winning as in a Go map.
 func (f *harFast) timings(j int) int {
 	if f.data[j] == 'n' {
-		return jsonWalkLiteral(f.data, j, "null")
+		return jsonwalk.WalkLiteral(f.data, j, "null")
 	}
 	return harWalkObject(f.data, j, func(key []byte, j int) int {
 		k := harTimingIndex(key)
@@ -344,7 +347,7 @@ func harTimingIndex(key []byte) int {
 // headers reads the headers list at data[j], keeping the id headers.
 func (f *harFast) headers(j int, resp bool) int {
 	if f.data[j] == 'n' {
-		return jsonWalkLiteral(f.data, j, "null")
+		return jsonwalk.WalkLiteral(f.data, j, "null")
 	}
 	return harWalkArray(f.data, j, func(j int) int {
 		var name, value harStr
@@ -384,7 +387,7 @@ func (f *harFast) text(s harStr) ([]byte, bool) {
 	}
 	start := len(f.arena)
 	var ok bool
-	f.arena, ok = jsonAppendUnescapedText(f.arena, s.raw)
+	f.arena, ok = jsonwalk.AppendUnescapedText(f.arena, s.raw)
 	return f.arena[start:], ok
 }
 

@@ -1,6 +1,10 @@
 package ingest
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+)
 
 // The fast reading of one SSE event (or a whole JSON response body) into
 // the facts harChunk gives: ids, model, usage, whether it carried output
@@ -84,7 +88,7 @@ func (f *harFast) chunk(b []byte, c *harFastChunk) bool {
 func (r *chunkReader) object(j int, names *harNames, field func(k, j int) int) int {
 	b := r.b
 	if j < len(b) && b[j] == 'n' {
-		return jsonWalkLiteral(b, j, "null")
+		return jsonwalk.WalkLiteral(b, j, "null")
 	}
 	seen := 0
 	return harWalkObject(b, j, func(key []byte, j int) int {
@@ -125,7 +129,7 @@ func (r *chunkReader) field(k, j int) int {
 // unescaping; -1 otherwise.
 func (r *chunkReader) plain(j int, dst *[]byte) int {
 	if r.b[j] == 'n' {
-		return jsonWalkLiteral(r.b, j, "null")
+		return jsonwalk.WalkLiteral(r.b, j, "null")
 	}
 	s, end, plain, ok := harString(r.b, j)
 	if !ok || !plain {
@@ -139,7 +143,7 @@ func (r *chunkReader) plain(j int, dst *[]byte) int {
 // empty; -1 for any other value.
 func (r *chunkReader) nonEmpty(j int, dst *bool) int {
 	if r.b[j] == 'n' {
-		return jsonWalkLiteral(r.b, j, "null")
+		return jsonwalk.WalkLiteral(r.b, j, "null")
 	}
 	end, _, _ := harStringEnd(r.b, j)
 	if end < 0 {
@@ -155,9 +159,9 @@ func (r *chunkReader) nonEmpty(j int, dst *bool) int {
 // value or one out of int64's range.
 func (r *chunkReader) count(j int, dst *int64, has *bool) int {
 	if r.b[j] == 'n' {
-		return jsonWalkLiteral(r.b, j, "null")
+		return jsonwalk.WalkLiteral(r.b, j, "null")
 	}
-	v, end, ok := jsonStrictInt(r.b, j)
+	v, end, ok := jsonwalk.StrictInt(r.b, j)
 	if !ok {
 		return -1
 	}
@@ -192,7 +196,7 @@ func (r *chunkReader) envelope(j int, e *harFastEnv) int {
 // reason.
 func (r *chunkReader) choices(j int) int {
 	if r.b[j] == 'n' {
-		return jsonWalkLiteral(r.b, j, "null")
+		return jsonwalk.WalkLiteral(r.b, j, "null")
 	}
 	return harWalkArray(r.b, j, func(j int) int {
 		return r.object(j, harChoiceFields, func(k, j int) int {
@@ -231,12 +235,12 @@ func (r *chunkReader) token(j int) int {
 		}
 		switch r.b[j] {
 		case 'n':
-			return jsonWalkLiteral(r.b, j, "null")
+			return jsonwalk.WalkLiteral(r.b, j, "null")
 		case 't':
 			special = true
-			return jsonWalkLiteral(r.b, j, "true")
+			return jsonwalk.WalkLiteral(r.b, j, "true")
 		}
-		return jsonWalkLiteral(r.b, j, "false")
+		return jsonwalk.WalkLiteral(r.b, j, "false")
 	})
 	if text && !special {
 		r.c.content = true

@@ -6,6 +6,9 @@ import (
 	"strings"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // harBox holds the values an event of the fast path points to, one
@@ -50,7 +53,7 @@ func (f *harFast) event() (ev *schema.Event, skip, reason, detail string, ok boo
 	if f.e.status > 0 {
 		box.status = int32(f.e.status)
 		ev.Status = &box.status
-		ev.Error = ErrorClass(int(f.e.status))
+		ev.Error = decode.ErrorClass(int(f.e.status))
 	} else {
 		ev.Error, ev.Completed = schema.ErrorInterrupted, &box.completed
 	}
@@ -78,7 +81,7 @@ func (f *harFast) instants(ev *schema.Event, box *harBox) (string, string) {
 		if v == nil {
 			continue
 		}
-		ns, ok := decimalScaledBytes(v, 6)
+		ns, ok := textscan.DecimalScaledBytes(v, 6)
 		if !ok || ns < -1e6 {
 			return "bad timing", harTimingNames[k] + "=" + string(v)
 		}
@@ -91,13 +94,13 @@ func (f *harFast) instants(ev *schema.Event, box *harBox) (string, string) {
 		}
 	}
 	if w := f.e.timings[4]; w != nil && f.e.status > 0 {
-		if ns, ok := decimalScaledBytes(w, 6); ok && ns >= 0 {
+		if ns, ok := textscan.DecimalScaledBytes(w, 6); ok && ns >= 0 {
 			box.headers = box.start + beforeHeaders
 			ev.HeadersNs = &box.headers
 		}
 	}
 	if f.e.time != nil {
-		total, ok := decimalScaledBytes(f.e.time, 6)
+		total, ok := textscan.DecimalScaledBytes(f.e.time, 6)
 		if !ok || total < 0 {
 			return "bad timing", "time=" + string(f.e.time)
 		}

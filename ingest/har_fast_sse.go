@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
 // The bodies of the fast path: the request body for model and stream, the
@@ -63,7 +65,7 @@ func (f *harFast) requestFields(text []byte) (model []byte, stream int, ok bool)
 		case k < 0:
 			return harSkip(text, j, &f.stack)
 		case text[j] == 'n':
-			return jsonWalkLiteral(text, j, "null")
+			return jsonwalk.WalkLiteral(text, j, "null")
 		case k == 0:
 			s, end, plain, ok := harString(text, j)
 			if !ok || !plain {
@@ -73,10 +75,10 @@ func (f *harFast) requestFields(text []byte) (model []byte, stream int, ok bool)
 			return end
 		case text[j] == 't':
 			stream = 1
-			return jsonWalkLiteral(text, j, "true")
+			return jsonwalk.WalkLiteral(text, j, "true")
 		}
 		stream = 0
-		return jsonWalkLiteral(text, j, "false")
+		return jsonwalk.WalkLiteral(text, j, "false")
 	})
 	return model, stream, end >= 0 && harSkipWS(text, end) == len(text)
 }

@@ -19,18 +19,22 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // harRoutes decodes data by the general route alone and with the fast
 // path, under opts, and fails when the two report anything differently:
 // events, raw bytes, skips, rejects, reasons, the returned error.
-func harRoutes(t testing.TB, data []byte, opts Options) {
+func harRoutes(t testing.TB, data []byte, opts decode.Options) {
 	t.Helper()
 	general, fast := &tritonRawRecorder{}, &tritonRawRecorder{}
-	errG := har{}.decode(&Input{R: bytes.NewReader(data), Name: "x", Host: "h", Opts: opts}, general, false)
-	errF := har{}.decode(&Input{R: bytes.NewReader(data), Name: "x", Host: "h", Opts: opts}, fast, true)
+	errG := har{}.decode(&decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h", Opts: opts}, general, false)
+	errF := har{}.decode(&decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h", Opts: opts}, fast, true)
 	if (errG == nil) != (errF == nil) || errG != nil && errG.Error() != errF.Error() || !reflect.DeepEqual(general, fast) {
-		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", truncateDetail(string(data)), errG, general, errF, fast)
+		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", decode.TruncateDetail(string(data)), errG, general, errF, fast)
 	}
 }
 
@@ -43,12 +47,12 @@ func TestHARFastMatchesGeneral(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, opts := range []Options{{}, {Endpoints: []string{"/"}}, {Endpoints: []string{""}}} {
+		for _, opts := range []decode.Options{{}, {Endpoints: []string{"/"}}, {Endpoints: []string{""}}} {
 			harRoutes(t, data, opts)
 		}
 	}
 	if !testing.Short() {
-		harRoutes(t, benchHARInput(), Options{})
+		harRoutes(t, benchHARInput(), decode.Options{})
 	}
 }
 
@@ -210,7 +214,7 @@ var harEdgeDocs = []string{
 // alone, all of them in one document, and odd document shapes.
 func TestHARFastEdges(t *testing.T) {
 	entries := harEdgeEntries()
-	for _, opts := range []Options{{}, {Endpoints: []string{"/"}}} {
+	for _, opts := range []decode.Options{{}, {Endpoints: []string{"/"}}} {
 		for _, e := range entries {
 			harRoutes(t, harDoc(e), opts)
 		}
@@ -233,7 +237,7 @@ func TestHARFastDamaged(t *testing.T) {
 		step = 97
 	}
 	for n := 0; n < len(data); n += step {
-		harRoutes(t, data[:n], Options{})
+		harRoutes(t, data[:n], decode.Options{})
 	}
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for range 300 {
@@ -241,7 +245,7 @@ func TestHARFastDamaged(t *testing.T) {
 		for range 1 + rnd.IntN(4) {
 			b[rnd.IntN(len(b))] = `{}[]",:\0123456789abcdefu -.eEnt`[rnd.IntN(32)]
 		}
-		harRoutes(t, b, Options{})
+		harRoutes(t, b, decode.Options{})
 	}
 }
 
@@ -256,8 +260,8 @@ func FuzzHARFast(f *testing.F) {
 		f.Add([]byte(d))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		harRoutes(t, data, Options{})
-		harRoutes(t, data, Options{Endpoints: []string{"/"}})
+		harRoutes(t, data, decode.Options{})
+		harRoutes(t, data, decode.Options{Endpoints: []string{"/"}})
 	})
 }
 
@@ -266,7 +270,7 @@ func FuzzHARFast(f *testing.F) {
 func harStringAgrees(t *testing.T, b []byte) {
 	t.Helper()
 	s, end, plain, ok := harString(b, 0)
-	ws, wend, wplain, wok := jsonWalkString(b, 0)
+	ws, wend, wplain, wok := jsonwalk.WalkString(b, 0)
 	if ok != wok || ok && (!bytes.Equal(s, ws) || end != wend || plain != wplain) {
 		t.Fatalf("string %q: %q %d %v %v, jsonWalkString %q %d %v %v", b, s, end, plain, ok, ws, wend, wplain, wok)
 	}
@@ -275,7 +279,7 @@ func harStringAgrees(t *testing.T, b []byte) {
 		t.Fatalf("unescape %q: end %d, want %d", b, uend, end)
 	}
 	if ok {
-		want, wexact := jsonAppendUnescaped(nil, b[:end])
+		want, wexact := jsonwalk.AppendUnescaped(nil, b[:end])
 		if exact != wexact || exact && !bytes.Equal(u, want) {
 			t.Fatalf("unescape %q: %q %v, jsonAppendUnescaped %q %v", b, u, exact, want, wexact)
 		}
@@ -319,12 +323,12 @@ func TestHARFastHelpers(t *testing.T) {
 		}
 		tp := gen("0123456789abcdefABx- \t", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "00-0X4BF92F3577B34DA6A3CE929D0E0E4736-a-b",
 			" 00-00000000000000000000000000000000-00f067aa0ba902b7-01 ", "x-0x4bf92f3577b34da6a3ce929d0e0e4736-y-z-w", "")
-		if got, want := harTraceID([]byte(tp)), TraceIDFromTraceparent(tp); got != want {
+		if got, want := harTraceID([]byte(tp)), decode.TraceIDFromTraceparent(tp); got != want {
 			t.Fatalf("traceparent %q: %q, TraceIDFromTraceparent %q", tp, got, want)
 		}
 		ws := gen(" \n\r\tx", "  \n        \n", "\n                   x", " ", "\t\t\r\n  ", "")
 		for i := range len(ws) + 1 {
-			if got, want := harSkipWS([]byte(ws), i), jsonSkipWS([]byte(ws), i); got != want {
+			if got, want := harSkipWS([]byte(ws), i), jsonwalk.SkipWS([]byte(ws), i); got != want {
 				t.Fatalf("white space %q at %d: %d, jsonSkipWS %d", ws, i, got, want)
 			}
 		}
@@ -339,14 +343,14 @@ func TestHARFastHelpers(t *testing.T) {
 		k, ok := harKey([]byte(key), newHarNames(names...))
 		// harKey may be sure where jsonStructKey is not: a key whose first byte
 		// is plain ASCII and starts no name matches none after unescaping.
-		wk, wok := jsonStructKey([]byte(key), names)
+		wk, wok := jsonwalk.StructKey([]byte(key), names)
 		sure := len(key) > 0 && key[0] < 0x80 && key[0] != '\\' && !strings.ContainsAny(strings.ToLower(key[:1]), "upcfks")
 		if wok && (k != wk || !ok) || !wok && ok && !(k == -1 && sure) {
 			t.Fatalf("key %q: %d %v, jsonStructKey %d %v", key, k, ok, wk, wok)
 		}
 		n := gen("0123456789.eE-+", "-1", "0.5", "1483.0", "123456789012.1234567", "1e3", "-0.25", "")
-		v, ok := decimalScaled(n, 6)
-		if got, gotOK := decimalScaledBytes([]byte(n), 6); gotOK != ok || got != v {
+		v, ok := textscan.DecimalScaled(n, 6)
+		if got, gotOK := textscan.DecimalScaledBytes([]byte(n), 6); gotOK != ok || got != v {
 			t.Fatalf("ms %q: %d %v, decimalScaled %d %v", n, got, gotOK, v, ok)
 		}
 	}
@@ -370,8 +374,8 @@ func BenchmarkHARRoutes(b *testing.B) {
 	for _, in := range []struct {
 		name string
 		data []byte
-		opts Options
-	}{{"bench", benchHARInput(), Options{}}, {"chrome", chrome, benchOpts(b, "testdata/har/mitmproxy_chrome.har")}} {
+		opts decode.Options
+	}{{"bench", benchHARInput(), decode.Options{}}, {"chrome", chrome, benchOpts(b, "testdata/har/mitmproxy_chrome.har")}} {
 		for _, fast := range []bool{true, false} {
 			b.Run(in.name+map[bool]string{true: "/fast", false: "/general"}[fast], func(b *testing.B) {
 				benchDecodeCPU(b, harRoute{fast}, in.data, in.opts)
@@ -383,11 +387,13 @@ func BenchmarkHARRoutes(b *testing.B) {
 // harRoute is the har format decoding by one route.
 type harRoute struct{ fast bool }
 
-func (harRoute) Name() string                        { return "har" }
-func (harRoute) Source() string                      { return schema.SourceClient }
-func (harRoute) Describe() string                    { return "" }
-func (harRoute) Sniff([]byte) bool                   { return false }
-func (r harRoute) Decode(in *Input, sink Sink) error { return har{}.decode(in, sink, r.fast) }
+func (harRoute) Name() string      { return "har" }
+func (harRoute) Source() string    { return schema.SourceClient }
+func (harRoute) Describe() string  { return "" }
+func (harRoute) Sniff([]byte) bool { return false }
+func (r harRoute) Decode(in *decode.Input, sink decode.Sink) error {
+	return har{}.decode(in, sink, r.fast)
+}
 
 // TestHARFastReadError checks that a read error is reported as the general
 // route reports it, after the entries read before it (none when the error
@@ -402,7 +408,7 @@ func TestHARFastReadError(t *testing.T) {
 		var errs [2]error
 		for k, fast := range []bool{false, true} {
 			r := io.MultiReader(bytes.NewReader(data[:n]), iotest.ErrReader(errors.New("disk on fire")))
-			errs[k] = har{}.decode(&Input{R: r, Name: "x"}, &recs[k], fast)
+			errs[k] = har{}.decode(&decode.Input{R: r, Name: "x"}, &recs[k], fast)
 		}
 		if fmt.Sprint(errs[0]) != fmt.Sprint(errs[1]) || !reflect.DeepEqual(recs[0], recs[1]) {
 			t.Fatalf("cut at %d: general %v %+v, fast %v %+v", n, errs[0], recs[0], errs[1], recs[1])

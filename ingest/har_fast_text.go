@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
+
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
 // String and key readers of the har fast path, each one pass over the
@@ -128,7 +130,7 @@ func harStringEnd(b []byte, j int) (end int, esc, high bool) {
 // '"', '\\', a control byte or non-ASCII, or len(b).
 func harPlainRun(b []byte, i int) int {
 	for i+8 <= len(b) {
-		if m := swarASCIIStop(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+		if m := jsonwalk.ASCIIStop(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 		i += 8
@@ -153,7 +155,7 @@ func harEscapeLen(b []byte, i int) int {
 			return 0
 		}
 		for _, h := range b[i+2 : i+6] {
-			if jsonHex(h) < 0 {
+			if jsonwalk.Hex(h) < 0 {
 				return 0
 			}
 		}
@@ -198,7 +200,7 @@ func harUnescape(dst, b []byte, j int) (out []byte, end int, exact bool) {
 			out[w] = harUnescapeByte[b[i+1]]
 			w, i = w+1, i+2
 		case 6:
-			r := jsonHex(b[i+2])<<12 | jsonHex(b[i+3])<<8 | jsonHex(b[i+4])<<4 | jsonHex(b[i+5])
+			r := jsonwalk.Hex(b[i+2])<<12 | jsonwalk.Hex(b[i+3])<<8 | jsonwalk.Hex(b[i+4])<<4 | jsonwalk.Hex(b[i+5])
 			exact = exact && (r < 0xD800 || r >= 0xE000)
 			w += utf8.EncodeRune(out[w:], r)
 			i += 6
@@ -218,7 +220,7 @@ func harCopyRun(out []byte, w int, b []byte, i int) ([]byte, int, int) {
 		}
 		v := binary.LittleEndian.Uint64(b[i:])
 		binary.LittleEndian.PutUint64(out[w:], v)
-		if m := swarASCIIStop(v); m != 0 {
+		if m := jsonwalk.ASCIIStop(v); m != 0 {
 			n := bits.TrailingZeros64(m) >> 3
 			return out, w + n, i + n
 		}

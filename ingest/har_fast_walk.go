@@ -3,6 +3,8 @@ package ingest
 import (
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
 // Walkers for the pretty-printed HAR documents: jsonWalkObject and
@@ -116,21 +118,21 @@ func harSkip(b []byte, j int, stack *[]byte) int {
 		end, _, _ := harStringEnd(b, j)
 		return end
 	case c == '-' || c >= '0' && c <= '9':
-		end, st := jsonNumberEnd(b, j)
-		if st != scanOK {
+		end, st := jsonwalk.NumberEnd(b, j)
+		if st != jsonwalk.OK {
 			return -1
 		}
 		return end
 	case c == 't':
-		return jsonWalkLiteral(b, j, "true")
+		return jsonwalk.WalkLiteral(b, j, "true")
 	case c == 'f':
-		return jsonWalkLiteral(b, j, "false")
+		return jsonwalk.WalkLiteral(b, j, "false")
 	case c == 'n':
-		return jsonWalkLiteral(b, j, "null")
+		return jsonwalk.WalkLiteral(b, j, "null")
 	case c == '[' || c == '{':
 		if k := harWS(b, j+1); k < len(b) && b[k] == c+2 { // ']' and '}' follow '[' and '{' by two
 			return k + 1
 		}
 	}
-	return jsonWalkSkip(b, j, stack)
+	return jsonwalk.WalkSkip(b, j, stack)
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // harChunk is one SSE event (or a whole JSON response) of the OpenAI chat,
@@ -90,10 +92,10 @@ func (c *harChunk) apply(ev *schema.Event) {
 			ev.Model = env.Model
 		}
 		if u := env.Usage; u != nil {
-			if p := firstSet(u.PromptTokens, u.InputTokens); p != nil {
+			if p := decode.FirstSet(u.PromptTokens, u.InputTokens); p != nil {
 				ev.PromptTokens, ev.PromptTokensSource = p, schema.TokensUsage
 			}
-			if o := firstSet(u.CompletionTokens, u.OutputTokens); o != nil {
+			if o := decode.FirstSet(u.CompletionTokens, u.OutputTokens); o != nil {
 				ev.OutputTokens, ev.OutputTokensSource = o, schema.TokensUsage
 			}
 		}
@@ -128,9 +130,9 @@ func harSSE(ev *schema.Event, text string) {
 		done = done || c.finished()
 	}
 	if ev.OutputTokens == nil && chunks > 0 {
-		ev.OutputTokens, ev.OutputTokensSource = ptr(chunks), schema.TokensCounted
+		ev.OutputTokens, ev.OutputTokensSource = decode.Ptr(chunks), schema.TokensCounted
 	}
-	ev.Completed = ptr(done && ev.Error == schema.ErrorNone)
+	ev.Completed = decode.Ptr(done && ev.Error == schema.ErrorNone)
 	if !done && ev.Error == schema.ErrorNone {
 		ev.Error = schema.ErrorInterrupted
 	}

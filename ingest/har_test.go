@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // TestHARInstants checks headers and end against hand sums of the timings.
@@ -73,7 +75,7 @@ func TestHARSSE(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ev := &schema.Event{Status: ptr(int32(200))}
+			ev := &schema.Event{Status: decode.Ptr(int32(200))}
 			harSSE(ev, c.body)
 			checkOffset(t, "output tokens", ev.OutputTokens, 0, c.out)
 			if ev.OutputTokensSource != c.source || *ev.Completed != c.completed {
@@ -107,7 +109,7 @@ func TestHARFiles(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "[1,2]", `{"log":{"version":"1.2"}}`, "not json"} {
-		if err := (har{}).Decode(&Input{R: strings.NewReader(bad)}, &recorder{}); err == nil {
+		if err := (har{}).Decode(&decode.Input{R: strings.NewReader(bad)}, &recorder{}); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
 	}
@@ -127,7 +129,7 @@ func TestHARSniff(t *testing.T) {
 func FuzzHAR(f *testing.F) {
 	seedFuzz(f, "har")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, har{}, Options{}, data)
-		fuzzDecode(t, har{}, Options{Endpoints: []string{"/"}}, data)
+		fuzzDecode(t, har{}, decode.Options{}, data)
+		fuzzDecode(t, har{}, decode.Options{Endpoints: []string{"/"}}, data)
 	})
 }

@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // genericJSONL decodes JSON lines of any shape, one request per line, with a
@@ -67,20 +70,20 @@ func (genericJSONL) Describe() string {
 // Sniff never claims an input: any JSON lines would match.
 func (genericJSONL) Sniff(head []byte) bool { return false }
 
-func (g genericJSONL) Decode(in *Input, sink Sink) error {
+func (g genericJSONL) Decode(in *decode.Input, sink decode.Sink) error {
 	return g.decode(in, sink, true)
 }
 
 // decode reads the input, by the fast path (jsonl_fast.go) first when
 // useFast is set, else by the general route alone.
-func (genericJSONL) decode(in *Input, sink Sink, useFast bool) error {
+func (genericJSONL) decode(in *decode.Input, sink decode.Sink, useFast bool) error {
 	m, err := parseJSONLMapping(in.Opts.Map)
 	if err != nil {
 		return err
 	}
 	fast := newJSONLFast(m, in)
 	useFast = useFast && fast != nil
-	return readRecordsByLine(in.R, sink, func(line int64, b []byte) {
+	return decode.ReadRecordsByLine(in.R, sink, func(line int64, b []byte) {
 		if len(bytes.TrimSpace(b)) == 0 {
 			sink.Skip(line, "blank line")
 			return
@@ -92,7 +95,7 @@ func (genericJSONL) decode(in *Input, sink Sink, useFast bool) error {
 		dec.UseNumber()
 		var obj map[string]any
 		if err := dec.Decode(&obj); err != nil || obj == nil {
-			sink.Reject(line, "invalid json", truncateDetail(fmt.Sprint(err)))
+			sink.Reject(line, "invalid json", decode.TruncateDetail(fmt.Sprint(err)))
 			return
 		}
 		if m.Require != "" {
@@ -156,7 +159,7 @@ func jsonlTime(v any, format string, tz *time.Location) (int64, bool) {
 // jsonlTimeText parses the text of an absolute instant into Unix nanoseconds.
 func jsonlTimeText(s, format string, tz *time.Location) (int64, bool) {
 	if format != "rfc3339" {
-		return scaledDecimalToNs(strings.TrimSpace(s), jsonlUnitNs[format])
+		return textscan.ScaledDecimalNs(strings.TrimSpace(s), jsonlUnitNs[format])
 	}
 	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
 		return t.UnixNano(), true
@@ -174,9 +177,9 @@ func jsonlTimeText(s, format string, tz *time.Location) (int64, bool) {
 
 // event maps one JSON object to an event; it returns a reject reason and a
 // detail naming the field for a value of the wrong kind.
-func (m *jsonlMapping) event(in *Input, obj map[string]any) (*schema.Event, string, string) {
+func (m *jsonlMapping) event(in *decode.Input, obj map[string]any) (*schema.Event, string, string) {
 	ev := &schema.Event{Source: m.Source, Format: "jsonl", Host: in.Host, Clock: schema.ClockWall, InputFile: in.Name}
-	for _, step := range []func(*schema.Event, *Input, map[string]any) (string, string){m.times, m.ids, m.outcome, m.counts} {
+	for _, step := range []func(*schema.Event, *decode.Input, map[string]any) (string, string){m.times, m.ids, m.outcome, m.counts} {
 		if reason, detail := step(ev, in, obj); reason != "" {
 			return nil, reason, detail
 		}
@@ -196,11 +199,11 @@ func (m *jsonlMapping) event(in *Input, obj map[string]any) (*schema.Event, stri
 
 // jsonlDetail names a field and its offending value.
 func jsonlDetail(field string, v any) string {
-	return truncateDetail(fmt.Sprintf("%s=%v", field, v))
+	return decode.TruncateDetail(fmt.Sprintf("%s=%v", field, v))
 }
 
 // times sets start, the other instants and the phases.
-func (m *jsonlMapping) times(ev *schema.Event, in *Input, obj map[string]any) (string, string) {
+func (m *jsonlMapping) times(ev *schema.Event, in *decode.Input, obj map[string]any) (string, string) {
 	v, ok := jsonlLookup(obj, m.Start.Field)
 	if !ok || v == nil {
 		return "missing start", m.Start.Field
@@ -209,7 +212,7 @@ func (m *jsonlMapping) times(ev *schema.Event, in *Input, obj map[string]any) (s
 	if !ok {
 		return "bad timestamp", jsonlDetail(m.Start.Field, v)
 	}
-	ev.StartNs = ptr(start)
+	ev.StartNs = decode.Ptr(start)
 	dsts, instants := jsonlInstantDsts(ev), m.instants()
 	for i, t := range instants[1:] {
 		if t.spec == nil {
@@ -224,24 +227,24 @@ func (m *jsonlMapping) times(ev *schema.Event, in *Input, obj map[string]any) (s
 			if !ok {
 				return "bad timestamp", jsonlDetail(t.spec.Field, v)
 			}
-			*dsts[i] = ptr(ns)
+			*dsts[i] = decode.Ptr(ns)
 			continue
 		}
 		s, _ := jsonlScalar(v)
-		ns, ok := scaledDecimalToNs(strings.TrimSpace(s), jsonlUnitNs[t.spec.Unit])
+		ns, ok := textscan.ScaledDecimalNs(strings.TrimSpace(s), jsonlUnitNs[t.spec.Unit])
 		if !ok || !t.phase && (ns > 0 && start > math.MaxInt64-ns || ns < 0 && start < math.MinInt64-ns) {
 			return "bad duration", jsonlDetail(t.spec.Field, v)
 		}
 		if !t.phase {
 			ns += start
 		}
-		*dsts[i] = ptr(ns)
+		*dsts[i] = decode.Ptr(ns)
 	}
 	return "", ""
 }
 
 // ids sets the ids, model, endpoint, host and stream flag.
-func (m *jsonlMapping) ids(ev *schema.Event, _ *Input, obj map[string]any) (string, string) {
+func (m *jsonlMapping) ids(ev *schema.Event, _ *decode.Input, obj map[string]any) (string, string) {
 	strs := []struct {
 		path string
 		dst  *string
@@ -265,9 +268,9 @@ func (m *jsonlMapping) ids(ev *schema.Event, _ *Input, obj map[string]any) (stri
 			*s.dst = str
 		}
 	}
-	ev.Endpoint = EndpointPath(ev.Endpoint)
+	ev.Endpoint = decode.EndpointPath(ev.Endpoint)
 	if ev.TraceID != "" {
-		ev.TraceID = cmp.Or(NormalizeTraceID(ev.TraceID), TraceIDFromTraceparent(ev.TraceID))
+		ev.TraceID = cmp.Or(decode.NormalizeTraceID(ev.TraceID), decode.TraceIDFromTraceparent(ev.TraceID))
 	}
 	if v, ok := jsonlLookup(obj, m.Stream); m.Stream != "" && ok && v != nil {
 		s, _ := jsonlScalar(v)
@@ -275,21 +278,21 @@ func (m *jsonlMapping) ids(ev *schema.Event, _ *Input, obj map[string]any) (stri
 		if err != nil {
 			return "bad value", jsonlDetail(m.Stream, v)
 		}
-		ev.Stream = ptr(b)
+		ev.Stream = decode.Ptr(b)
 	}
 	return "", ""
 }
 
 // outcome sets the status and the error class.
-func (m *jsonlMapping) outcome(ev *schema.Event, _ *Input, obj map[string]any) (string, string) {
+func (m *jsonlMapping) outcome(ev *schema.Event, _ *decode.Input, obj map[string]any) (string, string) {
 	if v, ok := jsonlLookup(obj, m.Status); m.Status != "" && ok && v != nil {
 		s, _ := jsonlScalar(v)
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 100 || n > 599 {
 			return "bad status", jsonlDetail(m.Status, v)
 		}
-		ev.Status = ptr(int32(n))
-		ev.Error = ErrorClass(n)
+		ev.Status = decode.Ptr(int32(n))
+		ev.Error = decode.ErrorClass(n)
 	}
 	failed := false
 	if v, ok := jsonlLookup(obj, m.Error); m.Error != "" && ok {
@@ -310,7 +313,7 @@ func (m *jsonlMapping) outcome(ev *schema.Event, _ *Input, obj map[string]any) (
 }
 
 // counts sets the token counts.
-func (m *jsonlMapping) counts(ev *schema.Event, _ *Input, obj map[string]any) (string, string) {
+func (m *jsonlMapping) counts(ev *schema.Event, _ *decode.Input, obj map[string]any) (string, string) {
 	for _, c := range []struct {
 		path string
 		dst  **int64
@@ -328,7 +331,7 @@ func (m *jsonlMapping) counts(ev *schema.Event, _ *Input, obj map[string]any) (s
 		if err != nil || n < 0 {
 			return "bad token count", jsonlDetail(c.path, v)
 		}
-		*c.dst, *c.src = ptr(n), m.TokensSource
+		*c.dst, *c.src = decode.Ptr(n), m.TokensSource
 	}
 	return "", ""
 }

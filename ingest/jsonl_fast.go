@@ -7,6 +7,10 @@ import (
 	"strconv"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // The fast path of the jsonl decoder. Profiling showed the time in
@@ -29,17 +33,17 @@ type jsonlSpan struct{ start, end int32 }
 // jsonlFast reads jsonl lines in place; its scratch is reused line to line.
 type jsonlFast struct {
 	m       *jsonlMapping
-	in      *Input
+	in      *decode.Input
 	paths   *jsonlPaths
 	t       jsonlTargets
 	line    []byte
 	vals    []jsonlSpan // by edge of paths
 	stack   []byte
 	fail    bool // the line needs the general route
-	intern  internTable
-	arena   valueArena
-	attrs   []attrKV
-	maps    attrMaps
+	intern  decode.InternTable
+	arena   decode.ValueArena
+	attrs   []decode.AttrKV
+	maps    decode.AttrMaps
 	ev      schema.Event // the event being built, reused line to line
 	scratch []byte       // the request and trace ids of the event
 }
@@ -54,7 +58,7 @@ type jsonlTargets struct {
 }
 
 // newJSONLFast compiles m's paths; nil when they have too many dots.
-func newJSONLFast(m *jsonlMapping, in *Input) *jsonlFast {
+func newJSONLFast(m *jsonlMapping, in *decode.Input) *jsonlFast {
 	var paths []string
 	add := func(p string) int32 {
 		if p == "" {
@@ -96,10 +100,10 @@ func (f *jsonlFast) scalar(k int32) (s []byte, ok bool) {
 	switch v[0] {
 	case '"':
 		s = v[1 : len(v)-1]
-		if jsonlPlain(s) {
+		if jsonwalk.Plain(s) {
 			return s, true
 		}
-		s, ok = jsonAppendUnescapedText(nil, s)
+		s, ok = jsonwalk.AppendUnescapedText(nil, s)
 		f.fail = f.fail || !ok
 		return s, ok
 	case '{', '[', 'n':
@@ -110,7 +114,7 @@ func (f *jsonlFast) scalar(k int32) (s []byte, ok bool) {
 
 // decode reads one non-blank line: it reports false when the general route
 // must read it, else it told sink what the general route would have.
-func (f *jsonlFast) decode(line int64, b []byte, sink Sink) bool {
+func (f *jsonlFast) decode(line int64, b []byte, sink decode.Sink) bool {
 	if !f.parse(b) {
 		return false
 	}
@@ -140,11 +144,11 @@ func (f *jsonlFast) attrList(ev *schema.Event) {
 	for i, path := range f.m.Attrs {
 		if _, k := f.value(f.t.attrs[i]); k >= 0 {
 			if s, ok := f.scalar(k); ok {
-				f.attrs = append(f.attrs, attrKV{path, f.intern.get(s)})
+				f.attrs = append(f.attrs, decode.AttrKV{Key: path, Val: f.intern.Get(s)})
 			}
 		}
 	}
-	ev.Attrs = f.maps.get(f.attrs)
+	ev.Attrs = f.maps.Get(f.attrs)
 }
 
 // text is the scalar text at target t: empty when t is none, missing or
@@ -164,19 +168,19 @@ func appendJSONLTraceID(dst, b []byte) []byte {
 	if len(b) == 0 {
 		return dst
 	}
-	id, ok := appendTraceID(dst, b)
+	id, ok := decode.AppendTraceID(dst, b)
 	if ok && len(id) > len(dst) {
 		return id
 	}
 	// NormalizeTraceID gives "" unless b holds 32 digits once up to two
 	// 0x prefixes and every dash are removed.
 	if n := len(b) - bytes.Count(b, []byte("-")); ok || n < 32 || n > 36 {
-		if id, ok = appendTraceparentID(dst, b); ok {
+		if id, ok = decode.AppendTraceparentID(dst, b); ok {
 			return id
 		}
 	}
 	s := string(b)
-	return append(dst, cmp.Or(NormalizeTraceID(s), TraceIDFromTraceparent(s))...)
+	return append(dst, cmp.Or(decode.NormalizeTraceID(s), decode.TraceIDFromTraceparent(s))...)
 }
 
 // instant reads an absolute instant of member k in format.
@@ -186,9 +190,9 @@ func (f *jsonlFast) instant(k int32, format string) (int64, bool) {
 		return 0, false
 	}
 	if format != "rfc3339" {
-		return scaledDecimalBytesNs(bytes.TrimSpace(s), jsonlUnitNs[format])
+		return textscan.ScaledDecimalBytesNs(bytes.TrimSpace(s), jsonlUnitNs[format])
 	}
-	if ns, ok := looseRFC3339Ns(s, f.in.Opts.TZ); ok {
+	if ns, ok := textscan.LooseRFC3339Ns(s, f.in.Opts.TZ); ok {
 		return ns, true
 	}
 	return jsonlTimeText(string(s), format, f.in.Opts.TZ)
@@ -206,7 +210,7 @@ func (f *jsonlFast) times(ev *schema.Event) bool {
 	if !ok {
 		return false
 	}
-	ev.StartNs = f.arena.int64(start)
+	ev.StartNs = f.arena.Int64(start)
 	dsts, instants := jsonlInstantDsts(ev), m.instants()
 	for i, t := range instants[1:] {
 		if c, k = f.value(f.t.instants[i]); c == 0 || c == 'n' {
@@ -216,7 +220,7 @@ func (f *jsonlFast) times(ev *schema.Event) bool {
 		if !ok {
 			return false
 		}
-		*dsts[i] = f.arena.int64(ns)
+		*dsts[i] = f.arena.Int64(ns)
 	}
 	return true
 }
@@ -227,7 +231,7 @@ func (f *jsonlFast) duration(k int32, spec *jsonlInstant, start int64, phase boo
 		return f.instant(k, spec.Format)
 	}
 	s, _ := f.scalar(k)
-	ns, ok := scaledDecimalBytesNs(bytes.TrimSpace(s), jsonlUnitNs[spec.Unit])
+	ns, ok := textscan.ScaledDecimalBytesNs(bytes.TrimSpace(s), jsonlUnitNs[spec.Unit])
 	if !ok || !phase && (ns > 0 && start > math.MaxInt64-ns || ns < 0 && start < math.MinInt64-ns) {
 		return 0, false
 	}
@@ -253,12 +257,12 @@ func (f *jsonlFast) ids(ev *schema.Event) bool {
 		case !ok:
 			return false
 		case len(str) > 0 && s.intern:
-			*s.dst = f.intern.get(str)
+			*s.dst = f.intern.Get(str)
 		case len(str) > 0:
 			*s.dst = string(str)
 		}
 	}
-	ev.Endpoint = EndpointPath(ev.Endpoint)
+	ev.Endpoint = decode.EndpointPath(ev.Endpoint)
 	rid, ok1 := f.text(f.t.requestID)
 	tp, ok2 := f.text(f.t.trace)
 	if !ok1 || !ok2 {
@@ -281,15 +285,15 @@ func (f *jsonlFast) stream(ev *schema.Event) bool {
 	s, _ := f.scalar(k)
 	switch string(s) {
 	case "true":
-		ev.Stream = f.arena.bool(true)
+		ev.Stream = f.arena.Bool(true)
 	case "false":
-		ev.Stream = f.arena.bool(false)
+		ev.Stream = f.arena.Bool(false)
 	default:
 		b, err := strconv.ParseBool(string(s))
 		if err != nil {
 			return false
 		}
-		ev.Stream = f.arena.bool(b)
+		ev.Stream = f.arena.Bool(b)
 	}
 	return true
 }
@@ -299,7 +303,7 @@ func (f *jsonlFast) outcome(ev *schema.Event) bool {
 	if c, k := f.value(f.t.status); c != 0 && c != 'n' {
 		s, _ := f.scalar(k)
 		s = bytes.TrimSpace(s)
-		n64, ok := digitsValue(s)
+		n64, ok := textscan.Digits(s)
 		n := int(n64)
 		if !ok || len(s) != 3 {
 			var err error
@@ -310,8 +314,8 @@ func (f *jsonlFast) outcome(ev *schema.Event) bool {
 		if n < 100 || n > 599 {
 			return false
 		}
-		ev.Status = f.arena.int32(int32(n))
-		ev.Error = ErrorClass(n)
+		ev.Status = f.arena.Int32(int32(n))
+		ev.Error = decode.ErrorClass(n)
 	}
 	failed := false
 	if c, k := f.value(f.t.err); c != 0 {
@@ -348,14 +352,14 @@ func (f *jsonlFast) counts(ev *schema.Event) bool {
 		}
 		s, _ := f.scalar(k)
 		s = bytes.TrimSpace(s)
-		n, ok := digitsValue(s)
+		n, ok := textscan.Digits(s)
 		if !ok {
 			var err error
 			if n, err = strconv.ParseInt(string(s), 10, 64); err != nil || n < 0 {
 				return false
 			}
 		}
-		*c.dst, *c.src = f.arena.int64(n), m.TokensSource
+		*c.dst, *c.src = f.arena.Int64(n), m.TokensSource
 	}
 	return true
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // jsonlTestMap is the mapping of the differential tests: the testdata's,
@@ -20,13 +22,13 @@ func jsonlTestMap(t testing.TB) string {
 func jsonlRoutes(t *testing.T, data []byte, mapping string, tz *time.Location) {
 	t.Helper()
 	general, fast := &recorder{}, &recorder{}
-	in := func() *Input {
-		return &Input{R: bytes.NewReader(data), Name: "x", Host: "h", Opts: Options{Map: mapping, TZ: tz}}
+	in := func() *decode.Input {
+		return &decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h", Opts: decode.Options{Map: mapping, TZ: tz}}
 	}
 	errG := genericJSONL{}.decode(in(), general, false)
 	errF := genericJSONL{}.decode(in(), fast, true)
 	if (errG == nil) != (errF == nil) || !reflect.DeepEqual(general, fast) {
-		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", truncateDetail(string(data)), errG, general, errF, fast)
+		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", decode.TruncateDetail(string(data)), errG, general, errF, fast)
 	}
 }
 
@@ -147,7 +149,7 @@ func TestJSONLFastMatchesGeneral(t *testing.T) {
 	}
 	// A path with too many dots turns the fast path off.
 	deep := `{"start":{"field":"ts"},"request_id":"a.b.c.d.e.f.g.h.i.j.k.l"}`
-	if m, err := parseJSONLMapping(deep); err != nil || newJSONLFast(m, &Input{}) != nil {
+	if m, err := parseJSONLMapping(deep); err != nil || newJSONLFast(m, &decode.Input{}) != nil {
 		t.Errorf("mapping %s: err %v, or a fast path", deep, err)
 	}
 	jsonlRoutes(t, []byte(`{"ts":"2026-11-23T10:00:00Z","a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{"i":{"j":{"k":{"l":"x"}}}}}}}}}}}}`), deep, nil)

@@ -1,6 +1,10 @@
 package ingest
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+)
 
 // CPU-time variants of the jsonl and LiteLLM benchmarks (server_bench_test.go)
 // for comparing changes on a shared machine: same inputs, plus cpu-MB/s.
@@ -10,9 +14,9 @@ func BenchmarkDecodeJSONLCPU(b *testing.B) {
 }
 
 func BenchmarkDecodeLiteLLMCPU(b *testing.B) {
-	benchDecodeCPU(b, litellm{}, benchLiteLLMInput(), Options{})
+	benchDecodeCPU(b, litellm{}, benchLiteLLMInput(), decode.Options{})
 }
 
 func BenchmarkDecodeLiteLLMSpendLogsCPU(b *testing.B) {
-	benchDecodeCPU(b, litellm{}, benchSpendLogsInput(), Options{})
+	benchDecodeCPU(b, litellm{}, benchSpendLogsInput(), decode.Options{})
 }

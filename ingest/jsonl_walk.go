@@ -1,5 +1,9 @@
 package ingest
 
+import (
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+)
+
 // The walk of the jsonl fast path (see jsonl_fast.go): a line is walked once,
 // recording the value spans of the members on the compiled paths
 // (jsonl_paths.go), and each path then resolves by indexing them.
@@ -10,7 +14,7 @@ func (f *jsonlFast) parse(line []byte) bool {
 	f.line, f.fail = line, false
 	clear(f.vals)
 	end := f.object(0, 0)
-	return end >= 0 && jsonSkipWS(line, end) == len(line)
+	return end >= 0 && jsonwalk.SkipWS(line, end) == len(line)
 }
 
 // object walks the object at f.line[i] (after white space), which is node n
@@ -18,39 +22,39 @@ func (f *jsonlFast) parse(line []byte) bool {
 // just past the object, or -1.
 func (f *jsonlFast) object(i int, n int32) int {
 	b := f.line
-	i = jsonSkipWS(b, i)
+	i = jsonwalk.SkipWS(b, i)
 	if i >= len(b) || b[i] != '{' {
 		return -1
 	}
-	if i = jsonSkipWS(b, i+1); i < len(b) && b[i] == '}' {
+	if i = jsonwalk.SkipWS(b, i+1); i < len(b) && b[i] == '}' {
 		return i + 1
 	}
 	for {
 		if i >= len(b) || b[i] != '"' {
 			return -1
 		}
-		kEnd, st := jsonStringEndSWAR(b, i)
-		if st != scanOK {
+		kEnd, st := jsonwalk.StringEndSWAR(b, i)
+		if st != jsonwalk.OK {
 			return -1
 		}
-		j := jsonSkipWS(b, kEnd)
+		j := jsonwalk.SkipWS(b, kEnd)
 		if j >= len(b) || b[j] != ':' {
 			return -1
 		}
-		if j = jsonSkipWS(b, j+1); j >= len(b) {
+		if j = jsonwalk.SkipWS(b, j+1); j >= len(b) {
 			return -1
 		}
 		if i = f.member(n, b[i+1:kEnd-1], j); i < 0 {
 			return -1
 		}
-		if i = jsonSkipWS(b, i); i >= len(b) {
+		if i = jsonwalk.SkipWS(b, i); i >= len(b) {
 			return -1
 		}
 		switch b[i] {
 		case '}':
 			return i + 1
 		case ',':
-			i = jsonSkipWS(b, i+1)
+			i = jsonwalk.SkipWS(b, i+1)
 		default:
 			return -1
 		}
@@ -62,7 +66,7 @@ func (f *jsonlFast) object(i int, n int32) int {
 func (f *jsonlFast) member(n int32, key []byte, j int) int {
 	x := f.paths
 	e := x.edge(n, key)
-	if (e < 0 || !x.edges[e].plain) && !jsonlPlain(key) {
+	if (e < 0 || !x.edges[e].plain) && !jsonwalk.Plain(key) {
 		return -1 // it might unescape or decode to a key on a path
 	}
 	if e < 0 {
@@ -88,18 +92,18 @@ func (f *jsonlFast) member(n int32, key []byte, j int) int {
 // it, or -1, as jsonWalkSkip does; scalars without its set-up.
 func (f *jsonlFast) skip(j int) int {
 	b := f.line
-	end, st := 0, scanBad
+	end, st := 0, jsonwalk.Bad
 	switch c := b[j]; {
 	case c == '"':
-		end, st = jsonStringEndSWAR(b, j)
+		end, st = jsonwalk.StringEndSWAR(b, j)
 	case c == '-' || c >= '0' && c <= '9':
-		end, st = jsonNumberEnd(b, j)
+		end, st = jsonwalk.NumberEnd(b, j)
 	case c == 't' || c == 'f' || c == 'n':
-		end, st = jsonLiteralEnd(b, j)
+		end, st = jsonwalk.LiteralEnd(b, j)
 	default:
-		return jsonWalkSkip(b, j, &f.stack)
+		return jsonwalk.WalkSkip(b, j, &f.stack)
 	}
-	if st != scanOK {
+	if st != jsonwalk.OK {
 		return -1
 	}
 	return end

@@ -3,6 +3,8 @@ package ingest
 import (
 	"bytes"
 	"testing"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // BenchmarkKeptDecode measures decoders through the driver's sink keeping
@@ -23,7 +25,7 @@ func BenchmarkKeptDecode(b *testing.B) {
 			for b.Loop() {
 				s := newInputSink("bench", "h", c.f)
 				s.keepEvents = true
-				if err := c.f.Decode(&Input{R: bytes.NewReader(c.data), Name: "bench"}, s); err != nil {
+				if err := c.f.Decode(&decode.Input{R: bytes.NewReader(c.data), Name: "bench"}, s); err != nil {
 					b.Fatal(err)
 				}
 				if s.stats.Records == 0 || s.stats.Rejected != 0 {

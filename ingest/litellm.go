@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // litellm decodes LiteLLM proxy logs (proxy source): StandardLoggingPayload
@@ -114,7 +117,7 @@ var litellmEndpoints = map[string]string{
 }
 
 // Decode reads JSON lines, pretty-printed objects or an array of objects.
-func (l litellm) Decode(in *Input, sink Sink) error {
+func (l litellm) Decode(in *decode.Input, sink decode.Sink) error {
 	loc := in.Opts.TZ
 	if loc == nil {
 		loc = time.UTC
@@ -124,32 +127,32 @@ func (l litellm) Decode(in *Input, sink Sink) error {
 
 // decode reads the input, trying fast (nil: none) on every line that starts
 // an object before the general route.
-func (litellm) decode(in *Input, sink Sink, loc *time.Location, fast *litellmFast) error {
+func (litellm) decode(in *decode.Input, sink decode.Sink, loc *time.Location, fast *litellmFast) error {
 	var fastLine func(line int64, t []byte) bool
 	r := io.Reader(in.R)
 	if fast != nil {
 		fastLine = func(line int64, t []byte) bool { return fast.decode(in, loc, line, t, sink) }
 		br := bufio.NewReaderSize(in.R, 64<<10)
-		if peekJSONArray(br) {
+		if decode.PeekJSONArray(br) {
 			return fast.stream(in, loc, sink, br)
 		}
 		r = br
 	}
-	return proxyJSONRecordsFast(r, sink, fastLine, func(line int64, raw []byte) {
+	return decode.JSONRecordsFast(r, sink, fastLine, func(line int64, raw []byte) {
 		litellmGeneral(in, loc, sink, line, raw)
 	})
 }
 
 // litellmGeneral reads one record by the general route.
-func litellmGeneral(in *Input, loc *time.Location, sink Sink, line int64, raw []byte) {
+func litellmGeneral(in *decode.Input, loc *time.Location, sink decode.Sink, line int64, raw []byte) {
 	var r litellmRecord
 	if err := json.Unmarshal(raw, &r); err != nil {
-		sink.Reject(line, "invalid json", truncateDetail(err.Error()))
+		sink.Reject(line, "invalid json", decode.TruncateDetail(err.Error()))
 		return
 	}
 	b := &litellmBuild{}
 	if reason, detail := r.event(loc, b); reason != "" {
-		sink.Reject(line, reason, truncateDetail(detail))
+		sink.Reject(line, reason, decode.TruncateDetail(detail))
 		return
 	}
 	ev := &b.ev
@@ -203,7 +206,7 @@ func (r *litellmRecord) ids(ev *schema.Event) {
 	}
 	sort.Strings(keys) // map order is random; the event must not be
 	for _, k := range keys {
-		s := jsonString(r.HiddenParams.AdditionalHeaders[k])
+		s := decode.JSONString(r.HiddenParams.AdditionalHeaders[k])
 		if s != "" && strings.HasSuffix(strings.ToLower(k), "x-request-id") {
 			ev.OtherIDs = append(ev.OtherIDs, s)
 		}
@@ -220,7 +223,7 @@ func (r *litellmRecord) describe(b *litellmBuild) {
 	if r.Model != ev.Model {
 		b.attr("deployment_model", r.Model)
 	}
-	ev.Endpoint = EndpointPath(r.Metadata.Route)
+	ev.Endpoint = decode.EndpointPath(r.Metadata.Route)
 	if !strings.HasPrefix(ev.Endpoint, "/") {
 		ev.Endpoint = litellmEndpoints[r.CallType]
 	}
@@ -254,9 +257,9 @@ func (r *litellmRecord) outcome(b *litellmBuild) {
 		ev.Status, ev.Completed = b.int32(200), b.bool(true)
 	case "failure":
 		ev.Completed = b.bool(false)
-		if code, err := strconv.Atoi(jsonString(r.ErrorInformation.Code)); err == nil && code >= 100 && code <= 599 {
+		if code, err := strconv.Atoi(decode.JSONString(r.ErrorInformation.Code)); err == nil && code >= 100 && code <= 599 {
 			ev.Status = b.int32(int32(code))
-			ev.Error = ErrorClass(code)
+			ev.Error = decode.ErrorClass(code)
 		}
 		switch {
 		case strings.Contains(r.ErrorInformation.Class, "Timeout"):
@@ -280,16 +283,16 @@ func litellmTime(raw json.RawMessage, loc *time.Location) (ns int64, has, ok boo
 	if raw[0] != '"' {
 		ns, ok, slow := litellmEpochNs(raw)
 		if slow {
-			ns, ok = decimalScaled(string(raw), 9)
+			ns, ok = textscan.DecimalScaled(string(raw), 9)
 		}
 		return ns, true, ok && ns > 0
 	}
 	if len(raw) >= 2 && raw[len(raw)-1] == '"' {
-		if ns, ok := looseRFC3339Ns(raw[1:len(raw)-1], loc); ok {
+		if ns, ok := textscan.LooseRFC3339Ns(raw[1:len(raw)-1], loc); ok {
 			return ns, true, true
 		}
 	}
-	s := jsonString(raw)
+	s := decode.JSONString(raw)
 	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
 		return t.UnixNano(), true, true
 	}

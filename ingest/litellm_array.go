@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
 // The fast path of a LiteLLM input that is one JSON array of records (a
@@ -78,7 +81,7 @@ func (w *jsonWindow) more(keep int64) bool {
 // at the end of the stream.
 func (w *jsonWindow) ws(p, keep int64) (int64, bool) {
 	for {
-		i := jsonSkipWS(w.buf, int(p-w.off))
+		i := jsonwalk.SkipWS(w.buf, int(p-w.off))
 		if i < len(w.buf) {
 			return w.off + int64(i), true
 		}
@@ -92,9 +95,9 @@ func (w *jsonWindow) ws(p, keep int64) (int64, bool) {
 // litellmArray is the state of one array read by the fast path.
 type litellmArray struct {
 	f        *litellmFast
-	in       *Input
+	in       *decode.Input
 	loc      *time.Location
-	sink     Sink
+	sink     decode.Sink
 	w        jsonWindow
 	done     int   // elements reported
 	keep     int64 // the end of the last element reported (0: none)
@@ -104,7 +107,7 @@ type litellmArray struct {
 }
 
 // stream reads the array at the start of br.
-func (f *litellmFast) stream(in *Input, loc *time.Location, sink Sink, br *bufio.Reader) error {
+func (f *litellmFast) stream(in *decode.Input, loc *time.Location, sink decode.Sink, br *bufio.Reader) error {
 	a := &litellmArray{f: f, in: in, loc: loc, sink: sink, line: 1}
 	a.w = jsonWindow{r: br}
 	a.w.more(0)
@@ -162,12 +165,12 @@ func (a *litellmArray) element(p int64) int64 {
 		if end < 0 {
 			var st int
 			var grown []byte
-			end, st, grown = jsonValueEnd(b, j, a.f.stack)
+			end, st, grown = jsonwalk.ValueEnd(b, j, a.f.stack)
 			a.f.stack = grown[:0]
-			if st == scanMore && a.w.more(a.keep) {
+			if st == jsonwalk.More && a.w.more(a.keep) {
 				continue
 			}
-			if st != scanOK {
+			if st != jsonwalk.OK {
 				return -1
 			}
 			litellmGeneral(a.in, a.loc, a.sink, line, b[j:end])
@@ -187,7 +190,7 @@ func (a *litellmArray) general(br *bufio.Reader) error {
 	}
 	if a.done == 0 { // a.w.buf holds the input from its start
 		r := io.MultiReader(bytes.NewReader(a.w.buf), br)
-		return proxyJSONRecordsFast(r, a.sink, nil, func(line int64, raw []byte) {
+		return decode.JSONRecordsFast(r, a.sink, nil, func(line int64, raw []byte) {
 			litellmGeneral(a.in, a.loc, a.sink, line, raw)
 		})
 	}
@@ -195,7 +198,7 @@ func (a *litellmArray) general(br *bufio.Reader) error {
 	shifted := &lineShiftSink{Sink: a.sink, by: a.keepLine - 1}
 	stand := true
 	r := io.MultiReader(strings.NewReader("[{}"), bytes.NewReader(rest), br)
-	return proxyJSONArray(r, shifted, func(line int64, raw []byte) {
+	return decode.JSONArray(r, shifted, func(line int64, raw []byte) {
 		if stand {
 			stand = false // the stand-in element
 			return
@@ -206,7 +209,7 @@ func (a *litellmArray) general(br *bufio.Reader) error {
 
 // lineShiftSink is a Sink that reports every line by more.
 type lineShiftSink struct {
-	Sink
+	decode.Sink
 	by int64
 }
 

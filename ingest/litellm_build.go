@@ -5,6 +5,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
 // litellmBuild holds what litellmRecord.event builds an event with. The
@@ -12,9 +15,9 @@ import (
 // its event, draws values from an arena and shares attribute maps.
 type litellmBuild struct {
 	ev    schema.Event
-	arena *valueArena // nil: allocate each value
-	maps  *attrMaps   // nil: a new map per event
-	attrs []attrKV
+	arena *decode.ValueArena // nil: allocate each value
+	maps  *decode.AttrMaps   // nil: a new map per event
+	attrs []decode.AttrKV
 }
 
 // newLiteLLMFast returns a fast path whose events draw from its own arena
@@ -31,7 +34,7 @@ func (b *litellmBuild) int64(v int64) *int64 {
 		*p = v
 		return p
 	}
-	return b.arena.int64(v)
+	return b.arena.Int64(v)
 }
 
 func (b *litellmBuild) int32(v int32) *int32 {
@@ -40,7 +43,7 @@ func (b *litellmBuild) int32(v int32) *int32 {
 		*p = v
 		return p
 	}
-	return b.arena.int32(v)
+	return b.arena.Int32(v)
 }
 
 func (b *litellmBuild) bool(v bool) *bool {
@@ -49,24 +52,24 @@ func (b *litellmBuild) bool(v bool) *bool {
 		*p = v
 		return p
 	}
-	return b.arena.bool(v)
+	return b.arena.Bool(v)
 }
 
 // attr adds attribute k unless v is empty, as setAttr does; later ones win.
 func (b *litellmBuild) attr(k, v string) {
 	if v != "" {
-		b.attrs = append(b.attrs, attrKV{k, v})
+		b.attrs = append(b.attrs, decode.AttrKV{Key: k, Val: v})
 	}
 }
 
 // setAttrs sets the event's attributes from those added.
 func (b *litellmBuild) setAttrs() {
 	if b.maps != nil {
-		b.ev.Attrs = b.maps.get(b.attrs)
+		b.ev.Attrs = b.maps.Get(b.attrs)
 		return
 	}
 	for _, a := range b.attrs {
-		setAttr(&b.ev, a.key, a.val)
+		decode.SetAttr(&b.ev, a.Key, a.Val)
 	}
 }
 
@@ -82,7 +85,7 @@ var litellmFieldsByLen = func() (l [32][]int) {
 // with the names of its length: an ASCII key folds to no other.
 func litellmKey(key []byte) (int, bool) {
 	if len(key) >= len(litellmFieldsByLen) {
-		return jsonStructKey(key, litellmFields)
+		return jsonwalk.StructKey(key, litellmFields)
 	}
 	names := litellmFieldsByLen[len(key)]
 	for _, k := range names {
@@ -92,7 +95,7 @@ func litellmKey(key []byte) (int, bool) {
 	}
 	for _, c := range key {
 		if c == '\\' || c >= utf8.RuneSelf {
-			return jsonStructKey(key, litellmFields)
+			return jsonwalk.StructKey(key, litellmFields)
 		}
 	}
 	for _, k := range names {

@@ -10,6 +10,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
 // The fast path of the litellm decoder. Profiling showed the time in
@@ -40,9 +43,9 @@ type litellmFast struct {
 	headers []litellmHeader
 	stack   []byte
 	fail    bool
-	intern  internTable
-	arena   valueArena
-	maps    attrMaps
+	intern  decode.InternTable
+	arena   decode.ValueArena
+	maps    decode.AttrMaps
 	build   litellmBuild // the event being built, reused record to record
 }
 
@@ -58,13 +61,13 @@ func (f *litellmFast) read(line []byte) bool {
 func (f *litellmFast) readAt(b []byte, i int) int {
 	f.rec, f.headers, f.fail = litellmRecord{}, f.headers[:0], false
 	var seen uint32
-	end := jsonWalkObject(b, i, func(key []byte, j int) int {
+	end := jsonwalk.WalkObject(b, i, func(key []byte, j int) int {
 		k, ok := litellmKey(key)
 		if !ok || k >= 0 && seen&(1<<k) != 0 {
 			return -1
 		}
 		if k < 0 {
-			return jsonWalkSkip(b, j, &f.stack)
+			return jsonwalk.WalkSkip(b, j, &f.stack)
 		}
 		seen |= 1 << k
 		return f.field(b, k, j)
@@ -90,7 +93,7 @@ func (f *litellmFast) field(line []byte, k, j int) int {
 	case 5, 17:
 		return f.boolean(line, j, []**bool{&r.Stream, &r.CacheHit}[(k-5)/12])
 	case 7, 8, 9:
-		end := jsonWalkSkip(line, j, &f.stack)
+		end := jsonwalk.WalkSkip(line, j, &f.stack)
 		if end >= 0 {
 			*[]*json.RawMessage{&r.StartTime, &r.EndTime, &r.CompletionStartTime}[k-7] = line[j:end]
 		}
@@ -110,20 +113,20 @@ func (f *litellmFast) field(line []byte, k, j int) int {
 // str reads a string field (null leaves it empty).
 func (f *litellmFast) str(line []byte, j int, dst *string, intern bool) int {
 	if line[j] == 'n' {
-		return jsonWalkLiteral(line, j, "null")
+		return jsonwalk.WalkLiteral(line, j, "null")
 	}
-	s, end, plain, ok := jsonWalkString(line, j)
+	s, end, plain, ok := jsonwalk.WalkString(line, j)
 	if !ok {
 		return -1
 	}
 	if !plain {
 		var good bool
-		if s, good = jsonAppendUnescapedText(nil, s); !good {
+		if s, good = jsonwalk.AppendUnescapedText(nil, s); !good {
 			return -1
 		}
 	}
 	if intern {
-		*dst = f.intern.get(s)
+		*dst = f.intern.Get(s)
 	} else {
 		*dst = string(s)
 	}
@@ -135,42 +138,42 @@ func (f *litellmFast) boolean(line []byte, j int, dst **bool) int {
 	switch line[j] {
 	case 'n':
 		*dst = nil
-		return jsonWalkLiteral(line, j, "null")
+		return jsonwalk.WalkLiteral(line, j, "null")
 	case 't':
-		*dst = f.arena.bool(true)
-		return jsonWalkLiteral(line, j, "true")
+		*dst = f.arena.Bool(true)
+		return jsonwalk.WalkLiteral(line, j, "true")
 	}
-	*dst = f.arena.bool(false)
-	return jsonWalkLiteral(line, j, "false")
+	*dst = f.arena.Bool(false)
+	return jsonwalk.WalkLiteral(line, j, "false")
 }
 
 // count reads a *int64 field.
 func (f *litellmFast) count(line []byte, j int, dst **int64) int {
 	if line[j] == 'n' {
 		*dst = nil
-		return jsonWalkLiteral(line, j, "null")
+		return jsonwalk.WalkLiteral(line, j, "null")
 	}
-	v, end, ok := jsonStrictInt(line, j)
+	v, end, ok := jsonwalk.StrictInt(line, j)
 	if !ok || end < len(line) && (line[end] == '.' || line[end] == 'e' || line[end] == 'E') {
 		return -1
 	}
-	*dst = f.arena.int64(v)
+	*dst = f.arena.Int64(v)
 	return end
 }
 
 // number reads response_cost, a json.Number (null leaves it empty).
 func (f *litellmFast) number(line []byte, j int) int {
 	if line[j] == 'n' {
-		return jsonWalkLiteral(line, j, "null")
+		return jsonwalk.WalkLiteral(line, j, "null")
 	}
 	if c := line[j]; c != '-' && (c < '0' || c > '9') {
 		return -1
 	}
-	end, st := jsonNumberEnd(line, j)
-	if st != scanOK {
+	end, st := jsonwalk.NumberEnd(line, j)
+	if st != jsonwalk.OK {
 		return -1
 	}
-	f.rec.ResponseCost = json.Number(f.intern.get(line[j:end]))
+	f.rec.ResponseCost = json.Number(f.intern.Get(line[j:end]))
 	return end
 }
 
@@ -178,16 +181,16 @@ func (f *litellmFast) number(line []byte, j int) int {
 // duplicate keys among names.
 func (f *litellmFast) object(line []byte, j int, names []string, member func(k, j int) int) int {
 	if line[j] == 'n' {
-		return jsonWalkLiteral(line, j, "null")
+		return jsonwalk.WalkLiteral(line, j, "null")
 	}
 	var seen uint32
-	return jsonWalkObject(line, j, func(key []byte, j int) int {
-		k, ok := jsonStructKey(key, names)
+	return jsonwalk.WalkObject(line, j, func(key []byte, j int) int {
+		k, ok := jsonwalk.StructKey(key, names)
 		if !ok || k >= 0 && seen&(1<<k) != 0 {
 			return -1
 		}
 		if k < 0 {
-			return jsonWalkSkip(line, j, &f.stack)
+			return jsonwalk.WalkSkip(line, j, &f.stack)
 		}
 		seen |= 1 << k
 		return member(k, j)
@@ -207,7 +210,7 @@ func (f *litellmFast) errorInfo(line []byte, j int) int {
 		if k == 1 {
 			return f.str(line, j, &e.Class, true)
 		}
-		end := jsonWalkSkip(line, j, &f.stack)
+		end := jsonwalk.WalkSkip(line, j, &f.stack)
 		if end >= 0 {
 			e.Code = line[j:end]
 		}
@@ -219,9 +222,9 @@ func (f *litellmFast) errorInfo(line []byte, j int) int {
 func (f *litellmFast) hidden(line []byte, j int) int {
 	return f.object(line, j, []string{"additional_headers"}, func(_, j int) int {
 		if line[j] == 'n' {
-			return jsonWalkLiteral(line, j, "null")
+			return jsonwalk.WalkLiteral(line, j, "null")
 		}
-		return jsonWalkObject(line, j, func(key []byte, j int) int {
+		return jsonwalk.WalkObject(line, j, func(key []byte, j int) int {
 			if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
 				return -1
 			}
@@ -230,7 +233,7 @@ func (f *litellmFast) hidden(line []byte, j int) int {
 					return -1
 				}
 			}
-			end := jsonWalkSkip(line, j, &f.stack)
+			end := jsonwalk.WalkSkip(line, j, &f.stack)
 			if end >= 0 {
 				f.headers = append(f.headers, litellmHeader{key, line[j:end]})
 			}
@@ -246,7 +249,7 @@ func (f *litellmFast) headerIDs(ev *schema.Event) {
 		if !litellmRequestIDKey(h.key) {
 			continue
 		}
-		if s := jsonString(h.value); s != "" {
+		if s := decode.JSONString(h.value); s != "" {
 			ev.OtherIDs = append(ev.OtherIDs, s)
 		}
 	}
@@ -265,13 +268,13 @@ func litellmRequestIDKey(k []byte) bool {
 
 // decode reads one line whose first byte is '{': false when the general
 // route must read it, else it told sink what the general route would have.
-func (f *litellmFast) decode(in *Input, loc *time.Location, line int64, t []byte, sink Sink) bool {
+func (f *litellmFast) decode(in *decode.Input, loc *time.Location, line int64, t []byte, sink decode.Sink) bool {
 	return f.read(t) && f.emit(in, loc, line, t, sink)
 }
 
 // emit reports the record read into f.rec, whose bytes are raw: false when
 // the general route must read it (it would reject it).
-func (f *litellmFast) emit(in *Input, loc *time.Location, line int64, raw []byte, sink Sink) bool {
+func (f *litellmFast) emit(in *decode.Input, loc *time.Location, line int64, raw []byte, sink decode.Sink) bool {
 	f.build.ev, f.build.attrs = schema.Event{}, f.build.attrs[:0]
 	if reason, _ := f.rec.event(loc, &f.build); reason != "" {
 		return false

@@ -9,6 +9,9 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
 // litellmRoutes decodes data by the general route alone and with the fast
@@ -16,20 +19,20 @@ import (
 func litellmRoutes(t *testing.T, data []byte) {
 	t.Helper()
 	general, fast := &recorder{}, &recorder{}
-	in := func() *Input { return &Input{R: bytes.NewReader(data), Name: "x", Host: "h"} }
+	in := func() *decode.Input { return &decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h"} }
 	errG := litellm{}.decode(in(), general, time.UTC, nil)
 	errF := litellm{}.decode(in(), fast, time.UTC, newLiteLLMFast())
 	if (errG == nil) != (errF == nil) || !reflect.DeepEqual(general, fast) {
-		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", truncateDetail(string(data)), errG, general, errF, fast)
+		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", decode.TruncateDetail(string(data)), errG, general, errF, fast)
 	}
 	// The array window refilled at every byte (or often).
 	slow, r := &recorder{}, iotest.HalfReader(bytes.NewReader(data))
 	if len(data) < 64<<10 {
 		r = iotest.OneByteReader(bytes.NewReader(data))
 	}
-	errS := litellm{}.decode(&Input{R: r, Name: "x", Host: "h"}, slow, time.UTC, newLiteLLMFast())
+	errS := litellm{}.decode(&decode.Input{R: r, Name: "x", Host: "h"}, slow, time.UTC, newLiteLLMFast())
 	if (errG == nil) != (errS == nil) || !reflect.DeepEqual(general, slow) {
-		t.Fatalf("input %q read a byte at a time:\ngeneral %v %+v\nfast    %v %+v", truncateDetail(string(data)), errG, general, errS, slow)
+		t.Fatalf("input %q read a byte at a time:\ngeneral %v %+v\nfast    %v %+v", decode.TruncateDetail(string(data)), errG, general, errS, slow)
 	}
 }
 
@@ -82,8 +85,8 @@ func TestLiteLLMFastArrays(t *testing.T) {
 	// again only as the window doubles.
 	big := []byte("[" + litellmRec("a") + ", " + `{"messages":"` + strings.Repeat("x", 4*jsonWindowSize) + `",` + litellmRec("b")[1:] + "]")
 	one, all := &recorder{}, &recorder{}
-	errOne := litellm{}.decode(&Input{R: iotest.OneByteReader(bytes.NewReader(big)), Name: "x"}, one, time.UTC, newLiteLLMFast())
-	errAll := litellm{}.decode(&Input{R: bytes.NewReader(big), Name: "x"}, all, time.UTC, nil)
+	errOne := litellm{}.decode(&decode.Input{R: iotest.OneByteReader(bytes.NewReader(big)), Name: "x"}, one, time.UTC, newLiteLLMFast())
+	errAll := litellm{}.decode(&decode.Input{R: bytes.NewReader(big), Name: "x"}, all, time.UTC, nil)
 	if errOne != nil || errAll != nil || len(one.Events) != 2 || !reflect.DeepEqual(one, all) {
 		t.Errorf("long element: %v %v\n%+v\n%+v", errOne, errAll, one, all)
 	}
@@ -179,7 +182,7 @@ func TestLiteLLMKey(t *testing.T) {
 	}
 	for _, k := range keys {
 		k1, ok1 := litellmKey([]byte(k))
-		k2, ok2 := jsonStructKey([]byte(k), litellmFields)
+		k2, ok2 := jsonwalk.StructKey([]byte(k), litellmFields)
 		if k1 != k2 || ok1 != ok2 {
 			t.Errorf("%q: litellmKey %d %v, jsonStructKey %d %v", k, k1, ok1, k2, ok2)
 		}

@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // TestLiteLLMInstants checks hand-computed instants. 1795428000 s is
@@ -122,7 +125,7 @@ func TestDecimalScaled(t *testing.T) {
 		{"99999999999999999999", 6, 0, false},
 	}
 	for _, c := range cases {
-		got, ok := decimalScaled(c.s, c.scale)
+		got, ok := textscan.DecimalScaled(c.s, c.scale)
 		if ok != c.ok || ok && got != c.want {
 			t.Errorf("decimalScaled(%q, %d) = %d, %v; want %d, %v", c.s, c.scale, got, ok, c.want, c.ok)
 		}
@@ -155,9 +158,9 @@ func TestLiteLLMSniff(t *testing.T) {
 func FuzzLiteLLM(f *testing.F) {
 	seedFuzz(f, "litellm")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, litellm{}, Options{}, data)
+		fuzzDecode(t, litellm{}, decode.Options{}, data)
 		rec := &recorder{}
-		_ = (litellm{}).Decode(&Input{R: bytes.NewReader(data)}, rec)
+		_ = (litellm{}).Decode(&decode.Input{R: bytes.NewReader(data)}, rec)
 		for _, e := range rec.Events {
 			if e.Event.StartNs == nil {
 				t.Fatal("event without start")

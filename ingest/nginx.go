@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // nginx decodes nginx access logs written with a log_format the user gives
@@ -105,13 +107,13 @@ func (nginx) Sniff(head []byte) bool {
 
 // Decode reads one request per line. It returns an error only for a
 // log_format that cannot be compiled.
-func (nginx) Decode(in *Input, sink Sink) error {
+func (nginx) Decode(in *decode.Input, sink decode.Sink) error {
 	return nginxDecode(in, sink, true)
 }
 
 // nginxDecode reads one request per line, by the fast path (nginx_fast.go)
 // when fast is set and it takes the line, else by nginxLine.
-func nginxDecode(in *Input, sink Sink, fast bool) error {
+func nginxDecode(in *decode.Input, sink decode.Sink, fast bool) error {
 	formats, err := nginxFormats(in.Opts.LogFormat)
 	if err != nil {
 		return err
@@ -120,11 +122,13 @@ func nginxDecode(in *Input, sink Sink, fast bool) error {
 	if p := newNginxPlan(formats[0]); fast && p != nil {
 		f = &nginxFast{plan: p, vals: make([]nginxSpan, len(p.f.vars))}
 	}
-	return eachTextLine(in.R, func(n int64, line []byte) {
+	return decode.EachTextLine(in.R, func(n int64, line []byte) {
 		if f == nil || !f.line(in, n, line, sink) {
 			nginxLine(in, formats, n, line, sink)
 		}
-	}, func(n int64) { sink.Reject(n, "line too long", fmt.Sprintf("longer than %d bytes", maxLineBytes)) })
+	}, func(n int64) {
+		sink.Reject(n, "line too long", fmt.Sprintf("longer than %d bytes", decode.MaxLineBytes))
+	})
 }
 
 // nginxFormats compiles the user's log_format, or combined then common.
@@ -148,7 +152,7 @@ func nginxFormats(spec string) ([]*nginxLogFormat, error) {
 }
 
 // nginxLine decodes one line and reports it to sink.
-func nginxLine(in *Input, formats []*nginxLogFormat, n int64, raw []byte, sink Sink) {
+func nginxLine(in *decode.Input, formats []*nginxLogFormat, n int64, raw []byte, sink decode.Sink) {
 	line := strings.TrimRight(string(raw), "\r")
 	if strings.TrimSpace(line) == "" {
 		sink.Skip(n, "blank line")
@@ -172,7 +176,7 @@ func nginxLine(in *Input, formats []*nginxLogFormat, n int64, raw []byte, sink S
 		sink.Event(n, raw, ev)
 		return
 	}
-	sink.Reject(n, "line does not match log_format", truncateDetail(line))
+	sink.Reject(n, "line does not match log_format", decode.TruncateDetail(line))
 }
 
 // nginxEvent builds the event of one matched line, or returns a reject
@@ -215,11 +219,11 @@ func nginxStatus(ev *schema.Event, s string) (string, string) {
 	}
 	code, err := strconv.Atoi(s)
 	if err != nil || code < 0 || code > 999 {
-		return "bad status", truncateDetail(s)
+		return "bad status", decode.TruncateDetail(s)
 	}
-	ev.Status = ptr(int32(code))
-	ev.Error = ErrorClass(code)
-	ev.Completed = ptr(code >= 200 && code < 300)
+	ev.Status = decode.Ptr(int32(code))
+	ev.Error = decode.ErrorClass(code)
+	ev.Completed = decode.Ptr(code >= 200 && code < 300)
 	return "", ""
 }
 
@@ -238,7 +242,7 @@ func nginxRequest(ev *schema.Event, vals map[string]string) {
 	if ev.Endpoint == "" {
 		for _, k := range []string{"request_uri", "uri"} {
 			if v := nginxValue(vals, k); strings.HasPrefix(v, "/") {
-				ev.Endpoint = EndpointPath(v)
+				ev.Endpoint = decode.EndpointPath(v)
 				break
 			}
 		}
@@ -253,7 +257,7 @@ func nginxRequest(ev *schema.Event, vals map[string]string) {
 // or "" for anything else.
 func nginxTargetPath(target string) string {
 	if strings.HasPrefix(target, "/") {
-		return EndpointPath(target)
+		return decode.EndpointPath(target)
 	}
 	if strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://") {
 		if u, err := url.Parse(target); err == nil && u.Path != "" {
@@ -276,7 +280,7 @@ func nginxIDs(ev *schema.Event, vals map[string]string) {
 		}
 	}
 	if tp := nginxValue(vals, "http_traceparent"); tp != "" {
-		ev.TraceID = TraceIDFromTraceparent(tp)
+		ev.TraceID = decode.TraceIDFromTraceparent(tp)
 	}
 }
 

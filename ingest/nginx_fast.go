@@ -6,6 +6,9 @@ import (
 	"strings"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // The fast path of the nginx decoder. Profiling the general route (nginxLine)
@@ -108,7 +111,7 @@ func (p *nginxPlan) match(line []byte, vals []nginxSpan, plain bool) bool {
 			vals[i] = nginxSpan{pos, len(line)}
 			return nginxValidBytes(p.kinds[i], line[pos:])
 		}
-		j, first := indexLiteral(line[pos:], after)
+		j, first := textscan.IndexLiteral(line[pos:], after)
 		if j < 0 {
 			return false
 		}
@@ -124,38 +127,6 @@ func (p *nginxPlan) match(line []byte, vals []nginxSpan, plain bool) bool {
 		vals[i], pos = nginxSpan{pos, end}, end+len(after)
 	}
 	return pos == len(line) || line[pos] == ' '
-}
-
-// indexLiteral returns the index of the first occurrence of lit (not empty)
-// in s, or -1, and whether it is the first occurrence of lit's first byte.
-func indexLiteral(s, lit []byte) (int, bool) {
-	if len(lit) == 1 {
-		return bytes.IndexByte(s, lit[0]), true
-	}
-	for i := 0; ; i++ {
-		j := bytes.IndexByte(s[i:], lit[0])
-		if j < 0 {
-			return -1, false
-		}
-		if i += j; len(s)-i < len(lit) {
-			return -1, false
-		}
-		if hasLiteralAt(s[i:i+len(lit)], lit) {
-			return i, i == j
-		}
-	}
-}
-
-// hasLiteralAt reports whether s, as long as lit and starting with its
-// first byte, equals lit: the literals are short, so a loop beats the call
-// to the runtime's comparison.
-func hasLiteralAt(s, lit []byte) bool {
-	for k := 1; k < len(lit) && k < len(s); k++ {
-		if s[k] != lit[k] {
-			return false
-		}
-	}
-	return true
 }
 
 // nginxSpan is where a variable's value lies in the line: line[lo:hi].
@@ -229,19 +200,19 @@ type nginxFast struct {
 	plain   bool        // it holds no backslash
 	vals    []nginxSpan // its values
 	ev      schema.Event
-	attrs   []attrKV
+	attrs   []decode.AttrKV
 	scratch []byte // the ids of the line, before they become one string
-	arena   valueArena
-	strs    internTable
-	maps    attrMaps
+	arena   decode.ValueArena
+	strs    decode.InternTable
+	maps    decode.AttrMaps
 }
 
 // line decodes one line and reports its event to sink; it reports false,
 // having told sink nothing, when the general route must decide.
-func (d *nginxFast) line(in *Input, n int64, raw []byte, sink Sink) bool {
+func (d *nginxFast) line(in *decode.Input, n int64, raw []byte, sink decode.Sink) bool {
 	line := bytes.TrimRight(raw, "\r")
 	d.cur, d.plain = line, bytes.IndexByte(line, '\\') < 0
-	if len(line) == 0 || !asciiGraphic(line[0]) || nginxErrorShape(line) || !d.plan.match(line, d.vals, d.plain) {
+	if len(line) == 0 || !decode.ASCIIGraphic(line[0]) || nginxErrorShape(line) || !d.plan.match(line, d.vals, d.plain) {
 		return false // blank, maybe an error-log line, or a split the fast path does not take
 	}
 	d.clearEvent(in, n)
@@ -255,10 +226,10 @@ func (d *nginxFast) line(in *Input, n int64, raw []byte, sink Sink) bool {
 			return false
 		}
 		if len(v) > 0 {
-			d.attrs = append(d.attrs, attrKV{name, d.strs.get(v)})
+			d.attrs = append(d.attrs, decode.AttrKV{Key: name, Val: d.strs.Get(v)})
 		}
 	}
-	d.ev.Attrs = d.maps.get(d.attrs)
+	d.ev.Attrs = d.maps.Get(d.attrs)
 	sink.Event(n, raw, &d.ev)
 	return true
 }
@@ -266,7 +237,7 @@ func (d *nginxFast) line(in *Input, n int64, raw []byte, sink Sink) bool {
 // clearEvent readies d.ev for line n: the fields the fast path sets are
 // cleared (the others stay zero), the input's fields set. The sink copies
 // the event it is given, so d.ev is reused.
-func (d *nginxFast) clearEvent(in *Input, n int64) {
+func (d *nginxFast) clearEvent(in *decode.Input, n int64) {
 	ev := &d.ev
 	if ev.Format == "" {
 		*ev = schema.Event{Source: schema.SourceProxy, Format: "nginx", Clock: schema.ClockWall}
@@ -314,12 +285,12 @@ func (d *nginxFast) status() bool {
 	if len(s) == 0 || len(s) == 1 && s[0] == '-' {
 		return true
 	}
-	code, ok := digitsValue(s)
+	code, ok := textscan.Digits(s)
 	if !ok || code > 999 {
 		return false
 	}
-	d.ev.Status = d.arena.int32(int32(code))
-	d.ev.Error = ErrorClass(int(code))
-	d.ev.Completed = d.arena.bool(code >= 200 && code < 300)
+	d.ev.Status = d.arena.Int32(int32(code))
+	d.ev.Error = decode.ErrorClass(int(code))
+	d.ev.Completed = d.arena.Bool(code >= 200 && code < 300)
 	return true
 }

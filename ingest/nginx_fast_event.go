@@ -3,6 +3,9 @@ package ingest
 import (
 	"bytes"
 	"slices"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // This file builds the event of the nginx fast path (nginx_fast.go) from a
@@ -15,16 +18,16 @@ func (d *nginxFast) instants() bool {
 		return false
 	}
 	ev := &d.ev
-	ev.EndNs = d.arena.int64(end)
+	ev.EndNs = d.arena.Int64(end)
 	if coarse {
-		d.attrs = append(d.attrs, attrKV{"time_resolution", "1s"})
+		d.attrs = append(d.attrs, decode.AttrKV{Key: "time_resolution", Val: "1s"})
 	}
 	rt, set, err := nginxSeconds(d.raw(ngRequestTime))
 	if err != nil {
 		return false
 	}
 	if set {
-		ev.StartNs = d.arena.int64(end - rt)
+		ev.StartNs = d.arena.Int64(end - rt)
 	}
 	conn, ok1 := nginxSumAttempts(d.raw(ngUpConnect))
 	hdr, ok2 := nginxSumAttempts(d.raw(ngUpHeader))
@@ -33,10 +36,10 @@ func (d *nginxFast) instants() bool {
 		return false
 	}
 	if conn.lastSet {
-		ev.ConnectNs = d.arena.int64(conn.last)
+		ev.ConnectNs = d.arena.Int64(conn.last)
 	}
 	if at, ok := nginxHeadersAt(ev.StartNs, end, hdr, resp); ok {
-		ev.HeadersNs = d.arena.int64(at)
+		ev.HeadersNs = d.arena.Int64(at)
 	}
 	return true
 }
@@ -49,11 +52,11 @@ func (d *nginxFast) end() (end int64, coarse, ok bool) {
 		return ns, false, err == nil && set
 	}
 	if d.plan.at[ngTimeLocal] >= 0 {
-		ns, ok := timeLocalNs(d.raw(ngTimeLocal))
+		ns, ok := textscan.TimeLocalNs(d.raw(ngTimeLocal))
 		return ns, true, ok
 	}
 	if d.plan.at[ngTimeISO] >= 0 {
-		ns, ok := rfc3339Ns(d.raw(ngTimeISO))
+		ns, ok := textscan.RFC3339Ns(d.raw(ngTimeISO))
 		return ns, true, ok
 	}
 	return 0, false, false
@@ -130,7 +133,7 @@ func (d *nginxFast) request() bool {
 			return false
 		}
 		if len(target) > 0 && target[0] == '/' {
-			endpoint = endpointPath(target)
+			endpoint = decode.EndpointPathBytes(target)
 		} else if bytes.HasPrefix(target, []byte("http://")) || bytes.HasPrefix(target, []byte("https://")) {
 			return false // the general route parses the URL
 		}
@@ -144,7 +147,7 @@ func (d *nginxFast) request() bool {
 			return false
 		}
 		if len(endpoint) == 0 && len(v) > 0 && v[0] == '/' {
-			endpoint = endpointPath(v)
+			endpoint = decode.EndpointPathBytes(v)
 		}
 	}
 	m, ok := d.value(ngRequestMethod)
@@ -155,10 +158,10 @@ func (d *nginxFast) request() bool {
 		method = m
 	}
 	if len(endpoint) > 0 {
-		d.ev.Endpoint = d.strs.get(endpoint)
+		d.ev.Endpoint = d.strs.Get(endpoint)
 	}
 	if len(method) > 0 {
-		d.attrs = append(d.attrs, attrKV{"method", d.strs.get(method)})
+		d.attrs = append(d.attrs, decode.AttrKV{Key: "method", Val: d.strs.Get(method)})
 	}
 	return true
 }
@@ -179,7 +182,7 @@ func nginxRequestFields(req []byte) (method, target []byte, ok bool) {
 		}
 		j := i
 		for ; j < len(req) && req[j] != ' '; j++ {
-			if !asciiGraphic(req[j]) {
+			if !decode.ASCIIGraphic(req[j]) {
 				return nil, nil, false
 			}
 		}
@@ -214,8 +217,8 @@ func (d *nginxFast) ids() bool {
 	}
 	buf := append(d.scratch[:0], rid...)
 	if len(tp) > 0 {
-		if buf, ok = appendTraceparentID(buf, tp); !ok {
-			ev.TraceID = TraceIDFromTraceparent(string(tp))
+		if buf, ok = decode.AppendTraceparentID(buf, tp); !ok {
+			ev.TraceID = decode.TraceIDFromTraceparent(string(tp))
 		}
 	}
 	d.scratch = buf

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/fleet"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // nginxTestFormats are the log_formats the fast path is checked with: the
@@ -56,7 +58,7 @@ var nginxEdgeLines = []string{
 // checkNginxLine decodes one line by the fast path and, when it takes the
 // line, by the general route too: both must tell the sink the same.
 func checkNginxLine(t *testing.T, formats []*nginxLogFormat, f *nginxFast, n int64, line []byte) bool {
-	in := &Input{Name: "t.log", Host: "h"}
+	in := &decode.Input{Name: "t.log", Host: "h"}
 	var fast, general recorder
 	took := f.line(in, n, line, &fast)
 	if !took {
@@ -93,7 +95,7 @@ func TestNginxFastMatchesGeneral(t *testing.T) {
 				took[spec]++
 			}
 		}
-		routesAgree(t, nginxDecode, Options{LogFormat: spec}, []byte("\xef\xbb\xbf"+strings.Join(nginxEdgeLines, "\n")))
+		routesAgree(t, nginxDecode, decode.Options{LogFormat: spec}, []byte("\xef\xbb\xbf"+strings.Join(nginxEdgeLines, "\n")))
 	}
 	for _, spec := range nginxTestFormats {
 		if took[spec] < 2 {
@@ -113,7 +115,7 @@ func TestNginxFastFleetAndTestdata(t *testing.T) {
 			t.Errorf("line %d: the fast path declined %q", i+1, line)
 		}
 	}
-	routesAgree(t, nginxDecode, Options{LogFormat: fleet.NginxLogFormat}, data)
+	routesAgree(t, nginxDecode, decode.Options{LogFormat: fleet.NginxLogFormat}, data)
 	for _, path := range testdataFiles(t, "nginx") {
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -129,7 +131,7 @@ func TestNginxFastFleetAndTestdata(t *testing.T) {
 			}
 			spec = opts.LogFormat
 		}
-		routesAgree(t, nginxDecode, Options{LogFormat: spec}, data)
+		routesAgree(t, nginxDecode, decode.Options{LogFormat: spec}, data)
 	}
 }
 

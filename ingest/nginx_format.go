@@ -3,6 +3,8 @@ package ingest
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // nginxCombined is nginx's predefined "combined" log_format, the default.
@@ -116,7 +118,7 @@ func nginxCompile(s string) (*nginxLogFormat, error) {
 		i += n
 	}
 	if len(f.vars) == 0 {
-		return nil, fmt.Errorf("log_format %q has no variables", truncateDetail(s))
+		return nil, fmt.Errorf("log_format %q has no variables", decode.TruncateDetail(s))
 	}
 	f.vars[len(f.vars)-1].after = lit.String()
 	return f, nil

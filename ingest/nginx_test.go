@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // The goldens of testdata/nginx were checked by hand against the inputs:
@@ -21,7 +23,7 @@ import (
 func nginxDecodeLine(t *testing.T, format, line string) *recorder {
 	t.Helper()
 	rec := &recorder{}
-	in := &Input{R: strings.NewReader(line + "\n"), Name: "t", Host: "h", Opts: Options{LogFormat: format}}
+	in := &decode.Input{R: strings.NewReader(line + "\n"), Name: "t", Host: "h", Opts: decode.Options{LogFormat: format}}
 	if err := (nginx{}).Decode(in, rec); err != nil {
 		t.Fatalf("decode: %v", err)
 	}
@@ -142,7 +144,7 @@ func TestNginxCompileErrors(t *testing.T) {
 			t.Errorf("nginxCompile(%q) accepted", f)
 		}
 	}
-	in := &Input{R: strings.NewReader("x\n"), Opts: Options{LogFormat: `$status $request_time`}}
+	in := &decode.Input{R: strings.NewReader("x\n"), Opts: decode.Options{LogFormat: `$status $request_time`}}
 	if err := (nginx{}).Decode(in, &recorder{}); err == nil {
 		t.Error("a log_format without a clock was accepted")
 	}
@@ -300,13 +302,13 @@ func TestNginxSniff(t *testing.T) {
 func FuzzNginx(f *testing.F) {
 	seedFuzz(f, "nginx")
 	f.Add([]byte(`1.000 0.1, 0.2 : - "GET /\x22 HTTP/1.1" 200 "a\"b"` + "\n\n"))
-	opts := Options{LogFormat: `$msec $upstream_response_time "$request" $status "$http_user_agent" $request_time`}
+	opts := decode.Options{LogFormat: `$msec $upstream_response_time "$request" $status "$http_user_agent" $request_time`}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, nginx{}, Options{}, data)
+		fuzzDecode(t, nginx{}, decode.Options{}, data)
 		_ = nginx{}.Sniff(data)
 		fuzzDecode(t, nginx{}, opts, data)
 		rec := &recorder{}
-		_ = nginx{}.Decode(&Input{R: bytes.NewReader(data), Opts: opts}, rec)
+		_ = nginx{}.Decode(&decode.Input{R: bytes.NewReader(data), Opts: opts}, rec)
 		lines := bytes.Count(data, []byte("\n"))
 		if len(data) > 0 && data[len(data)-1] != '\n' {
 			lines++

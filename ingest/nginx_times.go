@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // nginxTimeLocal is the layout of $time_local.
@@ -29,20 +31,20 @@ func nginxInstants(ev *schema.Event, vals map[string]string) (string, string) {
 	if reason != "" {
 		return reason, detail
 	}
-	ev.EndNs = ptr(end)
+	ev.EndNs = decode.Ptr(end)
 	if coarse {
 		ev.Attrs["time_resolution"] = "1s"
 	}
 	if rt, ok, err := nginxSeconds(vals["request_time"]); err != nil {
-		return "bad duration", "request_time " + truncateDetail(vals["request_time"])
+		return "bad duration", "request_time " + decode.TruncateDetail(vals["request_time"])
 	} else if ok {
-		ev.StartNs = ptr(end - rt)
+		ev.StartNs = decode.Ptr(end - rt)
 	}
 	var lists [3][]*int64
 	for i, name := range []string{"upstream_connect_time", "upstream_header_time", "upstream_response_time"} {
 		l, err := nginxAttempts(vals[name])
 		if err != nil {
-			return "bad duration", name + " " + truncateDetail(vals[name])
+			return "bad duration", name + " " + decode.TruncateDetail(vals[name])
 		}
 		lists[i] = l
 	}
@@ -57,7 +59,7 @@ func nginxEnd(vals map[string]string) (end int64, coarse bool, reason, detail st
 	if v := vals["msec"]; v != "" && v != "-" {
 		ns, ok, err := nginxSeconds(v)
 		if err != nil || !ok {
-			return 0, false, "bad timestamp", "msec " + truncateDetail(v)
+			return 0, false, "bad timestamp", "msec " + decode.TruncateDetail(v)
 		}
 		return ns, false, "", ""
 	}
@@ -68,7 +70,7 @@ func nginxEnd(vals map[string]string) (end int64, coarse bool, reason, detail st
 		}
 		t, err := time.Parse(k.layout, v)
 		if err != nil {
-			return 0, false, "bad timestamp", k.name + " " + truncateDetail(v)
+			return 0, false, "bad timestamp", k.name + " " + decode.TruncateDetail(v)
 		}
 		return t.UnixNano(), true, "", ""
 	}
@@ -101,7 +103,7 @@ func nginxHeaders(start *int64, end int64, hdr, resp []*int64) *int64 {
 	if start != nil && at < *start {
 		at = *start
 	}
-	return ptr(min(at, end))
+	return decode.Ptr(min(at, end))
 }
 
 // nginxLastAttempt returns the answering (last) attempt's value, or nil.
@@ -127,7 +129,7 @@ func nginxAttempts(v string) ([]*int64, error) {
 				return nil, err
 			}
 			if ok {
-				out = append(out, ptr(ns))
+				out = append(out, decode.Ptr(ns))
 			} else {
 				out = append(out, nil)
 			}

@@ -8,6 +8,8 @@ import (
 	"regexp"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // otlp decodes OpenTelemetry traces written as JSON: OTLP/JSON
@@ -44,7 +46,7 @@ var otlpBareSpan = regexp.MustCompile(`"kind"\s*:\s*"SPAN_KIND_`)
 // ("context" with "trace_id" and "kind": "SpanKind.…") and bare OTLP/JSON
 // spans with a protojson kind or "startTimeUnixNano".
 func (otlp) Sniff(head []byte) bool {
-	h := bytes.TrimLeft(bytes.TrimPrefix(head, utf8BOM), " \t\r\n[")
+	h := bytes.TrimLeft(bytes.TrimPrefix(head, decode.UTF8BOM), " \t\r\n[")
 	if len(h) == 0 || h[0] != '{' {
 		return false
 	}
@@ -60,17 +62,17 @@ func (otlp) Sniff(head []byte) bool {
 
 // Decode splits the input into JSON documents (one per line, or spanning
 // lines) and reports every span in them.
-func (o otlp) Decode(in *Input, sink Sink) error {
+func (o otlp) Decode(in *decode.Input, sink decode.Sink) error {
 	return o.decode(in, sink, &otlpFast{})
 }
 
 // decode is Decode trying fast (nil: none) on every document before the
 // general route.
-func (otlp) decode(in *Input, sink Sink, fast *otlpFast) error {
+func (otlp) decode(in *decode.Input, sink decode.Sink, fast *otlpFast) error {
 	d := &otlpDocs{in: in, sink: sink, limit: otlpMaxDocBytes, fast: fast}
-	err := eachTextLine(in.R, d.line, func(n int64) {
+	err := decode.EachTextLine(in.R, d.line, func(n int64) {
 		d.flushBroken("invalid json")
-		sink.Reject(n, "line too long", fmt.Sprintf("longer than %d bytes", maxLineBytes))
+		sink.Reject(n, "line too long", fmt.Sprintf("longer than %d bytes", decode.MaxLineBytes))
 	})
 	d.flushBroken("invalid json")
 	return err
@@ -82,8 +84,8 @@ const otlpMaxDocBytes = 256 << 20
 // otlpDocs gathers lines into JSON documents by following the nesting of
 // braces and brackets outside strings.
 type otlpDocs struct {
-	in      *Input
-	sink    Sink
+	in      *decode.Input
+	sink    decode.Sink
 	buf     []byte
 	start   int64 // line the current document starts on; 0 = none open
 	depth   int
@@ -109,7 +111,7 @@ func (d *otlpDocs) line(n int64, line []byte) {
 			return
 		}
 		if t[0] != '{' && t[0] != '[' {
-			d.sink.Reject(n, "invalid json", truncateDetail(string(t)))
+			d.sink.Reject(n, "invalid json", decode.TruncateDetail(string(t)))
 			return
 		}
 		if t[0] == '{' && d.fast != nil && d.fast.document(d.in, n, t, d.sink) {
@@ -160,7 +162,7 @@ func (d *otlpDocs) scan(line []byte) bool {
 // was already rejected as too large.
 func (d *otlpDocs) flushBroken(reason string) {
 	if d.start != 0 && !d.discard {
-		d.sink.Reject(d.start, reason, "document not closed: "+truncateDetail(string(bytes.TrimSpace(d.buf))))
+		d.sink.Reject(d.start, reason, "document not closed: "+decode.TruncateDetail(string(bytes.TrimSpace(d.buf))))
 	}
 	d.buf, d.start, d.discard = d.buf[:0], 0, false
 }
@@ -168,7 +170,7 @@ func (d *otlpDocs) flushBroken(reason string) {
 // otlpDocument reports every span of one JSON document starting on line n,
 // by fast when it can (nil: never). A top-level array is read as a list of
 // documents.
-func otlpDocument(in *Input, n int64, doc []byte, sink Sink, fast *otlpFast) {
+func otlpDocument(in *decode.Input, n int64, doc []byte, sink decode.Sink, fast *otlpFast) {
 	t := bytes.TrimSpace(doc)
 	if len(t) > 0 && t[0] == '{' && fast != nil && fast.document(in, n, t, sink) {
 		return
@@ -184,7 +186,7 @@ func otlpDocument(in *Input, n int64, doc []byte, sink Sink, fast *otlpFast) {
 		}
 		for _, it := range items {
 			if t := bytes.TrimSpace(it); len(t) > 0 && t[0] != '{' {
-				sink.Reject(n, "not a trace document", truncateDetail(string(t)))
+				sink.Reject(n, "not a trace document", decode.TruncateDetail(string(t)))
 				continue
 			}
 			otlpObject(in, n, it, sink)
@@ -195,7 +197,7 @@ func otlpDocument(in *Input, n int64, doc []byte, sink Sink, fast *otlpFast) {
 }
 
 // otlpObject reports every span of one JSON object starting on line n.
-func otlpObject(in *Input, n int64, doc []byte, sink Sink) {
+func otlpObject(in *decode.Input, n int64, doc []byte, sink decode.Sink) {
 	var keys map[string]json.RawMessage
 	if err := json.Unmarshal(doc, &keys); err != nil {
 		sink.Reject(n, "invalid json", otlpJSONDetail(err, doc))
@@ -217,20 +219,20 @@ func otlpObject(in *Input, n int64, doc []byte, sink Sink) {
 
 // otlpJSONDetail names a JSON error and the start of the document.
 func otlpJSONDetail(err error, doc []byte) string {
-	return err.Error() + " in " + truncateDetail(string(bytes.TrimSpace(doc)))
+	return err.Error() + " in " + decode.TruncateDetail(string(bytes.TrimSpace(doc)))
 }
 
 // otlpReport turns one decoded span into an event, skip or reject.
-func otlpReport(in *Input, n int64, s otlpParsed, sink Sink) {
+func otlpReport(in *decode.Input, n int64, s otlpParsed, sink decode.Sink) {
 	var bad otlpBad
 	switch {
 	case errors.As(s.err, &bad):
-		sink.Reject(n, bad.reason, truncateDetail(bad.value))
+		sink.Reject(n, bad.reason, decode.TruncateDetail(bad.value))
 		return
 	case s.err != nil:
 		sink.Reject(n, "invalid json", otlpJSONDetail(s.err, s.raw))
 		return
 	}
 	ev, skip, reason, detail := otlpEvent(&s.span, in.Host)
-	emitRecord(in, sink, n, s.raw, ev, skip, reason, detail)
+	decode.Emit(in, sink, n, s.raw, ev, skip, reason, detail)
 }

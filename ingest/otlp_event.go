@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // Span names of the client instrumentations' streaming events.
@@ -32,7 +34,7 @@ func otlpEventInto(sp *otlpSpan, host string, ev *schema.Event) (_ *schema.Event
 		return nil, skip, "", ""
 	}
 	if sp.start == nil {
-		return nil, "", "missing start time", "span " + truncateDetail(sp.name)
+		return nil, "", "missing start time", "span " + decode.TruncateDetail(sp.name)
 	}
 	b := otlpEventBox{ev: ev, vals: &otlpEventValues{}}
 	*ev = schema.Event{Source: source, Format: "otlp", Host: otlpHost(sp.resource, host), Clock: schema.ClockWall,
@@ -71,7 +73,7 @@ type otlpEventValues struct {
 func (b otlpEventBox) int64(v int64) *int64 {
 	x := b.vals
 	if x.n == len(x.i64) {
-		return ptr(v)
+		return decode.Ptr(v)
 	}
 	x.i64[x.n] = v
 	x.n++
@@ -298,7 +300,7 @@ func otlpTokens(b otlpEventBox, a *otlpAttrSet) (string, string) {
 // else the path of url.full or http.url, else "".
 func otlpEndpoint(a *otlpAttrSet) string {
 	if p := a.firstString(akURLPath, akRoute, akTarget); p != "" {
-		return EndpointPath(p)
+		return decode.EndpointPath(p)
 	}
 	full := a.firstString(akURLFull, akURL)
 	if full == "" { // url.Parse("") gives the empty path too, after an allocation
@@ -329,7 +331,7 @@ func otlpOutcome(b otlpEventBox, sp *otlpSpan, status int64, hasStatus bool) (st
 	switch {
 	case !failed:
 	case code >= 400:
-		ev.Error = ErrorClass(code)
+		ev.Error = decode.ErrorClass(code)
 	case strings.Contains(strings.ToLower(sp.attrs.firstString(akErrorType)), "timeout"):
 		ev.Error = schema.ErrorTimeout
 	default:
@@ -353,7 +355,7 @@ func otlpEventAttrs(sp *otlpSpan) map[string]string {
 	}
 	switch fr := sp.attrs.vals[akFinishReasons].any().(type) {
 	case string:
-		out["finish_reasons"] = truncateDetail(fr)
+		out["finish_reasons"] = decode.TruncateDetail(fr)
 	case []any:
 		var parts []string
 		for _, p := range fr {
@@ -361,7 +363,7 @@ func otlpEventAttrs(sp *otlpSpan) map[string]string {
 				parts = append(parts, s)
 			}
 		}
-		out["finish_reasons"] = truncateDetail(strings.Join(parts, ","))
+		out["finish_reasons"] = decode.TruncateDetail(strings.Join(parts, ","))
 	}
 	return out
 }

@@ -4,6 +4,9 @@ import (
 	"bytes"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
 // The fast path of the otlp decoder. Profiling the general route on the
@@ -69,20 +72,20 @@ const otlpMaxFastDepth = 64
 // (trimmed of white space), and reports its spans to sink as otlpObject
 // would. It reports false, having reported nothing, when the document
 // needs the general route.
-func (f *otlpFast) document(in *Input, n int64, doc []byte, sink Sink) bool {
+func (f *otlpFast) document(in *decode.Input, n int64, doc []byte, sink decode.Sink) bool {
 	f.spans, f.resources, f.events = f.spans[:0], f.resources[:0], f.events[:0]
 	found := false
-	end := jsonWalkObject(doc, 0, func(key []byte, j int) int {
+	end := jsonwalk.WalkObject(doc, 0, func(key []byte, j int) int {
 		switch {
 		case string(key) == "resourceSpans" && !found:
 			found = true
-			return jsonWalkArray(doc, j, func(e int) int {
+			return jsonwalk.WalkArray(doc, j, func(e int) int {
 				return f.nullOr(doc, e, func() int { return f.resourceSpans(doc, e) })
 			})
 		case string(key) == "resourceSpans" || bytes.IndexByte(key, '\\') >= 0:
 			return -1
 		}
-		return jsonWalkSkip(doc, j, &f.stack)
+		return jsonwalk.WalkSkip(doc, j, &f.stack)
 	})
 	if !found || end != len(doc) {
 		return false
@@ -92,7 +95,7 @@ func (f *otlpFast) document(in *Input, n int64, doc []byte, sink Sink) bool {
 }
 
 // emit reports the spans read, as otlpObject and otlpReport do.
-func (f *otlpFast) emit(in *Input, n int64, sink Sink) {
+func (f *otlpFast) emit(in *decode.Input, n int64, sink decode.Sink) {
 	if len(f.spans) == 0 {
 		sink.Skip(n, "no spans")
 		return
@@ -109,7 +112,7 @@ func (f *otlpFast) emit(in *Input, n int64, sink Sink) {
 			sp.end = &s.end
 		}
 		ev, skip, reason, detail := otlpEventInto(sp, in.Host, &f.ev)
-		emitRecord(in, sink, n, s.raw, ev, skip, reason, detail)
+		decode.Emit(in, sink, n, s.raw, ev, skip, reason, detail)
 	}
 }
 
@@ -118,13 +121,13 @@ func (f *otlpFast) resourceSpans(b []byte, i int) int {
 	res := len(f.resources)
 	f.resources = append(f.resources, otlpAttrSet{})
 	seen := 0
-	return jsonWalkObject(b, i, func(key []byte, j int) int {
-		k, ok := jsonStructKey(key, otlpResourceSpansFields)
+	return jsonwalk.WalkObject(b, i, func(key []byte, j int) int {
+		k, ok := jsonwalk.StructKey(key, otlpResourceSpansFields)
 		switch {
 		case !ok || k == 2 || (k >= 0 && seen&(1<<k) != 0):
 			return -1
 		case k < 0:
-			return jsonWalkSkip(b, j, &f.stack)
+			return jsonwalk.WalkSkip(b, j, &f.stack)
 		}
 		seen |= 1 << k
 		if k == 0 {
@@ -134,7 +137,7 @@ func (f *otlpFast) resourceSpans(b []byte, i int) int {
 				})
 			})
 		}
-		return f.nullOr(b, j, func() int { return jsonWalkArray(b, j, func(e int) int { return f.scope(b, e, res) }) })
+		return f.nullOr(b, j, func() int { return jsonwalk.WalkArray(b, j, func(e int) int { return f.scope(b, e, res) }) })
 	})
 }
 
@@ -143,7 +146,7 @@ func (f *otlpFast) scope(b []byte, i, res int) int {
 	return f.nullOr(b, i, func() int {
 		return f.object(b, i, otlpSpansField, func(_ int, v int) int {
 			return f.nullOr(b, v, func() int {
-				return jsonWalkArray(b, v, func(e int) int { return f.span(b, e, res) })
+				return jsonwalk.WalkArray(b, v, func(e int) int { return f.span(b, e, res) })
 			})
 		})
 	})
@@ -153,13 +156,13 @@ func (f *otlpFast) scope(b []byte, i, res int) int {
 // names and the value of each field it has; other keys are skipped.
 func (f *otlpFast) object(b []byte, i int, names []string, field func(k, j int) int) int {
 	seen := 0
-	return jsonWalkObject(b, i, func(key []byte, j int) int {
-		k, ok := jsonStructKey(key, names)
+	return jsonwalk.WalkObject(b, i, func(key []byte, j int) int {
+		k, ok := jsonwalk.StructKey(key, names)
 		switch {
 		case !ok || (k >= 0 && seen&(1<<k) != 0):
 			return -1
 		case k < 0:
-			return jsonWalkSkip(b, j, &f.stack)
+			return jsonwalk.WalkSkip(b, j, &f.stack)
 		}
 		seen |= 1 << k
 		return field(k, j)
@@ -169,7 +172,7 @@ func (f *otlpFast) object(b []byte, i int, names []string, field func(k, j int) 
 // nullOr returns the index after a null at b[j], else read().
 func (f *otlpFast) nullOr(b []byte, j int, read func() int) int {
 	if b[j] == 'n' {
-		return jsonWalkLiteral(b, j, "null")
+		return jsonwalk.WalkLiteral(b, j, "null")
 	}
 	return read()
 }
@@ -182,7 +185,7 @@ func (f *otlpFast) span(b []byte, i, res int) int {
 	if end < 0 {
 		return -1
 	}
-	s.raw, s.nEvts = b[jsonSkipWS(b, i):end], len(f.events)-s.firstEvent
+	s.raw, s.nEvts = b[jsonwalk.SkipWS(b, i):end], len(f.events)-s.firstEvent
 	return end
 }
 
@@ -201,12 +204,12 @@ func (f *otlpFast) spanField(b []byte, k, j int, s *otlpFastSpan) int {
 	case 2:
 		return f.stringOrNull(b, j, func(v []byte) { s.span.name = f.intern(v) })
 	case 3:
-		end := jsonWalkSkip(b, j, &f.stack)
+		end := jsonwalk.WalkSkip(b, j, &f.stack)
 		kind, err := otlpFastEnum(b, j, end, "SPAN_KIND_", otlpKinds)
 		s.span.kind = kind
 		return clientIf(err == nil, end)
 	case 4, 5:
-		end := jsonWalkSkip(b, j, &f.stack)
+		end := jsonwalk.WalkSkip(b, j, &f.stack)
 		if end < 0 {
 			return -1
 		}
@@ -221,12 +224,12 @@ func (f *otlpFast) spanField(b []byte, k, j int, s *otlpFastSpan) int {
 		return f.attrList(b, j, &s.attrs)
 	case 7:
 		return f.nullOr(b, j, func() int {
-			return jsonWalkArray(b, j, func(e int) int { return f.event(b, e) })
+			return jsonwalk.WalkArray(b, j, func(e int) int { return f.event(b, e) })
 		})
 	}
 	return f.nullOr(b, j, func() int {
 		return f.object(b, j, otlpStatusField, func(_, v int) int {
-			end := jsonWalkSkip(b, v, &f.stack)
+			end := jsonwalk.WalkSkip(b, v, &f.stack)
 			status, err := otlpFastEnum(b, v, end, "STATUS_CODE_", otlpStatusNames)
 			s.span.failed = status == "error"
 			return clientIf(err == nil, end)
@@ -253,7 +256,7 @@ func (f *otlpFast) eventFields(b []byte, i int, e *otlpSpanEvent) int {
 	return f.object(b, i, otlpEventFields, func(k, j int) int {
 		switch k {
 		case 0:
-			end := jsonWalkSkip(b, j, &f.stack)
+			end := jsonwalk.WalkSkip(b, j, &f.stack)
 			if end < 0 {
 				return -1
 			}
@@ -271,7 +274,7 @@ func (f *otlpFast) eventFields(b []byte, i int, e *otlpSpanEvent) int {
 // string's contents (valid until the next read); null leaves it unset.
 func (f *otlpFast) stringOrNull(b []byte, j int, set func(v []byte)) int {
 	if b[j] == 'n' {
-		return jsonWalkLiteral(b, j, "null")
+		return jsonwalk.WalkLiteral(b, j, "null")
 	}
 	v, end, ok := f.unescape(b, j)
 	if ok {
@@ -284,11 +287,11 @@ func (f *otlpFast) stringOrNull(b []byte, j int, set func(v []byte)) int {
 // scratch buffer when it had escapes); ok is false for anything else or a
 // string the full decoder would read differently.
 func (f *otlpFast) unescape(b []byte, j int) ([]byte, int, bool) {
-	s, end, plain, ok := jsonWalkString(b, j)
+	s, end, plain, ok := jsonwalk.WalkString(b, j)
 	if plain || !ok {
 		return s, end, ok
 	}
-	f.text, ok = jsonAppendUnescaped(f.text[:0], b[j:end])
+	f.text, ok = jsonwalk.AppendUnescaped(f.text[:0], b[j:end])
 	return f.text, end, ok
 }
 

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // otlpRoutes decodes data by the general route alone and with the fast
@@ -14,11 +16,11 @@ import (
 func otlpRoutes(t *testing.T, data []byte) {
 	t.Helper()
 	general, fast := &recorder{}, &recorder{}
-	in := func() *Input { return &Input{R: bytes.NewReader(data), Name: "x", Host: "h"} }
+	in := func() *decode.Input { return &decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h"} }
 	errG := otlp{}.decode(in(), general, nil)
 	errF := otlp{}.decode(in(), fast, &otlpFast{})
 	if (errG == nil) != (errF == nil) || !reflect.DeepEqual(general, fast) {
-		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", truncateDetail(string(data)), errG, general, errF, fast)
+		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", decode.TruncateDetail(string(data)), errG, general, errF, fast)
 	}
 }
 
@@ -26,7 +28,7 @@ func otlpRoutes(t *testing.T, data []byte) {
 func otlpFastRead(data []byte) int {
 	f, read := &otlpFast{}, 0
 	for _, line := range bytes.Split(data, []byte{'\n'}) {
-		if t := bytes.TrimSpace(line); len(t) > 0 && f.document(&Input{Host: "h"}, 1, t, &recorder{}) {
+		if t := bytes.TrimSpace(line); len(t) > 0 && f.document(&decode.Input{Host: "h"}, 1, t, &recorder{}) {
 			read++
 		}
 	}

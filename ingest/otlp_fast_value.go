@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"unicode"
+
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
 // This file reads OTLP/JSON attributes, values, ids and enums in place for
@@ -15,7 +17,7 @@ import (
 // and otlpAttrSetOf would (a later non-nil value of a key wins).
 func (f *otlpFast) attrList(b []byte, j int, set *otlpAttrSet) int {
 	return f.nullOr(b, j, func() int {
-		return jsonWalkArray(b, j, func(e int) int { return f.kv(b, e, set) })
+		return jsonwalk.WalkArray(b, j, func(e int) int { return f.kv(b, e, set) })
 	})
 }
 
@@ -25,22 +27,22 @@ func (f *otlpFast) kv(b []byte, i int, set *otlpAttrSet) int {
 		return end
 	}
 	if b[i] == 'n' {
-		return jsonWalkLiteral(b, i, "null")
+		return jsonwalk.WalkLiteral(b, i, "null")
 	}
 	var key []byte
 	var val otlpValue
 	k, known := otlpKey(0), false
 	hasKey, hasVal, valAt := false, false, -1
-	end := jsonWalkObject(b, i, func(name []byte, j int) int {
+	end := jsonwalk.WalkObject(b, i, func(name []byte, j int) int {
 		switch {
 		case string(name) == "key" && !hasKey:
 			hasKey = true
 			if b[j] == 'n' {
-				return jsonWalkLiteral(b, j, "null")
+				return jsonwalk.WalkLiteral(b, j, "null")
 			}
-			s, end, plain, ok := jsonWalkString(b, j)
+			s, end, plain, ok := jsonwalk.WalkString(b, j)
 			if key = s; ok && !plain {
-				key, ok = jsonAppendUnescaped(nil, b[j:end])
+				key, ok = jsonwalk.AppendUnescaped(nil, b[j:end])
 			}
 			k, known = otlpKeyOf(key)
 			return clientIf(ok, end)
@@ -51,12 +53,12 @@ func (f *otlpFast) kv(b []byte, i int, set *otlpAttrSet) int {
 			return end
 		case string(name) == "value" && !hasVal: // before its key: read it after
 			hasVal, valAt = true, j
-			return jsonWalkSkip(b, j, &f.stack)
+			return jsonwalk.WalkSkip(b, j, &f.stack)
 		}
-		if m, ok := jsonStructKey(name, otlpKVFields); !ok || m >= 0 {
+		if m, ok := jsonwalk.StructKey(name, otlpKVFields); !ok || m >= 0 {
 			return -1 // a case-folded or repeated key or value
 		}
-		return jsonWalkSkip(b, j, &f.stack)
+		return jsonwalk.WalkSkip(b, j, &f.stack)
 	})
 	if end >= 0 && valAt >= 0 {
 		if val, valAt = f.anyValue(b, valAt, known, 0); valAt < 0 {
@@ -89,7 +91,7 @@ func (f *otlpFast) kvCompact(b []byte, i int, set *otlpAttrSet) (int, bool) {
 	if len(b)-i < len(head) || string(b[i:i+len(head)]) != head {
 		return 0, false
 	}
-	key, j, plain, ok := jsonWalkString(b, i+len(head)-1)
+	key, j, plain, ok := jsonwalk.WalkString(b, i+len(head)-1)
 	if !plain || !ok || len(b)-j < len(mid)-1 || string(b[j-1:j-1+len(mid)]) != mid {
 		return 0, false
 	}
@@ -102,7 +104,7 @@ func (f *otlpFast) kvCompact(b []byte, i int, set *otlpAttrSet) (int, bool) {
 	if j += q + 1; m < 0 || j >= len(b) || b[j] != ':' {
 		return 0, false
 	}
-	if j = jsonSkipWS(b, j+1); j >= len(b) {
+	if j = jsonwalk.SkipWS(b, j+1); j >= len(b) {
 		return 0, false
 	}
 	k, known := otlpKeyOf(key)
@@ -136,11 +138,11 @@ func (f *otlpFast) anyValue(b []byte, i int, build bool, depth int) (otlpValue, 
 	var a otlpFastAny
 	seen := 0
 	end := f.nullOr(b, i, func() int {
-		return jsonWalkObject(b, i, func(name []byte, j int) int {
+		return jsonwalk.WalkObject(b, i, func(name []byte, j int) int {
 			k := otlpAnyMember(name)
 			switch {
 			case k == -2:
-				return jsonWalkSkip(b, j, &f.stack)
+				return jsonwalk.WalkSkip(b, j, &f.stack)
 			case k < 0 || seen&(1<<k) != 0:
 				return -1
 			}
@@ -217,7 +219,7 @@ func otlpAnyMember(name []byte) int {
 	case "kvlistValue":
 		return 5
 	}
-	if _, ok := jsonStructKey(name, otlpAnyFields); !ok {
+	if _, ok := jsonwalk.StructKey(name, otlpAnyFields); !ok {
 		return -1
 	}
 	return -2
@@ -226,14 +228,14 @@ func otlpAnyMember(name []byte) int {
 // anyMember reads member k (otlpAnyFields) of an AnyValue at b[j] into a.
 func (f *otlpFast) anyMember(b []byte, k, j int, a *otlpFastAny, build bool, depth int) int {
 	if b[j] == 'n' && k != 2 && k != 3 { // a null pointer member is absent
-		return jsonWalkLiteral(b, j, "null")
+		return jsonwalk.WalkLiteral(b, j, "null")
 	}
 	switch k {
 	case 0:
 		a.hasStr = true
 		a.str.kind = otlpStr
 		if !build {
-			_, end, _, ok := jsonWalkString(b, j)
+			_, end, _, ok := jsonwalk.WalkString(b, j)
 			return clientIf(ok, end)
 		}
 		s, end, ok := f.unescape(b, j)
@@ -242,11 +244,11 @@ func (f *otlpFast) anyMember(b []byte, k, j int, a *otlpFastAny, build bool, dep
 	case 1:
 		a.hasBool, a.boolean = true, b[j] == 't'
 		if a.boolean {
-			return jsonWalkLiteral(b, j, "true")
+			return jsonwalk.WalkLiteral(b, j, "true")
 		}
-		return jsonWalkLiteral(b, j, "false")
+		return jsonwalk.WalkLiteral(b, j, "false")
 	case 2, 3:
-		end := jsonWalkSkip(b, j, &f.stack)
+		end := jsonwalk.WalkSkip(b, j, &f.stack)
 		if end >= 0 && k == 2 {
 			a.intRaw = b[j:end]
 		} else if end >= 0 {
@@ -260,7 +262,7 @@ func (f *otlpFast) anyMember(b []byte, k, j int, a *otlpFastAny, build bool, dep
 		}
 		return f.object(b, j, otlpValuesField, func(_, v int) int {
 			return f.nullOr(b, v, func() int {
-				return jsonWalkArray(b, v, func(e int) int {
+				return jsonwalk.WalkArray(b, v, func(e int) int {
 					val, end := f.anyValue(b, e, build, depth+1)
 					if build {
 						a.arr = append(a.arr, val.any())
@@ -270,7 +272,7 @@ func (f *otlpFast) anyMember(b []byte, k, j int, a *otlpFastAny, build bool, dep
 			})
 		})
 	}
-	return jsonWalkSkip(b, j, &f.stack) // kvlistValue: read as nil
+	return jsonwalk.WalkSkip(b, j, &f.stack) // kvlistValue: read as nil
 }
 
 // otlpParseDouble parses a doubleValue's raw JSON as otlpAnyValue.value does:
@@ -279,7 +281,7 @@ func (f *otlpFast) anyMember(b []byte, k, j int, a *otlpFastAny, build bool, dep
 // which gives the same float without ParseFloat's generality.
 func otlpParseDouble(raw []byte) (float64, bool) {
 	if raw[0] != '"' {
-		if v, end, ok := jsonFloat(raw, 0); ok && end == len(raw) {
+		if v, end, ok := jsonwalk.Float(raw, 0); ok && end == len(raw) {
 			return v, true
 		}
 	}
@@ -322,7 +324,7 @@ func otlpFastEnum(b []byte, j, end int, prefix string, names []string) (string, 
 	if end < 0 {
 		return "", otlpBad{"bad enum", ""}
 	}
-	if v, e, ok := jsonStrictInt(b, j); ok && e == end && v >= 0 && v < int64(len(names)) {
+	if v, e, ok := jsonwalk.StrictInt(b, j); ok && e == end && v >= 0 && v < int64(len(names)) {
 		return names[v], nil
 	}
 	return otlpEnum(json.RawMessage(b[j:end]), prefix, names)

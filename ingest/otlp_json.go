@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // otlpSpan is a span decoded from any of the JSON dialects, before it is
@@ -45,7 +47,7 @@ func otlpTimedEvent(name string, at *int64, content bool) otlpSpanEvent {
 // reject reason and the offending value.
 type otlpBad struct{ reason, value string }
 
-func (e otlpBad) Error() string { return e.reason + " " + truncateDetail(e.value) }
+func (e otlpBad) Error() string { return e.reason + " " + decode.TruncateDetail(e.value) }
 
 // otlpParsed is one span of a document, with its raw JSON, or why it could
 // not be decoded.
@@ -217,11 +219,11 @@ func otlpNanosOf(raw []byte) (v int64, set bool, err error) {
 // otlpID returns a trace or span id of size bytes as lowercase hex: OTLP/JSON
 // writes hex, protojson proper writes base64. It returns "" for anything else.
 func otlpID(s string, size int) string {
-	if id := normalizeHexID(s, 2*size); id != "" {
+	if id := decode.NormalizeHexID(s, 2*size); id != "" {
 		return id
 	}
 	if b, err := base64.StdEncoding.DecodeString(s); err == nil && len(b) == size {
-		return normalizeHexID(hex.EncodeToString(b), 2*size)
+		return decode.NormalizeHexID(hex.EncodeToString(b), 2*size)
 	}
 	return ""
 }
@@ -343,5 +345,5 @@ func otlpISONanos(s string) (*int64, error) {
 	if err != nil {
 		return nil, otlpBad{"bad timestamp", s}
 	}
-	return ptr(t.UnixNano()), nil
+	return decode.Ptr(t.UnixNano()), nil
 }

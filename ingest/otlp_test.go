@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // The goldens of testdata/otlp were checked by hand against the inputs:
@@ -32,7 +34,7 @@ import (
 func otlpDecodeString(t *testing.T, s string) *recorder {
 	t.Helper()
 	rec := &recorder{}
-	if err := (otlp{}).Decode(&Input{R: strings.NewReader(s), Name: "t", Host: "fallback"}, rec); err != nil {
+	if err := (otlp{}).Decode(&decode.Input{R: strings.NewReader(s), Name: "t", Host: "fallback"}, rec); err != nil {
 		t.Fatal(err)
 	}
 	return rec
@@ -191,8 +193,8 @@ func TestOTLPTooLarge(t *testing.T) {
 	span := `{"kind":2,"startTimeUnixNano":"5","attributes":[{"key":"gen_ai.latency.e2e","value":{"doubleValue":1}}]}`
 	big := "{\n\"resourceSpans\": [\n" + strings.Repeat("  {},\n", 50) + "  {}\n]}\n" // over 300 bytes
 	rec := &recorder{}
-	d := &otlpDocs{in: &Input{}, sink: rec, limit: 250}
-	if err := eachTextLine(strings.NewReader(big+otlpOneSpan(span)), d.line, func(int64) {}); err != nil {
+	d := &otlpDocs{in: &decode.Input{}, sink: rec, limit: 250}
+	if err := decode.EachTextLine(strings.NewReader(big+otlpOneSpan(span)), d.line, func(int64) {}); err != nil {
 		t.Fatal(err)
 	}
 	d.flushBroken("invalid json")
@@ -263,10 +265,10 @@ func FuzzOTLP(f *testing.F) {
 	seedFuzz(f, "otlp")
 	f.Add([]byte("{\n\"context\":{\"trace_id\":\"0x1\"},\"kind\":\"SpanKind.SERVER\",\"start_time\":\"x\"}\n[1,{\"]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, otlp{}, Options{}, data)
+		fuzzDecode(t, otlp{}, decode.Options{}, data)
 		_ = otlp{}.Sniff(data)
 		rec := &recorder{}
-		_ = otlp{}.Decode(&Input{R: bytes.NewReader(data), Host: "h"}, rec)
+		_ = otlp{}.Decode(&decode.Input{R: bytes.NewReader(data), Host: "h"}, rec)
 		for _, e := range rec.Events {
 			if e.Event.StartNs == nil || e.Line < 1 {
 				t.Fatalf("event without start or line: %+v", e)

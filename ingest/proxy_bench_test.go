@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/fleet"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // The decoder benchmarks of the text proxy and server formats: nginx and
@@ -18,34 +20,34 @@ import (
 // their testdata, repeated (see benchRepeat).
 
 func BenchmarkDecodeNginx(b *testing.B) {
-	benchDecodeCPU(b, nginx{}, benchLog(b, "edge-1"), Options{LogFormat: fleet.NginxLogFormat})
+	benchDecodeCPU(b, nginx{}, benchLog(b, "edge-1"), decode.Options{LogFormat: fleet.NginxLogFormat})
 }
 
 func BenchmarkDecodeEnvoyText(b *testing.B) {
-	opts := Options{LogFormat: benchLogFormat(b, "testdata/envoy/llm_stream.log")}
+	opts := decode.Options{LogFormat: benchLogFormat(b, "testdata/envoy/llm_stream.log")}
 	benchDecodeCPU(b, envoy{}, benchRepeat(b, envoy{}, "testdata/envoy/llm_stream.log", opts), opts)
 }
 
 func BenchmarkDecodeHAProxy(b *testing.B) {
-	benchDecodeCPU(b, haproxy{}, benchRepeat(b, haproxy{}, "testdata/haproxy/llm_httplog.log", Options{}), Options{})
+	benchDecodeCPU(b, haproxy{}, benchRepeat(b, haproxy{}, "testdata/haproxy/llm_httplog.log", decode.Options{}), decode.Options{})
 }
 
 func BenchmarkDecodeTGI(b *testing.B) {
-	benchDecodeCPU(b, tgi{}, benchLog(b, "gpu-3"), Options{})
+	benchDecodeCPU(b, tgi{}, benchLog(b, "gpu-3"), decode.Options{})
 }
 
 func BenchmarkDecodeTGIJSON(b *testing.B) {
-	benchDecodeCPU(b, tgi{}, benchRepeat(b, tgi{}, "testdata/tgi/router_json.log", Options{}), Options{})
+	benchDecodeCPU(b, tgi{}, benchRepeat(b, tgi{}, "testdata/tgi/router_json.log", decode.Options{}), decode.Options{})
 }
 
 func BenchmarkDecodeEnvoyJSON(b *testing.B) {
-	benchDecodeCPU(b, envoy{}, benchLog(b, "edge-2"), Options{LogFormat: fleet.EnvoyLogFormat})
+	benchDecodeCPU(b, envoy{}, benchLog(b, "edge-2"), decode.Options{LogFormat: fleet.EnvoyLogFormat})
 }
 
 // benchDecodeCPU is benchDecode that also reports the throughput per second
 // of this process's CPU time ("cpu-MB/s"), which other processes on a shared
 // machine disturb less than the wall-clock MB/s.
-func benchDecodeCPU(b *testing.B, format Format, data []byte, opts Options) {
+func benchDecodeCPU(b *testing.B, format Format, data []byte, opts decode.Options) {
 	var before, after syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &before)
 	benchDecode(b, format, data, opts)
@@ -64,7 +66,7 @@ var benchHexID = regexp.MustCompile(`[0-9a-f]{12,}`)
 // lines of a testdata file that f decodes without a reject, repeated with
 // the last 8 digits of every hex id (12 digits or more) replaced by a
 // counter, so that ids vary as in a real log.
-func benchRepeat(b *testing.B, f Format, path string, opts Options) []byte {
+func benchRepeat(b *testing.B, f Format, path string, opts decode.Options) []byte {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		b.Fatal(err)
@@ -72,7 +74,7 @@ func benchRepeat(b *testing.B, f Format, path string, opts Options) []byte {
 	var good [][]byte
 	for _, line := range bytes.Split(data, []byte("\n")) {
 		rec := &countingSink{}
-		in := &Input{R: bytes.NewReader(line), Name: "bench", Opts: opts}
+		in := &decode.Input{R: bytes.NewReader(line), Name: "bench", Opts: opts}
 		if len(bytes.TrimSpace(line)) > 0 && f.Decode(in, rec) == nil && rec.rejects == 0 && rec.events+rec.skips == 1 {
 			good = append(good, line)
 		}

@@ -5,20 +5,22 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // routesAgree decodes data by decode's fast route and by its general one
 // (fast false) and fails unless the sink was told the same by both: events,
 // skips, rejects and their reasons, in order.
-func routesAgree(t *testing.T, decode func(in *Input, sink Sink, fast bool) error, opts Options, data []byte) {
+func routesAgree(t *testing.T, decodeRoute func(in *decode.Input, sink decode.Sink, fast bool) error, opts decode.Options, data []byte) {
 	t.Helper()
 	var fast, general recorder
 	for _, r := range []struct {
 		rec  *recorder
 		fast bool
 	}{{&fast, true}, {&general, false}} {
-		in := &Input{R: bytes.NewReader(data), Name: "t.log", Host: "h", Opts: opts}
-		if err := decode(in, r.rec, r.fast); err != nil {
+		in := &decode.Input{R: bytes.NewReader(data), Name: "t.log", Host: "h", Opts: opts}
+		if err := decodeRoute(in, r.rec, r.fast); err != nil {
 			t.Fatal(err)
 		}
 	}

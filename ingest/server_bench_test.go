@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // Benchmarks of the server-side and generic JSON decoders, whose inputs the
@@ -18,8 +20,8 @@ import (
 const benchSize = 16 << 20
 
 // benchOpts reads the options of a testdata file (its .opts.json), or none.
-func benchOpts(tb testing.TB, path string) Options {
-	var opts Options
+func benchOpts(tb testing.TB, path string) decode.Options {
+	var opts decode.Options
 	o, err := os.ReadFile(path + ".opts.json")
 	if err != nil {
 		return opts
@@ -43,7 +45,7 @@ func benchEventLines(tb testing.TB, f Format, path string) [][]byte {
 		tb.Fatal(err)
 	}
 	rec := &recorder{}
-	if err := f.Decode(&Input{R: bytes.NewReader(data), Name: "x", Opts: benchOpts(tb, path)}, rec); err != nil {
+	if err := f.Decode(&decode.Input{R: bytes.NewReader(data), Name: "x", Opts: benchOpts(tb, path)}, rec); err != nil {
 		tb.Fatal(err)
 	}
 	lines := bytes.Split(data, []byte("\n"))
@@ -139,7 +141,7 @@ var (
 		for _, e := range doc.Log.Entries {
 			one := append(append([]byte(`{"log": {"entries": [`), e...), "]}}"...)
 			rec := &recorder{}
-			if err := (har{}).Decode(&Input{R: bytes.NewReader(one), Name: "x"}, rec); err == nil && len(rec.Events) > 0 && len(rec.Rejects) == 0 {
+			if err := (har{}).Decode(&decode.Input{R: bytes.NewReader(one), Name: "x"}, rec); err == nil && len(rec.Events) > 0 && len(rec.Rejects) == 0 {
 				good = append(good, e)
 			}
 		}
@@ -192,11 +194,11 @@ var benchVLLMBenchInput = sync.OnceValue(func() []byte {
 })
 
 func BenchmarkDecodeLiteLLM(b *testing.B) {
-	benchDecode(b, litellm{}, benchLiteLLMInput(), Options{})
+	benchDecode(b, litellm{}, benchLiteLLMInput(), decode.Options{})
 }
 
 func BenchmarkDecodeLiteLLMSpendLogs(b *testing.B) {
-	benchDecode(b, litellm{}, benchSpendLogsInput(), Options{})
+	benchDecode(b, litellm{}, benchSpendLogsInput(), decode.Options{})
 }
 
 func BenchmarkDecodeJSONL(b *testing.B) {
@@ -204,15 +206,15 @@ func BenchmarkDecodeJSONL(b *testing.B) {
 }
 
 func BenchmarkDecodeTriton(b *testing.B) {
-	benchDecode(b, triton{}, benchTritonInput(), Options{})
+	benchDecode(b, triton{}, benchTritonInput(), decode.Options{})
 }
 
 func BenchmarkDecodeVLLMBench(b *testing.B) {
-	benchDecode(b, vllmBench{}, benchVLLMBenchInput(), Options{})
+	benchDecode(b, vllmBench{}, benchVLLMBenchInput(), decode.Options{})
 }
 
 func BenchmarkDecodeHAR(b *testing.B) {
-	benchDecode(b, har{}, benchHARInput(), Options{})
+	benchDecode(b, har{}, benchHARInput(), decode.Options{})
 }
 
 // TestBenchInputs checks that every record of the benchmark inputs becomes
@@ -224,17 +226,17 @@ func TestBenchInputs(t *testing.T) {
 	for _, c := range []struct {
 		f    Format
 		data []byte
-		opts Options
+		opts decode.Options
 	}{
-		{litellm{}, benchLiteLLMInput(), Options{}},
-		{litellm{}, benchSpendLogsInput(), Options{}},
+		{litellm{}, benchLiteLLMInput(), decode.Options{}},
+		{litellm{}, benchSpendLogsInput(), decode.Options{}},
 		{genericJSONL{}, benchJSONLInput(), benchOpts(t, "testdata/jsonl/gateway.jsonl")},
-		{triton{}, benchTritonInput(), Options{}},
-		{vllmBench{}, benchVLLMBenchInput(), Options{}},
-		{har{}, benchHARInput(), Options{}},
+		{triton{}, benchTritonInput(), decode.Options{}},
+		{vllmBench{}, benchVLLMBenchInput(), decode.Options{}},
+		{har{}, benchHARInput(), decode.Options{}},
 	} {
 		rec := &countingSink{}
-		if err := c.f.Decode(&Input{R: bytes.NewReader(c.data), Name: "bench", Opts: c.opts}, rec); err != nil {
+		if err := c.f.Decode(&decode.Input{R: bytes.NewReader(c.data), Name: "bench", Opts: c.opts}, rec); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("%s: %d bytes, %d events, %d skips, %d rejects", c.f.Name(), len(c.data), rec.events, rec.skips, rec.rejects)

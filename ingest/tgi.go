@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // tgi decodes the log of the Hugging Face text-generation-inference router
@@ -102,15 +104,15 @@ type tgiRecord struct {
 	message string
 }
 
-func (tgi) Decode(in *Input, sink Sink) error {
+func (tgi) Decode(in *decode.Input, sink decode.Sink) error {
 	return tgiDecode(in, sink, true)
 }
 
 // tgiDecode is Decode, by the fast path (tgi_fast.go) when fast is set and
 // it takes the line, else by tgiLine.
-func tgiDecode(in *Input, sink Sink, fast bool) error {
+func tgiDecode(in *decode.Input, sink decode.Sink, fast bool) error {
 	f := &tgiFast{}
-	return readRecordsByLine(in.R, sink, func(line int64, b []byte) {
+	return decode.ReadRecordsByLine(in.R, sink, func(line int64, b []byte) {
 		if !fast || !f.line(in, sink, line, b) {
 			tgiLine(in, sink, line, b)
 		}
@@ -118,7 +120,7 @@ func tgiDecode(in *Input, sink Sink, fast bool) error {
 }
 
 // tgiLine decodes one line by the general route.
-func tgiLine(in *Input, sink Sink, line int64, b []byte) {
+func tgiLine(in *decode.Input, sink decode.Sink, line int64, b []byte) {
 	text := tgiANSI.ReplaceAllString(string(b), "")
 	if strings.TrimSpace(text) == "" {
 		sink.Skip(line, "blank line")
@@ -129,7 +131,7 @@ func tgiLine(in *Input, sink Sink, line int64, b []byte) {
 	if trimmed := strings.TrimSpace(text); strings.HasPrefix(trimmed, `{"timestamp"`) {
 		var err error
 		if rec, err = tgiParseJSON(trimmed); err != nil {
-			sink.Reject(line, "invalid json", truncateDetail(err.Error()))
+			sink.Reject(line, "invalid json", decode.TruncateDetail(err.Error()))
 			return
 		}
 		ok = true
@@ -140,7 +142,7 @@ func tgiLine(in *Input, sink Sink, line int64, b []byte) {
 	case !ok && strings.Contains(text, "total_time="):
 		// A request's timing line that does not parse was cut or mangled:
 		// it is a request record lost, not a foreign line.
-		sink.Reject(line, "malformed request line", truncateDetail(text))
+		sink.Reject(line, "malformed request line", decode.TruncateDetail(text))
 	case !ok:
 		sink.Skip(line, "not a log record")
 	default:
@@ -149,13 +151,13 @@ func tgiLine(in *Input, sink Sink, line int64, b []byte) {
 }
 
 // emit turns one log record into an event, a skip or a reject.
-func (tgi) emit(in *Input, line int64, raw []byte, rec tgiRecord, sink Sink) {
+func (tgi) emit(in *decode.Input, line int64, raw []byte, rec tgiRecord, sink decode.Sink) {
 	handler, ok := tgiHandlerSpan(rec.spans)
 	switch {
 	case rec.level != "ERROR" && !strings.HasPrefix(rec.message, "Success") && bytes.Contains(raw, []byte("total_time=")):
 		// Timings without the "Success" that ends every such line: the line
 		// was cut short, and the request it recorded is lost.
-		sink.Reject(line, "malformed request line", truncateDetail(string(raw)))
+		sink.Reject(line, "malformed request line", decode.TruncateDetail(string(raw)))
 	case !ok:
 		sink.Skip(line, "not a request record")
 	case rec.level == "INFO" && strings.HasPrefix(rec.message, "Success") && handler.fields["total_time"] != "":
@@ -168,7 +170,7 @@ func (tgi) emit(in *Input, line int64, raw []byte, rec tgiRecord, sink Sink) {
 		sink.Event(line, raw, ev)
 	case rec.level == "ERROR":
 		ev := tgiBase(in, rec, handler)
-		ev.Completed = ptr(false)
+		ev.Completed = decode.Ptr(false)
 		kind, class := tgiErrorKind(rec.message)
 		ev.Error = class
 		ev.Attrs["tgi_error"] = kind
@@ -198,21 +200,21 @@ func tgiHandlerSpan(spans []tgiSpan) (tgiSpan, bool) {
 
 // tgiBase fills what every TGI event has: the end instant (log time), ids and
 // endpoint from the HTTP request span, and the handler name.
-func tgiBase(in *Input, rec tgiRecord, handler tgiSpan) *schema.Event {
+func tgiBase(in *decode.Input, rec tgiRecord, handler tgiSpan) *schema.Event {
 	ev := &schema.Event{
 		Source: schema.SourceServer, Format: "tgi", Host: in.Host, Clock: schema.ClockWall,
-		InputFile: in.Name, EndNs: ptr(rec.time.UnixNano()),
+		InputFile: in.Name, EndNs: decode.Ptr(rec.time.UnixNano()),
 		Attrs: map[string]string{"handler": handler.name},
 	}
 	switch handler.name {
 	case "generate":
-		ev.Stream = ptr(false)
+		ev.Stream = decode.Ptr(false)
 	case "generate_stream":
-		ev.Stream = ptr(true)
+		ev.Stream = decode.Ptr(true)
 	}
 	for _, s := range rec.spans {
 		f := s.fields
-		if id := NormalizeTraceID(f["trace_id"]); id != "" {
+		if id := decode.NormalizeTraceID(f["trace_id"]); id != "" {
 			ev.TraceID = id
 		}
 		if id := f["request_id"]; id != "" {
@@ -220,12 +222,12 @@ func tgiBase(in *Input, rec tgiRecord, handler tgiSpan) *schema.Event {
 		}
 		for _, k := range []string{"http.route", "url.path", "http.target"} {
 			if f[k] != "" && ev.Endpoint == "" {
-				ev.Endpoint = EndpointPath(f[k])
+				ev.Endpoint = decode.EndpointPath(f[k])
 			}
 		}
 		for _, k := range []string{"http.status_code", "http.response.status_code"} {
 			if n, err := strconv.Atoi(f[k]); err == nil && n >= 100 && n < 600 {
-				ev.Status = ptr(int32(n))
+				ev.Status = decode.Ptr(int32(n))
 			}
 		}
 	}
@@ -234,7 +236,7 @@ func tgiBase(in *Input, rec tgiRecord, handler tgiSpan) *schema.Event {
 
 // tgiSuccess builds the event of a "Success" line from the handler's timings;
 // it returns a reject reason and detail when a duration does not parse.
-func tgiSuccess(in *Input, rec tgiRecord, handler tgiSpan) (*schema.Event, string, string) {
+func tgiSuccess(in *decode.Input, rec tgiRecord, handler tgiSpan) (*schema.Event, string, string) {
 	ev := tgiBase(in, rec, handler)
 	durations := []struct {
 		key string
@@ -251,19 +253,19 @@ func tgiSuccess(in *Input, rec tgiRecord, handler tgiSpan) (*schema.Event, strin
 		}
 		ns, ok := tgiDuration(v)
 		if !ok {
-			return nil, "bad duration", truncateDetail(fmt.Sprintf("%s=%q", d.key, v))
+			return nil, "bad duration", decode.TruncateDetail(fmt.Sprintf("%s=%q", d.key, v))
 		}
 		if d.dst == nil {
 			total = ns
 		} else {
-			*d.dst = ptr(ns)
+			*d.dst = decode.Ptr(ns)
 		}
 	}
-	ev.StartNs = ptr(*ev.EndNs - total)
-	ev.Status, ev.Completed = ptr(int32(200)), ptr(true)
+	ev.StartNs = decode.Ptr(*ev.EndNs - total)
+	ev.Status, ev.Completed = decode.Ptr(int32(200)), decode.Ptr(true)
 	if ev.InferenceNs != nil && ev.TimePerTokenNs != nil && *ev.TimePerTokenNs > 0 {
 		n := int64(math.Round(float64(*ev.InferenceNs) / float64(*ev.TimePerTokenNs)))
-		ev.OutputTokens, ev.OutputTokensSource = ptr(n), schema.TokensDerived
+		ev.OutputTokens, ev.OutputTokensSource = decode.Ptr(n), schema.TokensDerived
 	}
 	return ev, "", ""
 }
@@ -304,7 +306,7 @@ func tgiParseJSON(text string) (tgiRecord, error) {
 	}
 	ts, err := time.Parse(time.RFC3339Nano, j.Timestamp)
 	if err != nil {
-		return tgiRecord{}, fmt.Errorf("timestamp %q: not RFC 3339", truncateDetail(j.Timestamp))
+		return tgiRecord{}, fmt.Errorf("timestamp %q: not RFC 3339", decode.TruncateDetail(j.Timestamp))
 	}
 	rec := tgiRecord{time: ts, level: strings.ToUpper(strings.TrimSpace(j.Level))}
 	if j.Message != nil {

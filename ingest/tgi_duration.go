@@ -3,6 +3,8 @@ package ingest
 import (
 	"math"
 	"strings"
+
+	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // tgiDurationUnits are the units of Rust Duration Debug strings and of
@@ -52,10 +54,10 @@ func tgiDurationUnit[S ~string | ~[]byte](s S) (int64, int) {
 // "25.3µs", "812ns") or a compound one ("1m5.3s", "1h2m") into nanoseconds.
 // It reads strings and line bytes alike.
 func tgiDuration[S ~string | ~[]byte](s S) (int64, bool) {
-	for len(s) > 0 && asciiSpace(s[0]) {
+	for len(s) > 0 && textscan.ASCIISpace(s[0]) {
 		s = s[1:]
 	}
-	for len(s) > 0 && asciiSpace(s[len(s)-1]) {
+	for len(s) > 0 && textscan.ASCIISpace(s[len(s)-1]) {
 		s = s[:len(s)-1]
 	}
 	if len(s) > 0 && (s[0] >= 0x80 || s[len(s)-1] >= 0x80) {
@@ -84,7 +86,7 @@ func tgiDurationOf[S ~string | ~[]byte](s S) (int64, bool) {
 			return 0, false
 		}
 		rest = rest[n:]
-		ns, ok := decimalNs(num, unit)
+		ns, ok := textscan.DecimalNs(num, unit)
 		if !ok || total > math.MaxInt64-ns {
 			return 0, false
 		}

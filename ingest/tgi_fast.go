@@ -5,6 +5,9 @@ import (
 	"strconv"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // The fast path of the TGI decoder, for text lines and --json-output lines
@@ -29,11 +32,11 @@ type tgiFast struct {
 	unesc   []byte // unquoted values of the record
 	stack   []byte // scratch for the JSON scanner
 	ev      schema.Event
-	attrs   []attrKV
+	attrs   []decode.AttrKV
 	scratch []byte
-	arena   valueArena
-	strs    internTable
-	maps    attrMaps
+	arena   decode.ValueArena
+	strs    decode.InternTable
+	maps    decode.AttrMaps
 }
 
 // tgiFastRecord is one record read in place.
@@ -138,7 +141,7 @@ func (d *tgiFast) off(s []byte) int { return cap(d.cur) - cap(s) }
 
 // line decodes one line and reports it to sink; it reports false, having
 // told sink nothing, when the general route must decide.
-func (d *tgiFast) line(in *Input, sink Sink, n int64, b []byte) bool {
+func (d *tgiFast) line(in *decode.Input, sink decode.Sink, n int64, b []byte) bool {
 	text := d.stripANSI(b)
 	d.cur = text
 	d.rec = tgiFastRecord{spans: d.rec.spans[:0], fields: d.rec.fields[:0]}
@@ -236,7 +239,7 @@ func (d *tgiFast) field(sp *tgiFastSpan, k int) (v []byte, present, ok bool) {
 
 // tgiAtoi is strconv.Atoi for field bytes.
 func tgiAtoi(b []byte) (int, bool) {
-	if v, ok := digitsValue(b); ok {
+	if v, ok := textscan.Digits(b); ok {
 		return int(v), true
 	}
 	if len(b) == 0 {

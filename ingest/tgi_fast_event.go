@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // This file builds the event of the TGI fast path (tgi_fast.go) from a
@@ -12,7 +14,7 @@ import (
 
 // emit is tgi.emit: raw is the line as read; it reports false, having told
 // sink nothing, when the general route must decide.
-func (d *tgiFast) emit(in *Input, sink Sink, n int64, raw []byte) bool {
+func (d *tgiFast) emit(in *decode.Input, sink decode.Sink, n int64, raw []byte) bool {
 	r := &d.rec
 	handler, found, ok := d.handlerSpan()
 	if !ok {
@@ -31,8 +33,8 @@ func (d *tgiFast) emit(in *Input, sink Sink, n int64, raw []byte) bool {
 			return false
 		}
 		kind, class := tgiErrorKind(string(r.message))
-		d.ev.Completed, d.ev.Error = d.arena.bool(false), class
-		d.attrs = append(d.attrs, attrKV{"tgi_error", kind})
+		d.ev.Completed, d.ev.Error = d.arena.Bool(false), class
+		d.attrs = append(d.attrs, decode.AttrKV{Key: "tgi_error", Val: kind})
 	case level == "INFO" && success:
 		total, _, ok := d.field(&handler, tkTotal)
 		if !ok {
@@ -49,7 +51,7 @@ func (d *tgiFast) emit(in *Input, sink Sink, n int64, raw []byte) bool {
 		sink.Skip(n, "not a request record")
 		return true
 	}
-	d.ev.Attrs = d.maps.get(d.attrs)
+	d.ev.Attrs = d.maps.Get(d.attrs)
 	sink.Event(n, raw, &d.ev)
 	return true
 }
@@ -72,32 +74,32 @@ func (d *tgiFast) handlerSpan() (sp tgiFastSpan, found, ok bool) {
 }
 
 // base is tgiBase: the end instant, ids, endpoint, status and handler.
-func (d *tgiFast) base(in *Input, n int64, handler tgiFastSpan) bool {
+func (d *tgiFast) base(in *decode.Input, n int64, handler tgiFastSpan) bool {
 	name, ok := d.text(&handler.name)
 	if !ok {
 		return false
 	}
 	d.clearEvent(in, n)
-	d.ev.EndNs = d.arena.int64(d.rec.timeNs)
-	d.attrs = append(d.attrs[:0], attrKV{"handler", d.strs.get(name)})
+	d.ev.EndNs = d.arena.Int64(d.rec.timeNs)
+	d.attrs = append(d.attrs[:0], decode.AttrKV{Key: "handler", Val: d.strs.Get(name)})
 	switch string(name) {
 	case "generate":
-		d.ev.Stream = d.arena.bool(false)
+		d.ev.Stream = d.arena.Bool(false)
 	case "generate_stream":
-		d.ev.Stream = d.arena.bool(true)
+		d.ev.Stream = d.arena.Bool(true)
 	}
 	var rid, path []byte
-	var tid envoyTraceID
+	var tid decode.TraceID
 	for i := range d.rec.spans {
 		if !d.spanIDs(&d.rec.spans[i], &rid, &path, &tid) {
 			return false
 		}
 	}
 	if len(path) > 0 {
-		d.ev.Endpoint = d.strs.get(path)
+		d.ev.Endpoint = d.strs.Get(path)
 	}
-	if len(rid)+tid.n > 0 {
-		d.scratch = append(append(d.scratch[:0], rid...), tid.id[:tid.n]...)
+	if len(rid)+tid.N > 0 {
+		d.scratch = append(append(d.scratch[:0], rid...), tid.ID[:tid.N]...)
 		s := string(d.scratch)
 		d.ev.RequestID, d.ev.TraceID = s[:len(rid)], s[len(rid):]
 	}
@@ -107,7 +109,7 @@ func (d *tgiFast) base(in *Input, n int64, handler tgiFastSpan) bool {
 // clearEvent readies d.ev for line n: the fields the fast path sets are
 // cleared (the others stay zero), the input's fields set. The sink copies
 // the event it is given, so d.ev is reused.
-func (d *tgiFast) clearEvent(in *Input, n int64) {
+func (d *tgiFast) clearEvent(in *decode.Input, n int64) {
 	ev := &d.ev
 	if ev.Format == "" {
 		*ev = schema.Event{Source: schema.SourceServer, Format: "tgi", Clock: schema.ClockWall}
@@ -119,14 +121,14 @@ func (d *tgiFast) clearEvent(in *Input, n int64) {
 }
 
 // spanIDs reads one span's ids, route and status as tgiBase does.
-func (d *tgiFast) spanIDs(sp *tgiFastSpan, rid, path *[]byte, tid *envoyTraceID) bool {
+func (d *tgiFast) spanIDs(sp *tgiFastSpan, rid, path *[]byte, tid *decode.TraceID) bool {
 	v, _, ok := d.field(sp, tkTraceID)
 	if !ok {
 		return false
 	}
 	if len(v) > 0 {
-		var t envoyTraceID
-		if t.set(v, false); t.n > 0 {
+		var t decode.TraceID
+		if t.Set(v, false); t.N > 0 {
 			*tid = t
 		}
 	}
@@ -139,7 +141,7 @@ func (d *tgiFast) spanIDs(sp *tgiFastSpan, rid, path *[]byte, tid *envoyTraceID)
 		if v, _, ok = d.field(sp, k); !ok {
 			return false
 		} else if len(v) > 0 && len(*path) == 0 {
-			*path = endpointPath(v)
+			*path = decode.EndpointPathBytes(v)
 		}
 	}
 	for _, k := range [...]int{tkStatus, tkRespStatus} {
@@ -147,7 +149,7 @@ func (d *tgiFast) spanIDs(sp *tgiFastSpan, rid, path *[]byte, tid *envoyTraceID)
 			return false
 		}
 		if code, ok := tgiAtoi(v); ok && code >= 100 && code < 600 {
-			d.ev.Status = d.arena.int32(int32(code))
+			d.ev.Status = d.arena.Int32(int32(code))
 		}
 	}
 	return true
@@ -172,16 +174,16 @@ func (d *tgiFast) success(handler tgiFastSpan) bool {
 		set[i] = true
 	}
 	ev := &d.ev
-	ev.StartNs = d.arena.int64(*ev.EndNs - ns[0])
+	ev.StartNs = d.arena.Int64(*ev.EndNs - ns[0])
 	for i, dst := range [...]**int64{nil, &ev.ValidationNs, &ev.QueueNs, &ev.InferenceNs, &ev.TimePerTokenNs} {
 		if dst != nil && set[i] {
-			*dst = d.arena.int64(ns[i])
+			*dst = d.arena.Int64(ns[i])
 		}
 	}
-	ev.Status, ev.Completed = d.arena.int32(200), d.arena.bool(true)
+	ev.Status, ev.Completed = d.arena.Int32(200), d.arena.Bool(true)
 	if set[3] && set[4] && ns[4] > 0 {
 		n := int64(math.Round(float64(ns[3]) / float64(ns[4])))
-		ev.OutputTokens, ev.OutputTokensSource = d.arena.int64(n), schema.TokensDerived
+		ev.OutputTokens, ev.OutputTokensSource = d.arena.Int64(n), schema.TokensDerived
 	}
 	return true
 }

@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // This file reads a TGI --json-output line in place for the fast path
@@ -29,12 +33,12 @@ type tgiJSONRead struct {
 // is folded, repeated keys, values of other types, nested values in spans).
 func (d *tgiFast) parseJSON(b []byte) bool {
 	var j tgiJSONRead
-	end := jsonWalkObject(b, 0, func(key []byte, i int) int { return d.jsonMember(&j, b, key, i) })
-	if end < 0 || jsonSkipWS(b, end) != len(b) || j.ts == nil || j.level == nil {
+	end := jsonwalk.WalkObject(b, 0, func(key []byte, i int) int { return d.jsonMember(&j, b, key, i) })
+	if end < 0 || jsonwalk.SkipWS(b, end) != len(b) || j.ts == nil || j.level == nil {
 		return false
 	}
 	r := &d.rec
-	ns, ok := rfc3339Ns(j.ts)
+	ns, ok := textscan.RFC3339Ns(j.ts)
 	if !ok {
 		return false
 	}
@@ -62,15 +66,15 @@ func (d *tgiFast) jsonMember(j *tgiJSONRead, b, key []byte, i int) int {
 	case !ok || k >= 0 && (j.seen&(1<<k) != 0 || i >= len(b)):
 		return -1
 	case k < 0:
-		return jsonScalarEnd(b, i, &d.stack)
+		return jsonwalk.ScalarEnd(b, i, &d.stack)
 	}
 	j.seen |= 1 << k
 	switch c := b[i]; {
 	case k <= 2 && c == '"':
 		return d.jsonTopString(j, k, b, i)
 	case k >= 2 && c == 'n':
-		end, st := jsonLiteralEnd(b, i)
-		if st != scanOK {
+		end, st := jsonwalk.LiteralEnd(b, i)
+		if st != jsonwalk.OK {
 			return -1
 		}
 		return end
@@ -103,8 +107,8 @@ func tgiJSONKey(key []byte) (k int, ok bool) {
 
 // jsonTopString reads the string value of timestamp, level or message.
 func (d *tgiFast) jsonTopString(j *tgiJSONRead, k int, b []byte, i int) int {
-	end, st := jsonStringEndFast(b, i)
-	if st != scanOK {
+	end, st := jsonwalk.StringEndFast(b, i)
+	if st != jsonwalk.OK {
 		return -1
 	}
 	v, _ := d.jsonText(b[i:end])
@@ -122,7 +126,7 @@ func (d *tgiFast) jsonTopString(j *tgiJSONRead, k int, b []byte, i int) int {
 // jsonFields reads the "fields" object: fields.message, the last one, when
 // it is a string.
 func (d *tgiFast) jsonFields(j *tgiJSONRead, b []byte, i int) int {
-	return jsonWalkObject(b, i, func(key []byte, i int) int {
+	return jsonwalk.WalkObject(b, i, func(key []byte, i int) int {
 		end := d.jsonSpanValue(b, i)
 		if end < 0 || bytes.IndexByte(key, '\\') >= 0 {
 			return -1
@@ -139,7 +143,7 @@ func (d *tgiFast) jsonFields(j *tgiJSONRead, b []byte, i int) int {
 
 // jsonSpans reads the "spans" array: objects only.
 func (d *tgiFast) jsonSpans(b []byte, i int) int {
-	i = jsonSkipWS(b, i+1)
+	i = jsonwalk.SkipWS(b, i+1)
 	if i < len(b) && b[i] == ']' {
 		return i + 1
 	}
@@ -150,9 +154,9 @@ func (d *tgiFast) jsonSpans(b []byte, i int) int {
 			return -1
 		}
 		d.rec.spans = append(d.rec.spans, sp)
-		switch i = jsonSkipWS(b, end); {
+		switch i = jsonwalk.SkipWS(b, end); {
 		case i < len(b) && b[i] == ',':
-			i = jsonSkipWS(b, i+1)
+			i = jsonwalk.SkipWS(b, i+1)
 		case i < len(b) && b[i] == ']':
 			return i + 1
 		default:
@@ -166,7 +170,7 @@ func (d *tgiFast) jsonSpans(b []byte, i int) int {
 func (d *tgiFast) jsonSpan(b []byte, i int, sp *tgiFastSpan) int {
 	r := &d.rec
 	sp.lo = len(r.fields)
-	end := jsonWalkObject(b, i, func(key []byte, i int) int {
+	end := jsonwalk.WalkObject(b, i, func(key []byte, i int) int {
 		end := d.jsonSpanValue(b, i)
 		if end < 0 || bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
 			return -1
@@ -190,7 +194,7 @@ func (d *tgiFast) jsonSpanValue(b []byte, i int) int {
 	if i >= len(b) || b[i] == '{' || b[i] == '[' {
 		return -1
 	}
-	end := jsonScalarEnd(b, i, &d.stack)
+	end := jsonwalk.ScalarEnd(b, i, &d.stack)
 	// Up to 15 digits without an exponent always fit; longer numbers or an
 	// exponent ("1e700", found by FuzzTGIFast) are parsed as Unmarshal does.
 	if end > 0 && (b[i] == '-' || b[i] >= '0' && b[i] <= '9') && (end-i > 15 || bytes.ContainsAny(b[i:end], "eE")) {
@@ -212,8 +216,8 @@ func (d *tgiFast) jsonText(v []byte) ([]byte, bool) {
 		}
 		n := len(d.unesc)
 		var ok bool
-		if d.unesc, ok = jsonAppendUnescaped(d.unesc, v); !ok {
-			d.unesc = append(d.unesc[:n], jsonString(json.RawMessage(v))...)
+		if d.unesc, ok = jsonwalk.AppendUnescaped(d.unesc, v); !ok {
+			d.unesc = append(d.unesc[:n], decode.JSONString(json.RawMessage(v))...)
 		}
 		return d.unesc[n:], true
 	case c == 'n':

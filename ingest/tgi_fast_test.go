@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // tgiEdgeLines are hand-made TGI lines: colour codes raw and as #033,
@@ -56,7 +58,7 @@ var tgiEdgeLines = []string{
 // checkTGILine decodes one line by the fast path and, when it takes the
 // line, by the general route: both must tell the sink the same.
 func checkTGILine(t *testing.T, f *tgiFast, line []byte) bool {
-	in := &Input{Name: "router.log", Host: "h"}
+	in := &decode.Input{Name: "router.log", Host: "h"}
 	var a, b recorder
 	if !f.line(in, &a, 5, line) {
 		if a.total() != 0 {
@@ -80,19 +82,19 @@ func TestTGIFastMatchesGeneral(t *testing.T) {
 	if took < 25 {
 		t.Errorf("the fast path took %d lines", took)
 	}
-	routesAgree(t, tgiDecode, Options{}, []byte(strings.Join(tgiEdgeLines, "\n")))
+	routesAgree(t, tgiDecode, decode.Options{}, []byte(strings.Join(tgiEdgeLines, "\n")))
 	for _, path := range testdataFiles(t, "tgi") {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		routesAgree(t, tgiDecode, Options{}, data)
+		routesAgree(t, tgiDecode, decode.Options{}, data)
 		for _, line := range bytes.Split(data, []byte("\n")) {
 			checkTGILine(t, f, line)
 		}
 	}
 	data := benchLog(&testing.B{}, "gpu-3")
-	routesAgree(t, tgiDecode, Options{}, data)
+	routesAgree(t, tgiDecode, decode.Options{}, data)
 	for i, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
 		if !checkTGILine(t, f, line) {
 			t.Errorf("line %d: the fast path declined %q", i+1, line)

@@ -1,6 +1,10 @@
 package ingest
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/ttftrace/ttftrace/internal/textscan"
+)
 
 // This file reads a TGI text line in place for the fast path (tgi_fast.go),
 // as tgiParseText and tgiParseChain do with strings.
@@ -14,7 +18,7 @@ func (d *tgiFast) parseText(text []byte) bool {
 	if sp < 0 {
 		return false
 	}
-	ns, ok := rfc3339Ns(t[:sp])
+	ns, ok := textscan.RFC3339Ns(t[:sp])
 	if !ok {
 		return false
 	}

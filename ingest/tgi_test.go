@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // The goldens of testdata/tgi were checked by hand against the input:
@@ -21,8 +24,8 @@ import (
 func FuzzTGI(f *testing.F) {
 	seedFuzz(f, "tgi")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, tgi{}, Options{}, data)
-		checkOnePerLine(t, tgi{}, Options{}, data)
+		fuzzDecode(t, tgi{}, decode.Options{}, data)
+		checkOnePerLine(t, tgi{}, decode.Options{}, data)
 	})
 }
 
@@ -86,10 +89,10 @@ func TestTGIParseText(t *testing.T) {
 }
 
 // decodeOne runs a format over text and returns the recorder.
-func decodeOne(t *testing.T, f Format, opts Options, text string) *recorder {
+func decodeOne(t *testing.T, f Format, opts decode.Options, text string) *recorder {
 	t.Helper()
 	rec := &recorder{}
-	if err := f.Decode(&Input{R: strings.NewReader(text), Name: "t", Host: "h", Opts: opts}, rec); err != nil {
+	if err := f.Decode(&decode.Input{R: strings.NewReader(text), Name: "t", Host: "h", Opts: opts}, rec); err != nil {
 		t.Fatalf("decode: %v", err)
 	}
 	return rec
@@ -117,7 +120,7 @@ func TestTGIDecodeCases(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rec := decodeOne(t, tgi{}, Options{}, c.line+"\n")
+			rec := decodeOne(t, tgi{}, decode.Options{}, c.line+"\n")
 			if len(rec.Events) != 1 {
 				t.Fatalf("events %d, skips %v, rejects %v", len(rec.Events), rec.Skips, rec.Rejects)
 			}
@@ -166,9 +169,9 @@ func TestTGIErrorKinds(t *testing.T) {
 
 // checkOnePerLine checks that a line-based format reports every line of
 // data exactly once.
-func checkOnePerLine(t *testing.T, f Format, opts Options, data []byte) {
+func checkOnePerLine(t *testing.T, f Format, opts decode.Options, data []byte) {
 	rec := &recorder{}
-	if err := f.Decode(&Input{R: bytes.NewReader(data), Name: "fuzz", Host: "h", Opts: opts}, rec); err != nil {
+	if err := f.Decode(&decode.Input{R: bytes.NewReader(data), Name: "fuzz", Host: "h", Opts: opts}, rec); err != nil {
 		t.Fatalf("decode: %v", err)
 	}
 	lines := bytes.Count(data, []byte("\n"))
@@ -202,7 +205,7 @@ func TestTGICutRequestLineIsRejected(t *testing.T) {
 	full := `2026-11-23T10:00:01.500000Z  INFO generate_stream{parameters=GenerateParameters { best_of: None } total_time="1.234567s" validation_time="1.2ms" queue_time="25.3µs" inference_time="1.2s" time_per_token="40ms" seed="None"}: text_generation_router::server: router/src/server.rs:512: Success`
 	cut := full[:strings.Index(full, `time_per_token="4`)+len(`time_per_token="4`)]
 	rec := &recorder{}
-	if err := (tgi{}).Decode(&Input{R: strings.NewReader(full + "\n" + cut + "\n"), Name: "t", Host: "h"}, rec); err != nil {
+	if err := (tgi{}).Decode(&decode.Input{R: strings.NewReader(full + "\n" + cut + "\n"), Name: "t", Host: "h"}, rec); err != nil {
 		t.Fatal(err)
 	}
 	if len(rec.Events) != 1 || len(rec.Rejects) != 1 || len(rec.Skips) != 0 {
@@ -240,7 +243,7 @@ func tgiDurationReference(s string) (int64, bool) {
 		if unit == 0 {
 			return 0, false
 		}
-		ns, ok := scaledDecimalToNs(num, unit)
+		ns, ok := textscan.ScaledDecimalNs(num, unit)
 		if !ok || total > math.MaxInt64-ns {
 			return 0, false
 		}

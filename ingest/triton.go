@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // triton decodes a Triton Inference Server trace file written with
@@ -86,10 +88,10 @@ type tritonTrace struct {
 	stamps    []tritonNamed // ns values by name, in order of first appearance
 }
 
-func (t triton) Decode(in *Input, sink Sink) error {
-	data, err := readAllSized(in.R, in.Size)
+func (t triton) Decode(in *decode.Input, sink decode.Sink) error {
+	data, err := decode.ReadAllSized(in.R, in.Size)
 	if err != nil {
-		return t.decodeGeneral(in, io.MultiReader(bytes.NewReader(data), errReader{err}), sink)
+		return t.decodeGeneral(in, io.MultiReader(bytes.NewReader(data), decode.ErrReader{Err: err}), sink)
 	}
 	var f tritonFast
 	if f.decode(in, data, sink) {
@@ -100,7 +102,7 @@ func (t triton) Decode(in *Input, sink Sink) error {
 
 // decodeGeneral reads the trace array from r by encoding/json, entry by
 // entry.
-func (t triton) decodeGeneral(in *Input, r io.Reader, sink Sink) error {
+func (t triton) decodeGeneral(in *decode.Input, r io.Reader, sink decode.Sink) error {
 	dec := json.NewDecoder(r)
 	tok, err := dec.Token()
 	if err == io.EOF {
@@ -116,7 +118,7 @@ func (t triton) decodeGeneral(in *Input, r io.Reader, sink Sink) error {
 		line++
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			sink.Reject(line, "invalid json", truncateDetail(err.Error()))
+			sink.Reject(line, "invalid json", decode.TruncateDetail(err.Error()))
 			break
 		}
 		tr, reason, detail := tritonMerge(traces, line, raw)
@@ -129,7 +131,7 @@ func (t triton) decodeGeneral(in *Input, r io.Reader, sink Sink) error {
 
 // tritonReport reports an array element merged into tr (or rejected) and
 // returns order with tr appended when the element is its trace's first.
-func tritonReport(sink Sink, order []*tritonTrace, tr *tritonTrace, line int64, reason, detail string) []*tritonTrace {
+func tritonReport(sink decode.Sink, order []*tritonTrace, tr *tritonTrace, line int64, reason, detail string) []*tritonTrace {
 	switch {
 	case reason != "":
 		sink.Reject(line, reason, detail)
@@ -147,14 +149,14 @@ func tritonReport(sink Sink, order []*tritonTrace, tr *tritonTrace, line int64, 
 func tritonMerge(traces map[int64]*tritonTrace, line int64, raw []byte) (*tritonTrace, string, string) {
 	var e tritonEntry
 	if err := json.Unmarshal(raw, &e); err != nil {
-		return nil, "invalid entry", truncateDetail(string(raw))
+		return nil, "invalid entry", decode.TruncateDetail(string(raw))
 	}
 	if e.ID == nil {
-		return nil, "missing id", truncateDetail(string(raw))
+		return nil, "missing id", decode.TruncateDetail(string(raw))
 	}
 	id, err := e.ID.Int64()
 	if err != nil {
-		return nil, "bad id", truncateDetail(e.ID.String())
+		return nil, "bad id", decode.TruncateDetail(e.ID.String())
 	}
 	tr := traces[id]
 	if tr == nil {
@@ -177,7 +179,7 @@ func tritonMerge(traces map[int64]*tritonTrace, line int64, raw []byte) (*triton
 		ns, err := ts.Ns.Int64()
 		if err != nil || ns < 0 {
 			if tr.bad == "" {
-				tr.bad = truncateDetail(fmt.Sprintf("%s ns=%q", ts.Name, ts.Ns.String()))
+				tr.bad = decode.TruncateDetail(fmt.Sprintf("%s ns=%q", ts.Name, ts.Ns.String()))
 			}
 			continue
 		}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // The events of the triton decoder, built by the same code for both routes
@@ -21,7 +23,7 @@ type tritonOut struct {
 	attrs map[string]string // its Attrs
 	offs  []int64           // its ChunkOffsetsNs
 	boxes []tritonBox       // slab the events' pointer fields point into
-	ids   decimalTexts
+	ids   decode.DecimalTexts
 	names []string // the timestamp names of the previous trace
 	order []int    // their indexes in name order
 }
@@ -76,7 +78,7 @@ func (o *tritonOut) box() *tritonBox {
 
 // finishAll reports the traces in order, each at the line of its first
 // element.
-func (o *tritonOut) finishAll(in *Input, order []*tritonTrace, sink Sink) {
+func (o *tritonOut) finishAll(in *decode.Input, order []*tritonTrace, sink decode.Sink) {
 	for k, tr := range order {
 		switch {
 		case tr.bad != "":
@@ -86,7 +88,7 @@ func (o *tritonOut) finishAll(in *Input, order []*tritonTrace, sink Sink) {
 		case tr.child:
 			sink.Skip(tr.line, "ensemble composing model")
 		default:
-			ev, reason, detail := o.event(in, tr, o.ids.get(k, len(order), func(i int) int64 { return order[i].id }))
+			ev, reason, detail := o.event(in, tr, o.ids.Get(k, len(order), func(i int) int64 { return order[i].id }))
 			if reason != "" {
 				sink.Reject(tr.line, reason, detail)
 				continue
@@ -99,7 +101,7 @@ func (o *tritonOut) finishAll(in *Input, order []*tritonTrace, sink Sink) {
 
 // event maps a trace's timestamps to an event (see triton's doc); id is
 // the decimal text of its id.
-func (o *tritonOut) event(in *Input, tr *tritonTrace, id string) (*schema.Event, string, string) {
+func (o *tritonOut) event(in *decode.Input, tr *tritonTrace, id string) (*schema.Event, string, string) {
 	first, last := tr.first, tr.last
 	start, ok := tritonFirstOf(first, "HTTP_RECV_START", "GRPC_WAITREAD_END", "REQUEST_START")
 	if !ok {

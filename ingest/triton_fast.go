@@ -1,6 +1,11 @@
 package ingest
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+)
 
 // The fast path of the triton decoder. Profiling showed the time in
 // encoding/json: a json.Decoder splitting the array and a reflective
@@ -54,8 +59,8 @@ type tritonFast struct {
 // jsonWalkMaxDepth), which the general route reads. The array is validated
 // as it is walked, so what the elements report waits in a list until the
 // walk succeeds.
-func (f *tritonFast) decode(in *Input, data []byte, sink Sink) bool {
-	start := jsonSkipWS(data, 0)
+func (f *tritonFast) decode(in *decode.Input, data []byte, sink decode.Sink) bool {
+	start := jsonwalk.SkipWS(data, 0)
 	if start >= len(data) || data[start] != '[' {
 		return false
 	}
@@ -64,7 +69,7 @@ func (f *tritonFast) decode(in *Input, data []byte, sink Sink) bool {
 	var order []*tritonTrace
 	var held tritonHeld
 	var line int64
-	end := jsonWalkArray(data, start, func(j int) int {
+	end := jsonwalk.WalkArray(data, start, func(j int) int {
 		line++
 		end := -1
 		if data[j] == '{' {
@@ -74,7 +79,7 @@ func (f *tritonFast) decode(in *Input, data []byte, sink Sink) bool {
 		var reason, detail string
 		if end >= 0 {
 			tr = f.apply(traces, line)
-		} else if end = jsonWalkSkip(data, j, &f.stack); end < 0 {
+		} else if end = jsonwalk.WalkSkip(data, j, &f.stack); end < 0 {
 			return -1
 		} else {
 			tr, reason, detail = tritonMerge(traces, line, data[j:end])
@@ -168,13 +173,13 @@ func (f *tritonFast) read(raw []byte, i int) int {
 	f.model, f.version, f.hasVersion, f.requestID, f.child = nil, nil, false, nil, false
 	f.stamps = f.stamps[:0]
 	seen := 0
-	end := jsonWalkObject(raw, i, func(key []byte, j int) int {
-		k, ok := jsonStructKey(key, tritonFields)
+	end := jsonwalk.WalkObject(raw, i, func(key []byte, j int) int {
+		k, ok := jsonwalk.StructKey(key, tritonFields)
 		switch {
 		case !ok:
 			return -1
 		case k < 0:
-			return jsonWalkSkip(raw, j, &f.stack)
+			return jsonwalk.WalkSkip(raw, j, &f.stack)
 		case seen&(1<<k) != 0:
 			return -1
 		}
@@ -192,7 +197,7 @@ func (f *tritonFast) read(raw []byte, i int) int {
 func (f *tritonFast) member(raw []byte, k, j int) int {
 	switch tritonFields[k] {
 	case "id":
-		v, end, ok := jsonStrictInt(raw, j)
+		v, end, ok := jsonwalk.StrictInt(raw, j)
 		if !ok {
 			return -1
 		}
@@ -213,7 +218,7 @@ func (f *tritonFast) member(raw []byte, k, j int) int {
 // tritonPlain sets dst to the plain string at raw[j] and returns the index
 // past it, or -1 for any other value.
 func tritonPlain(raw []byte, j int, dst *[]byte) int {
-	s, end, plain, ok := jsonWalkString(raw, j)
+	s, end, plain, ok := jsonwalk.WalkString(raw, j)
 	if !ok || !plain {
 		return -1
 	}
@@ -226,12 +231,12 @@ func tritonPlain(raw []byte, j int, dst *[]byte) int {
 func (f *tritonFast) modelVersion(raw []byte, j int) int {
 	switch raw[j] {
 	case 'n':
-		return jsonWalkLiteral(raw, j, "null")
+		return jsonwalk.WalkLiteral(raw, j, "null")
 	case '"':
 		f.hasVersion = true
 		return tritonPlain(raw, j, &f.version)
 	}
-	v, end, ok := jsonStrictInt(raw, j)
+	v, end, ok := jsonwalk.StrictInt(raw, j)
 	if !ok || raw[j] == '-' || v >= 1e15 {
 		return -1
 	}
@@ -245,13 +250,13 @@ func (f *tritonFast) modelVersion(raw []byte, j int) int {
 // model; null leaves it.
 func (f *tritonFast) parent(raw []byte, j int) int {
 	if raw[j] == 'n' {
-		return jsonWalkLiteral(raw, j, "null")
+		return jsonwalk.WalkLiteral(raw, j, "null")
 	}
 	if raw[j] != '-' && (raw[j] < '0' || raw[j] > '9') {
 		return -1
 	}
-	end, st := jsonNumberEnd(raw, j)
-	if st != scanOK {
+	end, st := jsonwalk.NumberEnd(raw, j)
+	if st != jsonwalk.OK {
 		return -1
 	}
 	f.child = string(raw[j:end]) != "0"
@@ -263,12 +268,12 @@ func (f *tritonFast) parent(raw []byte, j int) int {
 // element laid out as Triton writes it without walking its keys.
 func (f *tritonFast) timestamps(raw []byte, j int) int {
 	if raw[j] == 'n' {
-		return jsonWalkLiteral(raw, j, "null")
+		return jsonwalk.WalkLiteral(raw, j, "null")
 	}
 	if raw[j] != '[' {
 		return -1
 	}
-	if j = jsonSkipWS(raw, j+1); j < len(raw) && raw[j] == ']' {
+	if j = jsonwalk.SkipWS(raw, j+1); j < len(raw) && raw[j] == ']' {
 		return j + 1
 	}
 	for j < len(raw) {
@@ -279,14 +284,14 @@ func (f *tritonFast) timestamps(raw []byte, j int) int {
 		if e < 0 {
 			return -1
 		}
-		if j = jsonSkipWS(raw, e); j >= len(raw) {
+		if j = jsonwalk.SkipWS(raw, e); j >= len(raw) {
 			return -1
 		}
 		switch raw[j] {
 		case ']':
 			return j + 1
 		case ',':
-			j = jsonSkipWS(raw, j+1)
+			j = jsonwalk.SkipWS(raw, j+1)
 		default:
 			return -1
 		}
@@ -306,21 +311,21 @@ func (f *tritonFast) stamp(raw []byte, j int) int {
 	if k < 0 {
 		return -1
 	}
-	name, end, plain, ok := jsonWalkString(raw, k)
+	name, end, plain, ok := jsonwalk.WalkString(raw, k)
 	if !ok || !plain {
 		return -1
 	}
-	if k = jsonSkipWS(raw, end); k >= len(raw) || raw[k] != ',' {
+	if k = jsonwalk.SkipWS(raw, end); k >= len(raw) || raw[k] != ',' {
 		return -1
 	}
 	if k = tritonKey(raw, k+1, `"ns"`); k < 0 || k >= len(raw) {
 		return -1
 	}
-	v, end, ok := jsonStrictInt(raw, k)
+	v, end, ok := jsonwalk.StrictInt(raw, k)
 	if !ok || v < 0 {
 		return -1
 	}
-	if k = jsonSkipWS(raw, end); k >= len(raw) || raw[k] != '}' {
+	if k = jsonwalk.SkipWS(raw, end); k >= len(raw) || raw[k] != '}' {
 		return -1
 	}
 	f.stamps = append(f.stamps, tritonStamp{name, v})
@@ -330,14 +335,14 @@ func (f *tritonFast) stamp(raw []byte, j int) int {
 // tritonKey matches white space, key (quoted), white space and a colon at
 // raw[k] and returns the index of the value after more white space, or -1.
 func tritonKey(raw []byte, k int, key string) int {
-	k = jsonSkipWS(raw, k)
+	k = jsonwalk.SkipWS(raw, k)
 	if len(raw)-k < len(key) || string(raw[k:k+len(key)]) != key {
 		return -1
 	}
-	if k = jsonSkipWS(raw, k+len(key)); k >= len(raw) || raw[k] != ':' {
+	if k = jsonwalk.SkipWS(raw, k+len(key)); k >= len(raw) || raw[k] != ':' {
 		return -1
 	}
-	return jsonSkipWS(raw, k+1)
+	return jsonwalk.SkipWS(raw, k+1)
 }
 
 // stampAny reads the timestamps element at raw[j], an object with a plain
@@ -346,13 +351,13 @@ func tritonKey(raw []byte, k int, key string) int {
 func (f *tritonFast) stampAny(raw []byte, j int) int {
 	var s tritonStamp
 	seen := 0
-	end := jsonWalkObject(raw, j, func(key []byte, j int) int {
-		k, ok := jsonStructKey(key, tritonStampFields)
+	end := jsonwalk.WalkObject(raw, j, func(key []byte, j int) int {
+		k, ok := jsonwalk.StructKey(key, tritonStampFields)
 		switch {
 		case !ok:
 			return -1
 		case k < 0:
-			return jsonWalkSkip(raw, j, &f.stack)
+			return jsonwalk.WalkSkip(raw, j, &f.stack)
 		case seen&(1<<k) != 0:
 			return -1
 		}
@@ -360,7 +365,7 @@ func (f *tritonFast) stampAny(raw []byte, j int) int {
 		if k == 0 {
 			return tritonPlain(raw, j, &s.name)
 		}
-		v, end, ok := jsonStrictInt(raw, j)
+		v, end, ok := jsonwalk.StrictInt(raw, j)
 		if !ok || v < 0 {
 			return -1
 		}

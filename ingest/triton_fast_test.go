@@ -12,6 +12,8 @@ import (
 	"testing/iotest"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // tritonRoutes decodes data by the general route alone and with the fast
@@ -19,11 +21,11 @@ import (
 func tritonRoutes(t *testing.T, data []byte) {
 	t.Helper()
 	general, fast := &tritonRawRecorder{}, &tritonRawRecorder{}
-	in := &Input{Name: "x", Host: "h"}
+	in := &decode.Input{Name: "x", Host: "h"}
 	errG := triton{}.decodeGeneral(in, bytes.NewReader(data), general)
-	errF := triton{}.Decode(&Input{R: bytes.NewReader(data), Name: "x", Host: "h"}, fast)
+	errF := triton{}.Decode(&decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h"}, fast)
 	if (errG == nil) != (errF == nil) || !reflect.DeepEqual(general, fast) {
-		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", truncateDetail(string(data)), errG, general, errF, fast)
+		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", decode.TruncateDetail(string(data)), errG, general, errF, fast)
 	}
 }
 
@@ -144,16 +146,16 @@ func TestTritonReadAll(t *testing.T) {
 	}
 	defer fh.Close()
 	for _, r := range []io.Reader{fh, bytes.NewReader(want), io.MultiReader(bytes.NewReader(want))} {
-		if got, err := readAllSized(r, 0); err != nil || !bytes.Equal(got, want) {
+		if got, err := decode.ReadAllSized(r, 0); err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("%T: %v, %d bytes of %d", r, err, len(got), len(want))
 		}
 	}
 	bad := io.MultiReader(bytes.NewReader(want), iotest.ErrReader(io.ErrUnexpectedEOF))
-	if _, err := readAllSized(bad, 0); err != io.ErrUnexpectedEOF {
+	if _, err := decode.ReadAllSized(bad, 0); err != io.ErrUnexpectedEOF {
 		t.Fatalf("error %v", err)
 	}
 	rec := &recorder{}
-	if err := (triton{}).Decode(&Input{R: io.MultiReader(bytes.NewReader(want[:20]), iotest.ErrReader(io.ErrUnexpectedEOF))}, rec); err != nil && rec.total() == 0 {
+	if err := (triton{}).Decode(&decode.Input{R: io.MultiReader(bytes.NewReader(want[:20]), iotest.ErrReader(io.ErrUnexpectedEOF))}, rec); err != nil && rec.total() == 0 {
 		t.Logf("read error: %v", err)
 	}
 }

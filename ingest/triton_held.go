@@ -4,6 +4,8 @@ import (
 	"math/bits"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // tritonHeld is a Sink that keeps the skips and rejects reported to it
@@ -37,7 +39,7 @@ func (h *tritonHeld) Reject(line int64, reason, detail string) {
 }
 
 // flush reports what h holds to sink, in line order.
-func (h *tritonHeld) flush(sink Sink) {
+func (h *tritonHeld) flush(sink decode.Sink) {
 	var from int64
 	for _, r := range h.others {
 		from = h.flushMerged(sink, from, r.line)
@@ -52,7 +54,7 @@ func (h *tritonHeld) flush(sink Sink) {
 
 // flushMerged reports the merged skips of lines from ≤ line < to and
 // returns to.
-func (h *tritonHeld) flushMerged(sink Sink, from, to int64) int64 {
+func (h *tritonHeld) flushMerged(sink decode.Sink, from, to int64) int64 {
 	for w := from / 64; w < int64(len(h.merged)) && w*64 < to; w++ {
 		word := h.merged[w]
 		if w == from/64 {

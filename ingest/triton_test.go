@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"testing"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // The goldens of testdata/triton were checked by hand. The documentation
@@ -18,14 +20,14 @@ import (
 func FuzzTriton(f *testing.F) {
 	seedFuzz(f, "triton")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, triton{}, Options{}, data)
+		fuzzDecode(t, triton{}, decode.Options{}, data)
 		// A well-formed array has each element reported exactly once.
 		var elems []json.RawMessage
 		if json.Unmarshal(data, &elems) != nil {
 			return
 		}
 		rec := &recorder{}
-		_ = triton{}.Decode(&Input{R: bytesReader(string(data))}, rec)
+		_ = triton{}.Decode(&decode.Input{R: bytesReader(string(data))}, rec)
 		if rec.total() != len(elems) {
 			t.Fatalf("%d records for %d elements", rec.total(), len(elems))
 		}
@@ -87,7 +89,7 @@ func TestTritonCases(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rec := decodeOne(t, triton{}, Options{}, c.in)
+			rec := decodeOne(t, triton{}, decode.Options{}, c.in)
 			if len(rec.Events) != 1 {
 				t.Fatalf("events %d, skips %v, rejects %v", len(rec.Events), rec.Skips, rec.Rejects)
 			}
@@ -108,15 +110,15 @@ func TestTritonCases(t *testing.T) {
 func TestTritonBrokenInput(t *testing.T) {
 	// A file cut in the middle (Triton still writing): the complete trace
 	// lacks an end and is rejected at line 1, the cut element at line 2.
-	rec := decodeOne(t, triton{}, Options{}, `[{"id":1,"timestamps":[{"name":"REQUEST_START","ns":1}]}, {"id":`)
+	rec := decodeOne(t, triton{}, decode.Options{}, `[{"id":1,"timestamps":[{"name":"REQUEST_START","ns":1}]}, {"id":`)
 	if len(rec.Rejects) != 2 || rec.Rejects[0].Reason != "invalid json" || rec.Rejects[0].Line != 2 ||
 		rec.Rejects[1].Reason != "missing timestamps" || rec.Rejects[1].Line != 1 {
 		t.Errorf("rejects %+v", rec.Rejects)
 	}
-	if err := (triton{}).Decode(&Input{R: bytesReader(`{"id":1}`)}, &recorder{}); err == nil {
+	if err := (triton{}).Decode(&decode.Input{R: bytesReader(`{"id":1}`)}, &recorder{}); err == nil {
 		t.Error("an object instead of an array should be an error")
 	}
-	if rec := decodeOne(t, triton{}, Options{}, ""); rec.total() != 0 {
+	if rec := decodeOne(t, triton{}, decode.Options{}, ""); rec.total() != 0 {
 		t.Errorf("empty input gave %d records", rec.total())
 	}
 }

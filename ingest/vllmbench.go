@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // vllmBench decodes the result file of `vllm bench serve --save-result
@@ -80,8 +82,8 @@ type vbenchDoc struct {
 	Errors       []*string        `json:"errors"`
 }
 
-func (v vllmBench) Decode(in *Input, sink Sink) error {
-	data, err := readAllSized(in.R, in.Size)
+func (v vllmBench) Decode(in *decode.Input, sink decode.Sink) error {
+	data, err := decode.ReadAllSized(in.R, in.Size)
 	if err != nil {
 		return err
 	}
@@ -99,10 +101,10 @@ func (v vllmBench) Decode(in *Input, sink Sink) error {
 
 // decodeGeneral decodes the document with encoding/json: the route for
 // anything the fast path does not read.
-func (vllmBench) decodeGeneral(in *Input, sink Sink, data []byte) error {
+func (vllmBench) decodeGeneral(in *decode.Input, sink decode.Sink, data []byte) error {
 	var doc vbenchDoc
 	if err := json.Unmarshal(data, &doc); err != nil {
-		sink.Reject(1, "invalid json", truncateDetail(err.Error()))
+		sink.Reject(1, "invalid json", decode.TruncateDetail(err.Error()))
 		return nil
 	}
 	n := max(len(doc.StartTimes), len(doc.TTFTs), len(doc.ITLs), len(doc.Latencies),
@@ -188,7 +190,7 @@ var vbenchReasons = func() map[string]int {
 // is set when the text is an HTTP reason phrase.
 func vbenchErrorClass(text string) (string, *int32) {
 	if code, ok := vbenchReasons[strings.ToLower(strings.TrimSpace(text))]; ok {
-		return ErrorClass(code), ptr(int32(code))
+		return decode.ErrorClass(code), decode.Ptr(int32(code))
 	}
 	switch {
 	case strings.Contains(text, "TimeoutError"), strings.Contains(text, "ServerTimeoutError"):

@@ -5,6 +5,10 @@ import (
 	"strconv"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // The event of one vllm-bench request, built by the same code for both
@@ -20,7 +24,7 @@ type vbenchRun struct {
 	vals                  []vbenchVals      // slab the events' pointer fields point into
 	offs                  []int64           // the event's chunk offsets, reused
 	attrMap               map[string]string // the event's Attrs, reused
-	idx                   decimalTexts
+	idx                   decode.DecimalTexts
 }
 
 // vbenchVals holds the values an event points to, so that one event's
@@ -63,7 +67,7 @@ type vbenchReq struct {
 
 // emit reports request i: its event, or a reject when one of its values is
 // missing or not a number. raw is scratch for the record's canonical text.
-func (r *vbenchRun) emit(in *Input, sink Sink, i int, req *vbenchReq, raw []byte) []byte {
+func (r *vbenchRun) emit(in *decode.Input, sink decode.Sink, i int, req *vbenchReq, raw []byte) []byte {
 	line := int64(i + 1)
 	ev, reason, detail := r.request(in, req, i)
 	if reason != "" {
@@ -78,12 +82,12 @@ func (r *vbenchRun) emit(in *Input, sink Sink, i int, req *vbenchReq, raw []byte
 
 // request builds the event of request i; it returns a reject reason and
 // detail when one of its values is missing or not a number.
-func (r *vbenchRun) request(in *Input, req *vbenchReq, i int) (*schema.Event, string, string) {
+func (r *vbenchRun) request(in *decode.Input, req *vbenchReq, i int) (*schema.Event, string, string) {
 	var start int64
 	if req.start != nil {
 		ns, ok := vbenchNs(req.start)
 		if !ok {
-			return nil, "bad number", "start_times: " + truncateDetail(string(req.start))
+			return nil, "bad number", "start_times: " + decode.TruncateDetail(string(req.start))
 		}
 		start = ns - r.origin
 	}
@@ -91,7 +95,7 @@ func (r *vbenchRun) request(in *Input, req *vbenchReq, i int) (*schema.Event, st
 	if req.input != nil {
 		n, ok := vbenchCount(req.input)
 		if !ok {
-			return nil, "bad token count", "input_lens: " + truncateDetail(string(req.input))
+			return nil, "bad token count", "input_lens: " + decode.TruncateDetail(string(req.input))
 		}
 		prompt = n
 	}
@@ -118,7 +122,7 @@ func (r *vbenchRun) request(in *Input, req *vbenchReq, i int) (*schema.Event, st
 	if req.output != nil {
 		n, ok := vbenchCount(req.output)
 		if !ok {
-			return nil, "bad token count", "output_lens: " + truncateDetail(string(req.output))
+			return nil, "bad token count", "output_lens: " + decode.TruncateDetail(string(req.output))
 		}
 		v.output, ev.OutputTokens, ev.OutputTokensSource = n, &v.output, vbenchTokenSource(r.backend)
 	}
@@ -140,7 +144,7 @@ func (r *vbenchRun) attrs(i int) map[string]string {
 			r.attrMap["label"] = r.label
 		}
 	}
-	r.attrMap["request_index"] = r.idx.get(i, math.MaxInt, func(j int) int64 { return int64(j) }) // texts ahead cost little
+	r.attrMap["request_index"] = r.idx.Get(i, math.MaxInt, func(j int) int64 { return int64(j) }) // texts ahead cost little
 	return r.attrMap
 }
 
@@ -152,7 +156,7 @@ func (r *vbenchRun) times(ev *schema.Event, v *vbenchVals, req *vbenchReq, i int
 	}
 	ttft, ok := vbenchNs(req.ttft)
 	if !ok || ttft < 0 {
-		return "bad number", "ttfts: " + truncateDetail(string(req.ttft))
+		return "bad number", "ttfts: " + decode.TruncateDetail(string(req.ttft))
 	}
 	offsets, reason, detail := r.offsets(req, ttft)
 	if reason != "" {
@@ -162,7 +166,7 @@ func (r *vbenchRun) times(ev *schema.Event, v *vbenchVals, req *vbenchReq, i int
 	if req.latency != nil {
 		lat, ok := vbenchNs(req.latency)
 		if !ok || lat < 0 {
-			return "bad number", "latencies: " + truncateDetail(string(req.latency))
+			return "bad number", "latencies: " + decode.TruncateDetail(string(req.latency))
 		}
 		last = lat
 	}
@@ -207,7 +211,7 @@ func vbenchITLDetail(g []byte) string {
 	if g == nil {
 		return "itls: null"
 	}
-	return "itls: " + truncateDetail(string(g))
+	return "itls: " + decode.TruncateDetail(string(g))
 }
 
 // vbenchNs converts a number text in seconds to ns as scaledDecimalToNs
@@ -258,15 +262,15 @@ var vbenchPow10 = [10]int64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9}
 // vbenchNsSlow is vbenchNs for the other shapes.
 func vbenchNsSlow(b []byte) (int64, bool) {
 	if len(b) > 64 { // scaledDecimalToNs's limit, which scaledDecimalBytesNs does not apply
-		return scaledDecimalToNs(string(b), 1e9)
+		return textscan.ScaledDecimalNs(string(b), 1e9)
 	}
-	return scaledDecimalBytesNs(b, 1e9)
+	return textscan.ScaledDecimalBytesNs(b, 1e9)
 }
 
 // vbenchCount reads a token count as json.Number.Int64 does; ok is false
 // for a count that is not a non-negative int64.
 func vbenchCount(b []byte) (int64, bool) {
-	if v, end, ok := jsonStrictInt(b, 0); ok && end == len(b) {
+	if v, end, ok := jsonwalk.StrictInt(b, 0); ok && end == len(b) {
 		return v, v >= 0
 	}
 	v, err := strconv.ParseInt(string(b), 10, 64)

@@ -1,6 +1,11 @@
 package ingest
 
-import "cmp"
+import (
+	"cmp"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+)
 
 // The fast path of the vllm-bench decoder. Profiling showed the time in
 // encoding/json decoding every number of the per-request lists into its own
@@ -49,20 +54,20 @@ func (f *vbenchFast) read(data []byte) bool {
 	}
 	f.data = data
 	seen := 0
-	end := jsonWalkObject(data, 0, func(key []byte, j int) int {
-		k, ok := jsonStructKey(key, vbenchFields)
+	end := jsonwalk.WalkObject(data, 0, func(key []byte, j int) int {
+		k, ok := jsonwalk.StructKey(key, vbenchFields)
 		switch {
 		case !ok:
 			return -1
 		case k < 0:
-			return jsonWalkSkip(data, j, &f.stack)
+			return jsonwalk.WalkSkip(data, j, &f.stack)
 		case seen&(1<<k) != 0:
 			return -1
 		}
 		seen |= 1 << k
 		return f.member(k, j)
 	})
-	return end >= 0 && jsonSkipWS(data, end) == len(data)
+	return end >= 0 && jsonwalk.SkipWS(data, end) == len(data)
 }
 
 // member reads the value at data[j] of field k and returns the index past
@@ -72,7 +77,7 @@ func (f *vbenchFast) member(k, j int) int {
 	switch {
 	case k < 5:
 		if b[j] == 'n' {
-			return jsonWalkLiteral(b, j, "null")
+			return jsonwalk.WalkLiteral(b, j, "null")
 		}
 		var end int
 		f.lists[k], end = f.numbers(j)
@@ -84,7 +89,7 @@ func (f *vbenchFast) member(k, j int) int {
 		return f.readErrors(j)
 	}
 	if b[j] == 'n' {
-		return jsonWalkLiteral(b, j, "null")
+		return jsonwalk.WalkLiteral(b, j, "null")
 	}
 	s, end, ok := vbenchString(b, j)
 	if !ok {
@@ -112,7 +117,7 @@ func (f *vbenchFast) numbers(j int) ([]vbenchSpan, int) {
 	if j >= len(b) || b[j] != '[' {
 		return dst, -1
 	}
-	if j = jsonSkipWS(b, j+1); j < len(b) && b[j] == ']' {
+	if j = jsonwalk.SkipWS(b, j+1); j < len(b) && b[j] == ']' {
 		return dst, j + 1
 	}
 	for j < len(b) {
@@ -121,14 +126,14 @@ func (f *vbenchFast) numbers(j int) ([]vbenchSpan, int) {
 			return dst, -1
 		}
 		dst = append(dst, s)
-		if j = jsonSkipWS(b, e); j >= len(b) {
+		if j = jsonwalk.SkipWS(b, e); j >= len(b) {
 			return dst, -1
 		}
 		switch b[j] {
 		case ']':
 			return dst, j + 1
 		case ',':
-			j = jsonSkipWS(b, j+1)
+			j = jsonwalk.SkipWS(b, j+1)
 		default:
 			return dst, -1
 		}
@@ -140,13 +145,13 @@ func (f *vbenchFast) numbers(j int) ([]vbenchSpan, int) {
 // (-1 for anything else) and its span.
 func vbenchElem(b []byte, j int) (int, vbenchSpan) {
 	if b[j] == 'n' {
-		return jsonWalkLiteral(b, j, "null"), vbenchSpan{-1, -1}
+		return jsonwalk.WalkLiteral(b, j, "null"), vbenchSpan{-1, -1}
 	}
 	if b[j] != '-' && (b[j] < '0' || b[j] > '9') {
 		return -1, vbenchSpan{}
 	}
-	e, st := jsonNumberEnd(b, j)
-	if st != scanOK {
+	e, st := jsonwalk.NumberEnd(b, j)
+	if st != jsonwalk.OK {
 		return -1, vbenchSpan{}
 	}
 	return e, vbenchSpan{int32(j), int32(e)}
@@ -156,15 +161,15 @@ func vbenchElem(b []byte, j int) (int, vbenchSpan) {
 func (f *vbenchFast) readITLs(j int) int {
 	b := f.data
 	if b[j] == 'n' {
-		return jsonWalkLiteral(b, j, "null")
+		return jsonwalk.WalkLiteral(b, j, "null")
 	}
 	f.hasITLs = true
 	f.itls.sets = make([]vbenchITLSet, 0, f.hint)
-	end := jsonWalkArray(b, j, func(k int) int {
+	end := jsonwalk.WalkArray(b, j, func(k int) int {
 		switch b[k] {
 		case 'n':
 			f.itls.sets = append(f.itls.sets, vbenchITLSet{arr: vbenchSpan{-1, -1}})
-			return jsonWalkLiteral(b, k, "null")
+			return jsonwalk.WalkLiteral(b, k, "null")
 		case '[':
 			return f.itls.array(b, k)
 		}
@@ -178,13 +183,13 @@ func (f *vbenchFast) readITLs(j int) int {
 func (f *vbenchFast) readErrors(j int) int {
 	b := f.data
 	if b[j] == 'n' {
-		return jsonWalkLiteral(b, j, "null")
+		return jsonwalk.WalkLiteral(b, j, "null")
 	}
 	f.errs = make([]vbenchErr, 0, f.hint)
-	return jsonWalkArray(b, j, func(k int) int {
+	return jsonwalk.WalkArray(b, j, func(k int) int {
 		if b[k] == 'n' {
 			f.errs = append(f.errs, vbenchErr{})
-			return jsonWalkLiteral(b, k, "null")
+			return jsonwalk.WalkLiteral(b, k, "null")
 		}
 		s, end, ok := vbenchString(b, k)
 		if !ok {
@@ -196,7 +201,7 @@ func (f *vbenchFast) readErrors(j int) int {
 }
 
 // emit reports the requests read, as decodeGeneral does.
-func (f *vbenchFast) emit(in *Input, sink Sink) {
+func (f *vbenchFast) emit(in *decode.Input, sink decode.Sink) {
 	n := max(len(f.itls.sets), len(f.errs))
 	for _, l := range f.lists {
 		n = max(n, len(l))
@@ -245,7 +250,7 @@ func (f *vbenchFast) text(s vbenchSpan) []byte {
 // index after it; ok is false for anything else, or a string whose
 // unescaping jsonAppendUnescapedText leaves to a full decoder.
 func vbenchString(b []byte, j int) (string, int, bool) {
-	s, end, plain, ok := jsonWalkString(b, j)
+	s, end, plain, ok := jsonwalk.WalkString(b, j)
 	switch {
 	case !ok:
 		return "", end, false
@@ -254,6 +259,6 @@ func vbenchString(b []byte, j int) (string, int, bool) {
 	case plain:
 		return string(s), end, true
 	}
-	t, ok := jsonAppendUnescapedText(nil, s)
+	t, ok := jsonwalk.AppendUnescapedText(nil, s)
 	return string(t), end, ok
 }

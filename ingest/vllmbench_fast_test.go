@@ -7,6 +7,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // vbenchRoutes decodes data by the general route alone and by Decode (the
@@ -15,14 +19,14 @@ import (
 func vbenchRoutes(t *testing.T, data []byte) bool {
 	t.Helper()
 	general, fast := &recorder{}, &recorder{}
-	in := func() *Input { return &Input{R: bytes.NewReader(data), Name: "x", Host: "h"} }
+	in := func() *decode.Input { return &decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h"} }
 	var errG error
 	if len(bytes.TrimSpace(data)) > 0 {
 		errG = vllmBench{}.decodeGeneral(in(), general, vbenchNullNonFinite(data))
 	}
 	errF := vllmBench{}.Decode(in(), fast)
 	if (errG == nil) != (errF == nil) || !reflect.DeepEqual(general, fast) {
-		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", truncateDetail(string(data)), errG, general, errF, fast)
+		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", decode.TruncateDetail(string(data)), errG, general, errF, fast)
 	}
 	var f vbenchFast
 	return f.read(vbenchNullNonFinite(data))
@@ -143,7 +147,7 @@ func TestVLLMBenchNs(t *testing.T) {
 	for _, s := range []string{"0", "-0", "0.1", "1234.5", "0.010100000000000001", "1e-05", "1e31", "1e400",
 		"0.0000000005", "-0.0000000005", "0.00000000049", "1234567890.5", "123456789.5", "0.1234567894", "-0.12345678951", "00.5", "1.", "-", "1.5e3", "0.9999999999", "12345678901234567890.5", "0." + strings.Repeat("0", 70) + "1"} {
 		got, gotOK := vbenchNs([]byte(s))
-		want, wantOK := scaledDecimalToNs(s, 1e9)
+		want, wantOK := textscan.ScaledDecimalNs(s, 1e9)
 		if got != want || gotOK != wantOK {
 			t.Errorf("vbenchNs(%s) = %d %v, want %d %v", s, got, gotOK, want, wantOK)
 		}
@@ -168,7 +172,7 @@ func FuzzVLLMBenchFast(f *testing.F) {
 					continue
 				}
 				got, gotOK := vbenchNs(b)
-				want, wantOK := scaledDecimalToNs(string(b), 1e9)
+				want, wantOK := textscan.ScaledDecimalNs(string(b), 1e9)
 				if got != want || gotOK != wantOK {
 					t.Fatalf("vbenchNs(%s) = %d %v, want %d %v", b, got, gotOK, want, wantOK)
 				}
@@ -181,10 +185,10 @@ func FuzzVLLMBenchFast(f *testing.F) {
 // with positions skipped and a last block cut short by count.
 func TestDecimalTexts(t *testing.T) {
 	const count = 3000
-	var x decimalTexts
+	var x decode.DecimalTexts
 	value := func(i int) int64 { return int64(i)*7919 - 5000 }
 	for i := 0; i < count; i += 1 + i%7 {
-		if got := x.get(i, count, value); got != strconv.FormatInt(value(i), 10) {
+		if got := x.Get(i, count, value); got != strconv.FormatInt(value(i), 10) {
 			t.Fatalf("get(%d) = %q", i, got)
 		}
 	}
@@ -199,11 +203,11 @@ func FuzzVLLMBenchNs(f *testing.F) {
 		if s == "" {
 			return
 		}
-		if e, st := jsonNumberEnd([]byte(s), 0); st == scanBad || e != len(s) {
+		if e, st := jsonwalk.NumberEnd([]byte(s), 0); st == jsonwalk.Bad || e != len(s) {
 			return
 		}
 		got, gotOK := vbenchNs([]byte(s))
-		want, wantOK := scaledDecimalToNs(s, 1e9)
+		want, wantOK := textscan.ScaledDecimalNs(s, 1e9)
 		if got != want || gotOK != wantOK {
 			t.Fatalf("vbenchNs(%s) = %d %v, want %d %v", s, got, gotOK, want, wantOK)
 		}

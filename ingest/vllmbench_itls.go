@@ -1,5 +1,9 @@
 package ingest
 
+import (
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+)
+
 // The itls of the vllm-bench fast path. They hold most of a document's
 // numbers, so each is validated and converted to ns in one visit as the
 // document is read, into blocks of one arena; the event is built from the
@@ -38,7 +42,7 @@ func (x *vbenchITLs) values(s vbenchITLSet) []int64 {
 func (x *vbenchITLs) array(b []byte, j int) int {
 	lo := j
 	start := len(x.block)
-	if j = jsonSkipWS(b, j+1); j < len(b) && b[j] == ']' {
+	if j = jsonwalk.SkipWS(b, j+1); j < len(b) && b[j] == ']' {
 		x.sets = append(x.sets, vbenchITLSet{arr: vbenchSpan{int32(lo), int32(j + 1)}})
 		return j + 1
 	}
@@ -56,7 +60,7 @@ func (x *vbenchITLs) array(b []byte, j int) int {
 			start = 0
 		}
 		x.block = append(x.block, ns)
-		if j = jsonSkipWS(b, e); j >= len(b) {
+		if j = jsonwalk.SkipWS(b, e); j >= len(b) {
 			return -1
 		}
 		switch b[j] {
@@ -65,7 +69,7 @@ func (x *vbenchITLs) array(b []byte, j int) int {
 				int32(len(x.blocks) - 1), int32(start), int32(len(x.block) - start)})
 			return j + 1
 		case ',':
-			j = jsonSkipWS(b, j+1)
+			j = jsonwalk.SkipWS(b, j+1)
 		default:
 			return -1
 		}
@@ -86,13 +90,13 @@ func (x *vbenchITLs) grow(start int) {
 // for one the event route rejects.
 func vbenchITL(b []byte, j int) (int, int64) {
 	if b[j] == 'n' {
-		return jsonWalkLiteral(b, j, "null"), -1
+		return jsonwalk.WalkLiteral(b, j, "null"), -1
 	}
 	if b[j] != '-' && (b[j] < '0' || b[j] > '9') {
 		return -1, 0
 	}
-	e, st := jsonNumberEnd(b, j)
-	if st != scanOK {
+	e, st := jsonwalk.NumberEnd(b, j)
+	if st != jsonwalk.OK {
 		return -1, 0
 	}
 	ns, ok := vbenchNs(b[j:e])
@@ -105,7 +109,7 @@ func vbenchITL(b []byte, j int) (int, int64) {
 // vbenchArrayElem returns the text of element k of the array arr, which
 // was validated as numbers and nulls; nil for null.
 func vbenchArrayElem(arr []byte, k int) []byte {
-	for j := jsonSkipWS(arr, 1); j < len(arr) && arr[j] != ']'; k-- {
+	for j := jsonwalk.SkipWS(arr, 1); j < len(arr) && arr[j] != ']'; k-- {
 		e, s := vbenchElem(arr, j)
 		if e < 0 {
 			break // not after vbenchITLs.array
@@ -116,8 +120,8 @@ func vbenchArrayElem(arr []byte, k int) []byte {
 			}
 			return arr[s.lo:s.hi:s.hi]
 		}
-		if j = jsonSkipWS(arr, e); j < len(arr) && arr[j] == ',' {
-			j = jsonSkipWS(arr, j+1)
+		if j = jsonwalk.SkipWS(arr, e); j < len(arr) && arr[j] == ',' {
+			j = jsonwalk.SkipWS(arr, j+1)
 		}
 	}
 	return nil

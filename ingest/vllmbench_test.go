@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/schema"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // The goldens of testdata/vllm-bench were checked by hand:
@@ -20,7 +22,7 @@ import (
 func FuzzVLLMBench(f *testing.F) {
 	seedFuzz(f, "vllm-bench")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, vllmBench{}, Options{}, data)
+		fuzzDecode(t, vllmBench{}, decode.Options{}, data)
 		// A JSON object is at least one record: a request, or the document
 		// as one skip or reject.
 		var obj map[string]json.RawMessage
@@ -28,7 +30,7 @@ func FuzzVLLMBench(f *testing.F) {
 			return
 		}
 		rec := &recorder{}
-		_ = vllmBench{}.Decode(&Input{R: bytesReader(string(data))}, rec)
+		_ = vllmBench{}.Decode(&decode.Input{R: bytesReader(string(data))}, rec)
 		if rec.total() == 0 {
 			t.Fatal("no record reported for a JSON object")
 		}
@@ -43,7 +45,7 @@ func TestVLLMBenchChunks(t *testing.T) {
 	doc := `{"model_id":"m","backend":"openai","start_times":[10.0, 10.5],"ttfts":[0.3, 0.05],
 		"itls":[[0.1, 0.2], []],"output_lens":[3, 1],"input_lens":[7, 8, 9],"errors":["", "", ""],
 		"generated_texts":["a","b","c"],"std_itl_ms":NaN}`
-	rec := decodeOne(t, vllmBench{}, Options{}, doc)
+	rec := decodeOne(t, vllmBench{}, decode.Options{}, doc)
 	if len(rec.Events) != 2 || len(rec.Rejects) != 1 || rec.Rejects[0].Line != 3 || rec.Rejects[0].Reason != "missing ttft" {
 		t.Fatalf("events %d rejects %+v", len(rec.Events), rec.Rejects)
 	}
@@ -94,7 +96,7 @@ func TestVLLMBenchNonFinite(t *testing.T) {
 }
 
 func TestVLLMBenchNotJSON(t *testing.T) {
-	rec := decodeOne(t, vllmBench{}, Options{}, "{not json")
+	rec := decodeOne(t, vllmBench{}, decode.Options{}, "{not json")
 	if len(rec.Rejects) != 1 || rec.Rejects[0].Reason != "invalid json" || rec.total() != 1 {
 		t.Errorf("got %+v", rec)
 	}

@@ -1,0 +1,403 @@
+package jsonwalk
+
+import (
+	"bytes"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Results of jsonValueEnd.
+const (
+	OK   = iota
+	More // the value runs past the end of the bytes given
+	Bad  // the bytes are not JSON (or nest deeper than encoding/json allows)
+)
+
+// jsonMaxDepth is encoding/json's nesting limit; deeper values are reported
+// as bad so that the caller's fallback gives encoding/json's own error.
+const MaxDepth = 10000
+
+// jsonValueEnd validates the JSON value starting at b[i] (after optional
+// white space) by the grammar of RFC 8259, as encoding/json does, and returns
+// the index just past it. It allocates only when nesting is deeper than 64
+// (stack is a scratch buffer the caller may pass back in).
+//
+// It is a hand-written scanner: one pass over the bytes with a stack of open
+// '{' and '[', no tokens, no unescaping. A number ending exactly at len(b) is
+// reported as scanMore, since more digits may follow in the stream.
+func ValueEnd(b []byte, i int, stack []byte) (int, int, []byte) {
+	stack = stack[:0]
+	for {
+		// A value starts at i.
+		i = SkipWS(b, i)
+		if i >= len(b) {
+			return i, More, stack
+		}
+		var st int
+		switch c := b[i]; {
+		case c == '{' || c == '[':
+			if len(stack) >= MaxDepth {
+				return i, Bad, stack
+			}
+			j := SkipWS(b, i+1)
+			if j >= len(b) {
+				return j, More, stack
+			}
+			if (c == '{' && b[j] == '}') || (c == '[' && b[j] == ']') {
+				i = j + 1
+				break
+			}
+			stack = append(stack, c)
+			i = j
+			if c == '{' {
+				if i, st = Key(b, i); st != OK {
+					return i, st, stack
+				}
+			}
+			continue
+		case c == '"':
+			i, st = StringEnd(b, i)
+		case c == '-' || (c >= '0' && c <= '9'):
+			i, st = NumberEnd(b, i)
+		default:
+			i, st = LiteralEnd(b, i)
+		}
+		if st != OK {
+			return i, st, stack
+		}
+		// A value ended at i: close containers until one goes on.
+		for {
+			if len(stack) == 0 {
+				return i, OK, stack
+			}
+			i = SkipWS(b, i)
+			if i >= len(b) {
+				return i, More, stack
+			}
+			top := stack[len(stack)-1]
+			if b[i] == ',' {
+				i++
+				if top == '{' {
+					if i, st = Key(b, i); st != OK {
+						return i, st, stack
+					}
+				}
+				break
+			}
+			if (top == '{' && b[i] == '}') || (top == '[' && b[i] == ']') {
+				stack = stack[:len(stack)-1]
+				i++
+				continue
+			}
+			return i, Bad, stack
+		}
+	}
+}
+
+// jsonKey scans an object key and its ':' starting at b[i] (after optional
+// white space) and returns the index after the ':'.
+func Key(b []byte, i int) (int, int) {
+	i = SkipWS(b, i)
+	if i >= len(b) {
+		return i, More
+	}
+	if b[i] != '"' {
+		return i, Bad
+	}
+	i, st := StringEnd(b, i)
+	if st != OK {
+		return i, st
+	}
+	i = SkipWS(b, i)
+	if i >= len(b) {
+		return i, More
+	}
+	if b[i] != ':' {
+		return i, Bad
+	}
+	return i + 1, OK
+}
+
+// jsonSkipWS returns the index of the first byte at or after i that is not
+// JSON white space.
+func SkipWS(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// jsonStringEnd returns the index just past the string whose '"' is b[i].
+// Plain bytes are skipped by a table lookup each (the export's strings are
+// escaped JSON, with a '\\' every few bytes, so word-at-a-time skipping
+// measured slower).
+func StringEnd(b []byte, i int) (int, int) {
+	for i++; i < len(b); i++ {
+		for i < len(b) && !StringSpecial[b[i]] {
+			i++
+		}
+		if i >= len(b) {
+			break
+		}
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, OK
+		case c < 0x20:
+			return i, Bad
+		}
+		// c == '\\'
+		if i+1 >= len(b) {
+			return i, More
+		}
+		switch b[i+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			i++
+		case 'u':
+			if i+5 >= len(b) {
+				return i, More
+			}
+			for _, h := range b[i+2 : i+6] {
+				if Hex(h) < 0 {
+					return i, Bad
+				}
+			}
+			i += 5
+		default:
+			return i, Bad
+		}
+	}
+	return i, More
+}
+
+// jsonStringSpecial marks the bytes that end a run of plain string bytes:
+// '"', '\\' and the control characters JSON forbids in strings.
+var StringSpecial = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
+
+// jsonHex returns the value of hex digit h, or -1.
+func Hex(h byte) rune {
+	switch {
+	case h >= '0' && h <= '9':
+		return rune(h - '0')
+	case h >= 'a' && h <= 'f':
+		return rune(h - 'a' + 10)
+	case h >= 'A' && h <= 'F':
+		return rune(h - 'A' + 10)
+	}
+	return -1
+}
+
+// jsonNumberEnd returns the index just past the number starting at b[i]:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func NumberEnd(b []byte, i int) (int, int) {
+	digits := func(i int) (int, bool) {
+		j := i
+		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+			j++
+		}
+		return j, j > i
+	}
+	if b[i] == '-' {
+		i++
+	}
+	if i >= len(b) {
+		return i, More
+	}
+	var ok bool
+	switch {
+	case b[i] == '0':
+		i++
+	case b[i] >= '1' && b[i] <= '9':
+		i, _ = digits(i)
+	default:
+		return i, Bad
+	}
+	if i < len(b) && b[i] == '.' {
+		if i, ok = digits(i + 1); !ok {
+			return i, Cut(b, i)
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i, ok = digits(i); !ok {
+			return i, Cut(b, i)
+		}
+	}
+	if i >= len(b) {
+		return i, More
+	}
+	return i, OK
+}
+
+// jsonCut is scanMore when i is the end of b (the value may go on), else scanBad.
+func Cut(b []byte, i int) int {
+	if i >= len(b) {
+		return More
+	}
+	return Bad
+}
+
+// jsonLiteralEnd returns the index just past true, false or null at b[i].
+func LiteralEnd(b []byte, i int) (int, int) {
+	for _, lit := range []string{"true", "false", "null"} {
+		if b[i] != lit[0] {
+			continue
+		}
+		n := min(len(lit), len(b)-i)
+		if string(b[i:i+n]) != lit[:n] {
+			return i, Bad
+		}
+		if n < len(lit) {
+			return i + n, More
+		}
+		return i + n, OK
+	}
+	return i, Bad
+}
+
+// jsonAppendUnescaped appends the contents of the JSON string literal s
+// (quotes included, already validated) to dst, and reports false when s
+// holds something whose decoding this fast path does not reproduce exactly
+// (a UTF-16 surrogate escape or invalid UTF-8): callers then fall back to a
+// full JSON decoder.
+func AppendUnescaped(dst, s []byte) ([]byte, bool) {
+	return AppendUnescapedText(dst, s[1:len(s)-1])
+}
+
+// jsonAppendUnescapedText is jsonAppendUnescaped for the text of a string
+// literal without its quotes (validated, and not cut inside an escape).
+func AppendUnescapedText(dst, s []byte) ([]byte, bool) {
+	start := len(dst)
+	for len(s) > 0 {
+		i := bytes.IndexByte(s, '\\')
+		if i < 0 {
+			dst = append(dst, s...)
+			break
+		}
+		dst = append(dst, s[:i]...)
+		switch c := s[i+1]; c {
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'u':
+			r := Hex(s[i+2])<<12 | Hex(s[i+3])<<8 | Hex(s[i+4])<<4 | Hex(s[i+5])
+			if r >= 0xD800 && r < 0xE000 {
+				return dst, false
+			}
+			dst = utf8.AppendRune(dst, r)
+			s = s[i+6:]
+			continue
+		default: // '"', '\\', '/'
+			dst = append(dst, c)
+		}
+		s = s[i+2:]
+	}
+	return dst, utf8.Valid(dst[start:])
+}
+
+// jsonSkip returns the index just past the JSON value at b[i], which the
+// caller already validated with jsonValueEnd.
+func Skip(b []byte, i int, stack *[]byte) int {
+	end, _, grown := ValueEnd(b, i, *stack)
+	*stack = grown
+	return end
+}
+
+// jsonObject walks the members of the validated JSON object at b[i]
+// (after optional white space). For each it calls member with the key's
+// raw bytes (between the quotes, escapes left as they are) and the index
+// of its value; member returns the index just past the value, or -1 to
+// stop. jsonObject returns the index just past the object, or -1 when
+// member stopped or b[i] is not an object.
+func Object(b []byte, i int, member func(key []byte, j int) int) int {
+	i = SkipWS(b, i)
+	if i >= len(b) || b[i] != '{' {
+		return -1
+	}
+	i = SkipWS(b, i+1)
+	if b[i] == '}' {
+		return i + 1
+	}
+	for {
+		kEnd, _ := StringEnd(b, i)
+		colon := SkipWS(b, kEnd)
+		if i = member(b[i+1:kEnd-1], SkipWS(b, colon+1)); i < 0 {
+			return -1
+		}
+		i = SkipWS(b, i)
+		if b[i] == '}' {
+			return i + 1
+		}
+		i = SkipWS(b, i+1) // after the ','
+	}
+}
+
+// jsonArray walks the elements of the validated JSON array at b[i] (after
+// optional white space), calling elem with the index of each; elem returns
+// the index just past the element, or -1 to stop. jsonArray returns the
+// index just past the array, or -1 when elem stopped or b[i] is not an array.
+func Array(b []byte, i int, elem func(j int) int) int {
+	i = SkipWS(b, i)
+	if i >= len(b) || b[i] != '[' {
+		return -1
+	}
+	i = SkipWS(b, i+1)
+	if b[i] == ']' {
+		return i + 1
+	}
+	for {
+		if i = elem(i); i < 0 {
+			return -1
+		}
+		i = SkipWS(b, i)
+		if b[i] == ']' {
+			return i + 1
+		}
+		i = SkipWS(b, i+1)
+	}
+}
+
+// jsonInt parses the plain integer (no fraction or exponent) at b[i] and
+// returns it and the index after it; ok is false for any other value or an
+// integer out of int64's range.
+func Int(b []byte, i int) (v int64, end int, ok bool) {
+	j := i
+	if j < len(b) && b[j] == '-' {
+		j++
+	}
+	for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+		j++
+	}
+	if j < len(b) && (b[j] == '.' || b[j] == 'e' || b[j] == 'E') {
+		return 0, j, false
+	}
+	v, err := strconv.ParseInt(string(b[i:j]), 10, 64)
+	return v, j, err == nil
+}
+
+// jsonPlainString returns the string literal at b[i] (quotes included) and
+// the index after it; ok is false when b[i] is not a string or the string
+// has escapes or invalid UTF-8, whose decoding callers leave to a full decoder.
+func PlainString(b []byte, i int) (s []byte, end int, ok bool) {
+	if b[i] != '"' {
+		return nil, i, false
+	}
+	end, _ = StringEnd(b, i)
+	s = b[i+1 : end-1]
+	return s, end, bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s)
+}
