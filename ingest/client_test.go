@@ -9,6 +9,8 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // The golden testdata/ttftrace-client/chat.jsonl.golden was checked by hand:
@@ -113,24 +115,17 @@ func TestClientRecords(t *testing.T) {
 			if !slices.Equal(ev.ChunkOffsetsNs, c.offsets) || !slices.Equal(ev.ChunkTokens, c.tokens) {
 				t.Errorf("chunks %v %v; want %v %v", ev.ChunkOffsetsNs, ev.ChunkTokens, c.offsets, c.tokens)
 			}
-			if got := deref(ev.OutputTokens); got != c.out || ev.OutputTokensSource != c.source {
+			if got := decodetest.Deref(ev.OutputTokens); got != c.out || ev.OutputTokensSource != c.source {
 				t.Errorf("output tokens %d %q; want %d %q", got, ev.OutputTokensSource, c.out, c.source)
 			}
-			if deref(ev.FirstTokenNs) != c.first || deref(ev.EndNs) != c.end {
-				t.Errorf("first %d end %d; want %d %d", deref(ev.FirstTokenNs), deref(ev.EndNs), c.first, c.end)
+			if decodetest.Deref(ev.FirstTokenNs) != c.first || decodetest.Deref(ev.EndNs) != c.end {
+				t.Errorf("first %d end %d; want %d %d", decodetest.Deref(ev.FirstTokenNs), decodetest.Deref(ev.EndNs), c.first, c.end)
 			}
 			if ev.Error != c.errClass || ev.Completed == nil || *ev.Completed != c.completed {
 				t.Errorf("error %q completed %v; want %q %v", ev.Error, ev.Completed, c.errClass, c.completed)
 			}
 		})
 	}
-}
-
-func deref(p *int64) int64 {
-	if p == nil {
-		return -1
-	}
-	return *p
 }
 
 func TestClientSniff(t *testing.T) {
@@ -171,8 +166,8 @@ func FuzzClientJSONL(f *testing.F) {
 		if len(data) > 0 && data[len(data)-1] != '\n' {
 			lines++
 		}
-		if rec.total() != lines {
-			t.Fatalf("%d lines, %d records reported", lines, rec.total())
+		if rec.Total() != lines {
+			t.Fatalf("%d lines, %d records reported", lines, rec.Total())
 		}
 		for _, e := range rec.Events {
 			ev := e.Event
@@ -193,10 +188,10 @@ func BenchmarkClientJSONL(b *testing.B) {
 	in := strings.Repeat(first+"\n", 2000)
 	b.SetBytes(int64(len(in)))
 	for b.Loop() {
-		sink := &discardSink{}
+		sink := &countingSink{}
 		clientJSONL{}.Decode(&decode.Input{R: strings.NewReader(in)}, sink)
-		if sink.events != 2000 {
-			b.Fatal(sink.events)
+		if sink.Events != 2000 {
+			b.Fatal(sink.Events)
 		}
 	}
 }

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"maps"
 	"os"
+	"path"
 	"path/filepath"
-	"slices"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -15,47 +15,19 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
-// recorder is a Sink that keeps everything it is told, for tests.
-type recorder struct {
-	Events  []recordedEvent `json:"events"`
-	Skips   []recordedNote  `json:"skips"`
-	Rejects []recordedNote  `json:"rejects"`
-}
-
-type recordedEvent struct {
-	Line  int64        `json:"line"`
-	Event schema.Event `json:"event"`
-}
-
-type recordedNote struct {
-	Line   int64  `json:"line"`
-	Reason string `json:"reason"`
-	Detail string `json:"detail,omitempty"`
-}
-
-// Event keeps a copy of ev with its own slices and map, as the driver's
-// sink does: formats may reuse them (Sink's contract).
-func (r *recorder) Event(line int64, raw []byte, ev *schema.Event) {
-	e := *ev
-	e.OtherIDs = slices.Clone(e.OtherIDs)
-	e.ChunkOffsetsNs = slices.Clone(e.ChunkOffsetsNs)
-	e.ChunkTokens = slices.Clone(e.ChunkTokens)
-	e.Attrs = maps.Clone(e.Attrs)
-	r.Events = append(r.Events, recordedEvent{line, e})
-}
-func (r *recorder) Skip(line int64, reason string) {
-	r.Skips = append(r.Skips, recordedNote{Line: line, Reason: reason})
-}
-func (r *recorder) Reject(line int64, reason, detail string) {
-	r.Rejects = append(r.Rejects, recordedNote{line, reason, detail})
-}
-
-// total is the number of records the sink was told about.
-func (r *recorder) total() int { return len(r.Events) + len(r.Skips) + len(r.Rejects) }
+// recorder, recordedEvent and recordedNote are decodetest's, for the tests
+// of the formats still in this package.
+type (
+	recorder      = decodetest.Recorder
+	recordedEvent = decodetest.RecordedEvent
+	recordedNote  = decodetest.RecordedNote
+	countingSink  = decodetest.CountingSink
+)
 
 // decodeFile runs f over one testdata file with options read from a sibling
 // "<file>.opts.json" when present.
@@ -88,19 +60,25 @@ func decodeFile(t testing.TB, f Format, path string) (*recorder, error) {
 	return rec, err
 }
 
-// testdataFiles lists the inputs of testdata/<format>/, leaving out goldens
-// and option files.
+// testdataFiles lists the inputs of the testdata folder of the format
+// named name (formatDir), leaving out goldens, option files and notes.
 func testdataFiles(t testing.TB, name string) []string {
 	t.Helper()
-	all, _ := filepath.Glob(filepath.Join("testdata", name, "*"))
-	var files []string
-	for _, p := range all {
-		if strings.HasSuffix(p, ".golden") || strings.HasSuffix(p, ".opts.json") || strings.HasSuffix(p, ".md") {
-			continue
-		}
-		files = append(files, p)
+	f, ok := Lookup(name)
+	if !ok || formatDir(f) == "." {
+		return decodetest.TestdataFiles(t, filepath.Join("testdata", name))
 	}
-	return files
+	return decodetest.TestdataFiles(t, filepath.Join(formatDir(f), "testdata"))
+}
+
+// formatDir is the folder of f relative to this package: its package's
+// folder ingest/<format>/, or "." for a format still in package ingest.
+func formatDir(f Format) string {
+	pkg := reflect.TypeOf(f).PkgPath()
+	if strings.HasSuffix(pkg, "/ingest") {
+		return "."
+	}
+	return path.Base(pkg)
 }
 
 // TestConformance runs every format over its testdata and compares what it
@@ -118,8 +96,7 @@ func TestConformance(t *testing.T) {
 				if err != nil {
 					t.Fatalf("decode: %v", err)
 				}
-				got, _ := json.MarshalIndent(rec, "", "  ")
-				got = append(got, '\n')
+				got := rec.Golden()
 				golden := path + ".golden"
 				if *update {
 					if err := os.WriteFile(golden, got, 0o644); err != nil {

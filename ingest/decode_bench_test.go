@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/fleet"
-	"github.com/ttftrace/ttftrace/schema"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
 )
@@ -51,18 +50,11 @@ func benchDecode(b *testing.B, format Format, data []byte, opts decode.Options) 
 		if err := format.Decode(&decode.Input{R: bytes.NewReader(data), Name: "bench", Opts: opts}, rec); err != nil {
 			b.Fatal(err)
 		}
-		if rec.events == 0 || rec.rejects != 0 {
-			b.Fatalf("%d events, %d rejects", rec.events, rec.rejects)
+		if rec.Events == 0 || rec.Rejects != 0 {
+			b.Fatalf("%d events, %d rejects", rec.Events, rec.Rejects)
 		}
 	}
 }
-
-// countingSink counts what a format reports and keeps nothing.
-type countingSink struct{ events, skips, rejects int }
-
-func (c *countingSink) Event(int64, []byte, *schema.Event) { c.events++ }
-func (c *countingSink) Skip(int64, string)                 { c.skips++ }
-func (c *countingSink) Reject(int64, string, string)       { c.rejects++ }
 
 func BenchmarkDecodeClientJSONL(b *testing.B) {
 	benchDecode(b, clientJSONL{}, benchLog(b, "web-1"), decode.Options{})

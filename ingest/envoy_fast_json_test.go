@@ -108,7 +108,7 @@ func FuzzEnvoyJSONFast(f *testing.F) {
 		if s := strings.TrimSpace(rec); s != "" && s[0] == '{' && !jsonwalk.ValidObject([]byte(s), &stack) {
 			// The walk checks validity: an invalid record must be declined.
 			var r recorder
-			if p.fast.record(&decode.Input{}, &r, 1, []byte(s)) || r.total() != 0 {
+			if p.fast.record(&decode.Input{}, &r, 1, []byte(s)) || r.Total() != 0 {
 				t.Fatalf("%q: invalid JSON taken by the fast path", s)
 			}
 			return

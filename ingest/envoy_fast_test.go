@@ -63,7 +63,7 @@ func checkEnvoyText(t *testing.T, formats []envoyFormat, fast *envoyTextFast, li
 	in := &decode.Input{Name: "t.log", Host: "h"}
 	var a, b recorder
 	if !fast.line(in, &a, 7, line) {
-		if a.total() != 0 {
+		if a.Total() != 0 {
 			t.Fatalf("%q: fast path declined after reporting %+v", line, a)
 		}
 		return false
@@ -78,7 +78,7 @@ func checkEnvoyJSON(t *testing.T, ops map[string]*envoyOp, fast *envoyJSONFast, 
 	in := &decode.Input{Name: "t.json", Host: "h"}
 	var a, b recorder
 	if !fast.record(in, &a, 7, raw) {
-		if a.total() != 0 {
+		if a.Total() != 0 {
 			t.Fatalf("%q: fast path declined after reporting %+v", raw, a)
 		}
 		return false

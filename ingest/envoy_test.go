@@ -8,6 +8,8 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // TestEnvoyDatadogExpectations checks the decoded corpus lines against the
@@ -26,8 +28,8 @@ func TestEnvoyDatadogExpectations(t *testing.T) {
 		{1615540311592, 1e6, "", "d0000a1f-0000-4b42-0000-0000e13d78ca", 200, "/server_info"},
 	}
 	rec, err := decodeFile(t, envoy{}, "testdata/envoy/datadog_envoy_samples.log")
-	if err != nil || len(rec.Events) != len(want) || rec.total() != 4 {
-		t.Fatalf("err %v, %d events, %d records", err, len(rec.Events), rec.total())
+	if err != nil || len(rec.Events) != len(want) || rec.Total() != 4 {
+		t.Fatalf("err %v, %d events, %d records", err, len(rec.Events), rec.Total())
 	}
 	for i, w := range want {
 		ev := rec.Events[i].Event
@@ -79,24 +81,13 @@ func TestEnvoyInstants(t *testing.T) {
 			if *ev.StartNs != start {
 				t.Errorf("start %d, want %d", *ev.StartNs, start)
 			}
-			checkOffset(t, "headers", ev.HeadersNs, start, c.headers)
-			checkOffset(t, "first token", ev.FirstTokenNs, start, c.first)
-			checkOffset(t, "end", ev.EndNs, start, c.end)
+			decodetest.CheckOffset(t, "headers", ev.HeadersNs, start, c.headers)
+			decodetest.CheckOffset(t, "first token", ev.FirstTokenNs, start, c.first)
+			decodetest.CheckOffset(t, "end", ev.EndNs, start, c.end)
 			if (ev.Status == nil) != (c.status == 0) || ev.Status != nil && *ev.Status != c.status || ev.Error != c.class {
 				t.Errorf("status %v class %q, want %d %q", ev.Status, ev.Error, c.status, c.class)
 			}
 		})
-	}
-}
-
-// checkOffset compares an instant with start+off (off -1: want nil).
-func checkOffset(t *testing.T, name string, got *int64, start, off int64) {
-	t.Helper()
-	switch {
-	case off < 0 && got != nil:
-		t.Errorf("%s = %d, want nil", name, *got)
-	case off >= 0 && (got == nil || *got-start != off):
-		t.Errorf("%s = %v, want start+%d", name, got, off)
 	}
 }
 
@@ -142,22 +133,13 @@ func FuzzEnvoy(f *testing.F) {
 		opts := decode.Options{LogFormat: "%START_TIME(%s.%3f)% %RESPONSE_CODE% %RESPONSE_FLAGS% %COMMON_DURATION(DS_RX_BEG:US_RX_BODY_BEG:us)% %ACCESS_LOG_TYPE%"}
 		fuzzDecode(t, envoy{}, opts, data)
 		rec := &recorder{}
-		if err := (envoy{}).Decode(&decode.Input{R: bytes.NewReader(data), Opts: opts}, rec); err == nil && rec.total() != lineCount(data) {
-			t.Fatalf("%d lines, %d records reported", lineCount(data), rec.total())
+		if err := (envoy{}).Decode(&decode.Input{R: bytes.NewReader(data), Opts: opts}, rec); err == nil && rec.Total() != decodetest.LineCount(data) {
+			t.Fatalf("%d lines, %d records reported", decodetest.LineCount(data), rec.Total())
 		}
 		if bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
 			fuzzDecode(t, envoy{}, decode.Options{LogFormat: `{"t":"%START_TIME%","d":"%DURATION%"}`}, data)
 		}
 	})
-}
-
-// lineCount is the number of lines of data as proxyLines reads them.
-func lineCount(data []byte) int {
-	n := bytes.Count(data, []byte("\n"))
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		n++
-	}
-	return n
 }
 
 // TestEnvoyIstioModern decodes the Istio 1.7+ default-format example of

@@ -6,6 +6,8 @@ package ingest
 
 import (
 	"github.com/ttftrace/ttftrace/ingest/decode"
+
+	"github.com/ttftrace/ttftrace/ingest/tgi"
 )
 
 // Format decodes one input format. Implementations are plain sequential code
@@ -46,7 +48,7 @@ var formats = []Format{
 	litellm{},
 	// servers, and clients by span kind
 	otlp{},
-	tgi{},
+	tgi.Format{},
 	triton{},
 	// any source, by mapping
 	genericJSONL{},

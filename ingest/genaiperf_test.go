@@ -10,6 +10,8 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // The golden testdata/genai-perf/profile_export.json.golden was checked by
@@ -100,14 +102,14 @@ func TestGenaiPerfStreams(t *testing.T) {
 			if !slices.Equal(ev.ChunkOffsetsNs, c.offsets) || !slices.Equal(ev.ChunkTokens, c.tokens) {
 				t.Errorf("chunks %v %v; want %v %v", ev.ChunkOffsetsNs, ev.ChunkTokens, c.offsets, c.tokens)
 			}
-			if got := deref(ev.OutputTokens); got != c.out || ev.OutputTokensSource != c.source {
+			if got := decodetest.Deref(ev.OutputTokens); got != c.out || ev.OutputTokensSource != c.source {
 				t.Errorf("output %d %q; want %d %q", got, ev.OutputTokensSource, c.out, c.source)
 			}
 			if ev.Error != c.errClass || *ev.Completed != c.completed {
 				t.Errorf("error %q completed %v; want %q %v", ev.Error, *ev.Completed, c.errClass, c.completed)
 			}
-			if n := len(c.reads); deref(ev.EndNs) != c.reads[n-1].t {
-				t.Errorf("end %d; want %d", deref(ev.EndNs), c.reads[n-1].t)
+			if n := len(c.reads); decodetest.Deref(ev.EndNs) != c.reads[n-1].t {
+				t.Errorf("end %d; want %d", decodetest.Deref(ev.EndNs), c.reads[n-1].t)
 			}
 		})
 	}
@@ -127,7 +129,7 @@ func TestGenaiPerfRejects(t *testing.T) {
 		got = append(got, r.Reason)
 	}
 	want := []string{"bad sse event", "missing timestamp", "bad response_timestamps", "bad request"}
-	if !slices.Equal(got, want) || rec.total() != 4 {
+	if !slices.Equal(got, want) || rec.Total() != 4 {
 		t.Errorf("rejects %q; want %q", got, want)
 	}
 }
@@ -158,8 +160,8 @@ func TestGenaiPerfTruncated(t *testing.T) {
 	}
 	for _, in := range []string{string(full[:40]), "not json", `[1,2]`, `{"experiments":{}}`} {
 		rec := &recorder{}
-		if err := (genaiPerf{}).Decode(&decode.Input{R: strings.NewReader(in), Name: "x"}, rec); err == nil || rec.total() != 0 {
-			t.Errorf("%q: err %v, %d records; want an error and none", in, err, rec.total())
+		if err := (genaiPerf{}).Decode(&decode.Input{R: strings.NewReader(in), Name: "x"}, rec); err == nil || rec.Total() != 0 {
+			t.Errorf("%q: err %v, %d records; want an error and none", in, err, rec.Total())
 		}
 	}
 }
@@ -230,16 +232,10 @@ func TestGenaiPerfHeaderAndTriton(t *testing.T) {
 	ev := rec.Events[0].Event
 	// offsets 150−100 = 50 and 190−100 = 90; the empty output is no token.
 	if ev.Endpoint != "/v2/models/llama/generate_stream" || !slices.Equal(ev.ChunkOffsetsNs, []int64{50, 90}) ||
-		deref(ev.OutputTokens) != 2 || *ev.EndNs != 190 || !*ev.Completed || ev.Attrs["experiment"] != "concurrency=4" {
+		decodetest.Deref(ev.OutputTokens) != 2 || *ev.EndNs != 190 || !*ev.Completed || ev.Attrs["experiment"] != "concurrency=4" {
 		t.Errorf("got %+v", ev)
 	}
 }
-
-type discardSink struct{ events int }
-
-func (d *discardSink) Event(int64, []byte, *schema.Event) { d.events++ }
-func (d *discardSink) Skip(int64, string)                 {}
-func (d *discardSink) Reject(int64, string, string)       {}
 
 // BenchmarkGenaiPerf decodes an export of 500 requests of 64 streamed chunks.
 func BenchmarkGenaiPerf(b *testing.B) {
@@ -255,9 +251,9 @@ func BenchmarkGenaiPerf(b *testing.B) {
 	doc := gpDoc(reqs...)
 	b.SetBytes(int64(len(doc)))
 	for b.Loop() {
-		sink := &discardSink{}
-		if err := (genaiPerf{}).Decode(&decode.Input{R: strings.NewReader(doc)}, sink); err != nil || sink.events != 500 {
-			b.Fatal(err, sink.events)
+		sink := &countingSink{}
+		if err := (genaiPerf{}).Decode(&decode.Input{R: strings.NewReader(doc)}, sink); err != nil || sink.Events != 500 {
+			b.Fatal(err, sink.Events)
 		}
 	}
 }
@@ -288,9 +284,9 @@ func TestGenaiPerfRealStream(t *testing.T) {
 	for _, k := range ev.ChunkTokens {
 		sum += k
 	}
-	if sum != 48 || deref(ev.OutputTokens) != 48 || ev.ChunkOffsetsNs[0] != wantFirst || !*ev.Completed ||
+	if sum != 48 || decodetest.Deref(ev.OutputTokens) != 48 || ev.ChunkOffsetsNs[0] != wantFirst || !*ev.Completed ||
 		ev.ResponseID != "chatcmpl-C4HqHBe4xca0k0EzsCnf1t6V3YFXp" || ev.Model != "gpt-5-nano-2025-08-07" {
 		t.Errorf("tokens %d/%d, first offset %d (want %d), completed %v, id %q, model %q",
-			sum, deref(ev.OutputTokens), ev.ChunkOffsetsNs[0], wantFirst, *ev.Completed, ev.ResponseID, ev.Model)
+			sum, decodetest.Deref(ev.OutputTokens), ev.ChunkOffsetsNs[0], wantFirst, *ev.Completed, ev.ResponseID, ev.Model)
 	}
 }

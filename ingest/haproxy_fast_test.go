@@ -58,7 +58,7 @@ func checkHAProxyLine(t *testing.T, f *haproxyFast, line []byte) bool {
 	in := &decode.Input{Name: "t.log", Host: "h"}
 	var a, b recorder
 	if !f.line(in, &a, 3, line) {
-		if a.total() != 0 {
+		if a.Total() != 0 {
 			t.Fatalf("%q: fast path declined after reporting %+v", line, a)
 		}
 		return false

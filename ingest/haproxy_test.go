@@ -9,6 +9,8 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // TestHAProxyInstants checks the instants of hand-written lines.
@@ -44,10 +46,10 @@ func TestHAProxyInstants(t *testing.T) {
 			if *ev.StartNs != start {
 				t.Errorf("start %d", *ev.StartNs)
 			}
-			checkOffset(t, "headers", ev.HeadersNs, start, c.headers)
-			checkOffset(t, "end", ev.EndNs, start, c.end)
-			checkOffset(t, "queue", ev.QueueNs, 0, c.queue)
-			checkOffset(t, "connect", ev.ConnectNs, 0, c.connect)
+			decodetest.CheckOffset(t, "headers", ev.HeadersNs, start, c.headers)
+			decodetest.CheckOffset(t, "end", ev.EndNs, start, c.end)
+			decodetest.CheckOffset(t, "queue", ev.QueueNs, 0, c.queue)
+			decodetest.CheckOffset(t, "connect", ev.ConnectNs, 0, c.connect)
 			got := "nil"
 			if ev.Completed != nil {
 				got = map[bool]string{true: "true", false: "false"}[*ev.Completed]
@@ -117,8 +119,8 @@ func FuzzHAProxy(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzDecode(t, haproxy{}, decode.Options{}, data)
 		rec := &recorder{}
-		if err := (haproxy{}).Decode(&decode.Input{R: bytes.NewReader(data)}, rec); err == nil && rec.total() != lineCount(data) {
-			t.Fatalf("%d lines, %d records reported", lineCount(data), rec.total())
+		if err := (haproxy{}).Decode(&decode.Input{R: bytes.NewReader(data)}, rec); err == nil && rec.Total() != decodetest.LineCount(data) {
+			t.Fatalf("%d lines, %d records reported", decodetest.LineCount(data), rec.Total())
 		}
 	})
 }

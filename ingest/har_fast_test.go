@@ -23,6 +23,8 @@ import (
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 	"github.com/ttftrace/ttftrace/internal/textscan"
+
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // harRoutes decodes data by the general route alone and with the fast
@@ -30,7 +32,7 @@ import (
 // events, raw bytes, skips, rejects, reasons, the returned error.
 func harRoutes(t testing.TB, data []byte, opts decode.Options) {
 	t.Helper()
-	general, fast := &tritonRawRecorder{}, &tritonRawRecorder{}
+	general, fast := &decodetest.RawRecorder{}, &decodetest.RawRecorder{}
 	errG := har{}.decode(&decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h", Opts: opts}, general, false)
 	errF := har{}.decode(&decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h", Opts: opts}, fast, true)
 	if (errG == nil) != (errF == nil) || errG != nil && errG.Error() != errF.Error() || !reflect.DeepEqual(general, fast) {
@@ -404,7 +406,7 @@ func TestHARFastReadError(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, n := range []int{0, 100, len(data) / 2, len(data)} {
-		var recs [2]tritonRawRecorder
+		var recs [2]decodetest.RawRecorder
 		var errs [2]error
 		for k, fast := range []bool{false, true} {
 			r := io.MultiReader(bytes.NewReader(data[:n]), iotest.ErrReader(errors.New("disk on fire")))

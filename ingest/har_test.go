@@ -9,6 +9,8 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // TestHARInstants checks headers and end against hand sums of the timings.
@@ -44,9 +46,9 @@ func TestHARInstants(t *testing.T) {
 			if ev == nil {
 				t.Fatalf("skip %q reject %q", skip, reason)
 			}
-			checkOffset(t, "start", ev.StartNs, 0, start)
-			checkOffset(t, "headers", ev.HeadersNs, start, c.headers)
-			checkOffset(t, "end", ev.EndNs, start, c.end)
+			decodetest.CheckOffset(t, "start", ev.StartNs, 0, start)
+			decodetest.CheckOffset(t, "headers", ev.HeadersNs, start, c.headers)
+			decodetest.CheckOffset(t, "end", ev.EndNs, start, c.end)
 		})
 	}
 }
@@ -77,7 +79,7 @@ func TestHARSSE(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			ev := &schema.Event{Status: decode.Ptr(int32(200))}
 			harSSE(ev, c.body)
-			checkOffset(t, "output tokens", ev.OutputTokens, 0, c.out)
+			decodetest.CheckOffset(t, "output tokens", ev.OutputTokens, 0, c.out)
 			if ev.OutputTokensSource != c.source || *ev.Completed != c.completed {
 				t.Errorf("source %q completed %v", ev.OutputTokensSource, *ev.Completed)
 			}

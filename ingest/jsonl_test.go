@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // The golden of testdata/jsonl was checked by hand: line 1 starts at
@@ -23,7 +24,7 @@ func FuzzJSONL(f *testing.F) {
 	f.Add([]byte(`{"ts":"2026-11-23T10:00:00Z","t":{"ttft":1.5},"end":"1795428000123.5","status":500,"u":{"p":1}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzDecode(t, genericJSONL{}, decode.Options{Map: m}, data)
-		checkOnePerLine(t, genericJSONL{}, decode.Options{Map: m}, data)
+		decodetest.CheckOnePerLine(t, genericJSONL{}, decode.Options{Map: m}, data)
 	})
 }
 
@@ -102,7 +103,7 @@ func TestJSONLInstants(t *testing.T) {
 	}
 	for _, c := range cases {
 		m := `{"start":{"field":"ts","format":"` + c.format + `"},"end":{"field":"d","unit":"us"}}`
-		rec := decodeOne(t, genericJSONL{}, decode.Options{Map: m, TZ: c.tz}, `{"ts":`+c.start+`,"d":2.5}`+"\n")
+		rec := decodetest.DecodeOne(t, genericJSONL{}, decode.Options{Map: m, TZ: c.tz}, `{"ts":`+c.start+`,"d":2.5}`+"\n")
 		if len(rec.Events) != 1 {
 			t.Errorf("%s: %+v", c.start, rec)
 			continue
@@ -127,12 +128,12 @@ func TestJSONLOutcome(t *testing.T) {
 		{`{"ts":1,"s":200,"e":{"code":"x"}}`, "server_error"},
 	}
 	for _, c := range cases {
-		rec := decodeOne(t, genericJSONL{}, decode.Options{Map: m}, c.line)
+		rec := decodetest.DecodeOne(t, genericJSONL{}, decode.Options{Map: m}, c.line)
 		if len(rec.Events) != 1 || rec.Events[0].Event.Error != c.class {
 			t.Errorf("%s: %+v, want class %q", c.line, rec, c.class)
 		}
 	}
-	if rec := decodeOne(t, genericJSONL{}, decode.Options{Map: m}, `{"ts":1,"s":"ok"}`); len(rec.Rejects) != 1 || rec.Rejects[0].Reason != "bad status" {
+	if rec := decodetest.DecodeOne(t, genericJSONL{}, decode.Options{Map: m}, `{"ts":1,"s":"ok"}`); len(rec.Rejects) != 1 || rec.Rejects[0].Reason != "bad status" {
 		t.Errorf("bad status: %+v", rec)
 	}
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/textscan"
+
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // TestLiteLLMInstants checks hand-computed instants. 1795428000 s is
@@ -48,9 +50,9 @@ func TestLiteLLMInstants(t *testing.T) {
 				t.Fatal(reason)
 			}
 			ev := &b.ev
-			checkOffset(t, "start", ev.StartNs, 0, c.start)
-			checkOffset(t, "first token", ev.FirstTokenNs, 0, c.first)
-			checkOffset(t, "end", ev.EndNs, 0, c.end)
+			decodetest.CheckOffset(t, "start", ev.StartNs, 0, c.start)
+			decodetest.CheckOffset(t, "first token", ev.FirstTokenNs, 0, c.first)
+			decodetest.CheckOffset(t, "end", ev.EndNs, 0, c.end)
 			got := "nil"
 			if ev.Stream != nil {
 				got = map[bool]string{true: "true", false: "false"}[*ev.Stream]
@@ -88,7 +90,7 @@ func TestLiteLLMOutcome(t *testing.T) {
 		if ev.Error != c.class || (ev.Status == nil) != (c.status == 0) || ev.Status != nil && *ev.Status != c.status {
 			t.Errorf("%s: class %q status %v", c.rec, ev.Error, ev.Status)
 		}
-		checkOffset(t, "output tokens", ev.OutputTokens, 0, c.out)
+		decodetest.CheckOffset(t, "output tokens", ev.OutputTokens, 0, c.out)
 	}
 }
 
@@ -96,8 +98,8 @@ func TestLiteLLMOutcome(t *testing.T) {
 // event: the testdata carries "SECRET" in messages, response and error_str.
 func TestLiteLLMNoText(t *testing.T) {
 	rec, err := decodeFile(t, litellm{}, "testdata/litellm/standard_logging_payload.jsonl")
-	if err != nil || len(rec.Events) != 5 || rec.total() != 8 {
-		t.Fatalf("err %v, %d events, %d records", err, len(rec.Events), rec.total())
+	if err != nil || len(rec.Events) != 5 || rec.Total() != 8 {
+		t.Fatalf("err %v, %d events, %d records", err, len(rec.Events), rec.Total())
 	}
 	b, _ := json.Marshal(rec.Events)
 	if bytes.Contains(b, []byte("SECRET")) {

@@ -62,7 +62,7 @@ func checkNginxLine(t *testing.T, formats []*nginxLogFormat, f *nginxFast, n int
 	var fast, general recorder
 	took := f.line(in, n, line, &fast)
 	if !took {
-		if fast.total() != 0 {
+		if fast.Total() != 0 {
 			t.Fatalf("%q: fast path declined after reporting %+v", line, fast)
 		}
 		return false

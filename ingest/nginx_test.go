@@ -27,8 +27,8 @@ func nginxDecodeLine(t *testing.T, format, line string) *recorder {
 	if err := (nginx{}).Decode(in, rec); err != nil {
 		t.Fatalf("decode: %v", err)
 	}
-	if rec.total() != 1 {
-		t.Fatalf("got %d records for one line", rec.total())
+	if rec.Total() != 1 {
+		t.Fatalf("got %d records for one line", rec.Total())
 	}
 	return rec
 }
@@ -313,8 +313,8 @@ func FuzzNginx(f *testing.F) {
 		if len(data) > 0 && data[len(data)-1] != '\n' {
 			lines++
 		}
-		if rec.total() != lines {
-			t.Fatalf("%d lines, %d records reported", lines, rec.total())
+		if rec.Total() != lines {
+			t.Fatalf("%d lines, %d records reported", lines, rec.Total())
 		}
 	})
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // The goldens of testdata/otlp were checked by hand against the inputs:
@@ -69,7 +71,7 @@ func TestOTLPServerSpan(t *testing.T) {
 	}
 	for name, w := range want {
 		if p := w[0].(*int64); p == nil || *p != w[1].(int64) {
-			t.Errorf("%s = %v, want %v", name, deref(p), w[1])
+			t.Errorf("%s = %v, want %v", name, decodetest.Deref(p), w[1])
 		}
 	}
 	if ev.Source != schema.SourceServer || ev.TraceID != "4bf92f3577b34da6a3ce929d0e0e4736" || ev.Host != "fallback" {
@@ -115,8 +117,8 @@ func TestOTLPSpanOutcomes(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			rec := otlpDecodeString(t, otlpOneSpan(strings.ReplaceAll(strings.ReplaceAll(c.span, "\n", ""), "\t", "")))
-			if rec.total() != 1 {
-				t.Fatalf("%d records", rec.total())
+			if rec.Total() != 1 {
+				t.Fatalf("%d records", rec.Total())
 			}
 			switch {
 			case c.skip != "":
@@ -138,7 +140,7 @@ func TestOTLPSpanOutcomes(t *testing.T) {
 				t.Errorf("source %q class %q completed %v", ev.Source, ev.Error, ev.Completed)
 			}
 			if (c.firstToken == 0) != (ev.FirstTokenNs == nil) || ev.FirstTokenNs != nil && *ev.FirstTokenNs != c.firstToken {
-				t.Errorf("first token %v, want %d", deref(ev.FirstTokenNs), c.firstToken)
+				t.Errorf("first token %v, want %d", decodetest.Deref(ev.FirstTokenNs), c.firstToken)
 			}
 		})
 	}
@@ -274,7 +276,7 @@ func FuzzOTLP(f *testing.F) {
 				t.Fatalf("event without start or line: %+v", e)
 			}
 		}
-		if len(bytes.TrimSpace(data)) > 0 && rec.total() == 0 {
+		if len(bytes.TrimSpace(data)) > 0 && rec.Total() == 0 {
 			t.Fatal("non-blank input reported no record")
 		}
 	})

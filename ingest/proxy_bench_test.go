@@ -13,6 +13,8 @@ import (
 	"github.com/ttftrace/ttftrace/fleet"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+
+	"github.com/ttftrace/ttftrace/ingest/tgi"
 )
 
 // The decoder benchmarks of the text proxy and server formats: nginx and
@@ -33,11 +35,11 @@ func BenchmarkDecodeHAProxy(b *testing.B) {
 }
 
 func BenchmarkDecodeTGI(b *testing.B) {
-	benchDecodeCPU(b, tgi{}, benchLog(b, "gpu-3"), decode.Options{})
+	benchDecodeCPU(b, tgi.Format{}, benchLog(b, "gpu-3"), decode.Options{})
 }
 
 func BenchmarkDecodeTGIJSON(b *testing.B) {
-	benchDecodeCPU(b, tgi{}, benchRepeat(b, tgi{}, "testdata/tgi/router_json.log", decode.Options{}), decode.Options{})
+	benchDecodeCPU(b, tgi.Format{}, benchRepeat(b, tgi.Format{}, "testdata/tgi/router_json.log", decode.Options{}), decode.Options{})
 }
 
 func BenchmarkDecodeEnvoyJSON(b *testing.B) {
@@ -75,7 +77,7 @@ func benchRepeat(b *testing.B, f Format, path string, opts decode.Options) []byt
 	for _, line := range bytes.Split(data, []byte("\n")) {
 		rec := &countingSink{}
 		in := &decode.Input{R: bytes.NewReader(line), Name: "bench", Opts: opts}
-		if len(bytes.TrimSpace(line)) > 0 && f.Decode(in, rec) == nil && rec.rejects == 0 && rec.events+rec.skips == 1 {
+		if len(bytes.TrimSpace(line)) > 0 && f.Decode(in, rec) == nil && rec.Rejects == 0 && rec.Events+rec.Skips == 1 {
 			good = append(good, line)
 		}
 	}

@@ -239,9 +239,9 @@ func TestBenchInputs(t *testing.T) {
 		if err := c.f.Decode(&decode.Input{R: bytes.NewReader(c.data), Name: "bench", Opts: c.opts}, rec); err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%s: %d bytes, %d events, %d skips, %d rejects", c.f.Name(), len(c.data), rec.events, rec.skips, rec.rejects)
-		if rec.events == 0 || rec.rejects != 0 {
-			t.Errorf("%s: %d events, %d rejects", c.f.Name(), rec.events, rec.rejects)
+		t.Logf("%s: %d bytes, %d events, %d skips, %d rejects", c.f.Name(), len(c.data), rec.Events, rec.Skips, rec.Rejects)
+		if rec.Events == 0 || rec.Rejects != 0 {
+			t.Errorf("%s: %d events, %d rejects", c.f.Name(), rec.Events, rec.Rejects)
 		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+
+	"github.com/ttftrace/ttftrace/ingest/tgi"
 )
 
 // sniffers returns the names of the formats that claim data.
@@ -120,7 +122,7 @@ func TestSniffCorpus(t *testing.T) {
 // formats claims its own testdata and none of the others', and that jsonl
 // claims nothing.
 func TestServerFormatsSniff(t *testing.T) {
-	mine := []Format{tgi{}, triton{}, vllmBench{}, genericJSONL{}}
+	mine := []Format{tgi.Format{}, triton{}, vllmBench{}, genericJSONL{}}
 	for _, owner := range mine {
 		for _, path := range testdataFiles(t, owner.Name()) {
 			data, err := os.ReadFile(path)

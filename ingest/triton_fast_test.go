@@ -11,34 +11,22 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
+
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // tritonRoutes decodes data by the general route alone and with the fast
 // path, and fails when the two report anything differently.
 func tritonRoutes(t *testing.T, data []byte) {
 	t.Helper()
-	general, fast := &tritonRawRecorder{}, &tritonRawRecorder{}
+	general, fast := &decodetest.RawRecorder{}, &decodetest.RawRecorder{}
 	in := &decode.Input{Name: "x", Host: "h"}
 	errG := triton{}.decodeGeneral(in, bytes.NewReader(data), general)
 	errF := triton{}.Decode(&decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h"}, fast)
 	if (errG == nil) != (errF == nil) || !reflect.DeepEqual(general, fast) {
 		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", decode.TruncateDetail(string(data)), errG, general, errF, fast)
 	}
-}
-
-// tritonRawRecorder records what a decoder reports, with each event's raw
-// bytes as they were at the call.
-type tritonRawRecorder struct {
-	recorder
-	raws []string
-}
-
-func (r *tritonRawRecorder) Event(line int64, raw []byte, ev *schema.Event) {
-	r.raws = append(r.raws, string(raw))
-	r.recorder.Event(line, raw, ev)
 }
 
 // tritonFastEdges are inputs the fast path must read as the general route
@@ -155,7 +143,7 @@ func TestTritonReadAll(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 	rec := &recorder{}
-	if err := (triton{}).Decode(&decode.Input{R: io.MultiReader(bytes.NewReader(want[:20]), iotest.ErrReader(io.ErrUnexpectedEOF))}, rec); err != nil && rec.total() == 0 {
+	if err := (triton{}).Decode(&decode.Input{R: io.MultiReader(bytes.NewReader(want[:20]), iotest.ErrReader(io.ErrUnexpectedEOF))}, rec); err != nil && rec.Total() == 0 {
 		t.Logf("read error: %v", err)
 	}
 }

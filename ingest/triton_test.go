@@ -3,9 +3,11 @@ package ingest
 import (
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // The goldens of testdata/triton were checked by hand. The documentation
@@ -27,9 +29,9 @@ func FuzzTriton(f *testing.F) {
 			return
 		}
 		rec := &recorder{}
-		_ = triton{}.Decode(&decode.Input{R: bytesReader(string(data))}, rec)
-		if rec.total() != len(elems) {
-			t.Fatalf("%d records for %d elements", rec.total(), len(elems))
+		_ = triton{}.Decode(&decode.Input{R: strings.NewReader(string(data))}, rec)
+		if rec.Total() != len(elems) {
+			t.Fatalf("%d records for %d elements", rec.Total(), len(elems))
 		}
 	})
 }
@@ -65,8 +67,8 @@ func TestTritonAccounting(t *testing.T) {
 				t.Errorf("%s: element %d reported %d times", path, i+1, seen[int64(i+1)])
 			}
 		}
-		if rec.total() != len(elems) {
-			t.Errorf("%s: %d records reported for %d elements", path, rec.total(), len(elems))
+		if rec.Total() != len(elems) {
+			t.Errorf("%s: %d records reported for %d elements", path, rec.Total(), len(elems))
 		}
 	}
 }
@@ -89,7 +91,7 @@ func TestTritonCases(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rec := decodeOne(t, triton{}, decode.Options{}, c.in)
+			rec := decodetest.DecodeOne(t, triton{}, decode.Options{}, c.in)
 			if len(rec.Events) != 1 {
 				t.Fatalf("events %d, skips %v, rejects %v", len(rec.Events), rec.Skips, rec.Rejects)
 			}
@@ -110,15 +112,15 @@ func TestTritonCases(t *testing.T) {
 func TestTritonBrokenInput(t *testing.T) {
 	// A file cut in the middle (Triton still writing): the complete trace
 	// lacks an end and is rejected at line 1, the cut element at line 2.
-	rec := decodeOne(t, triton{}, decode.Options{}, `[{"id":1,"timestamps":[{"name":"REQUEST_START","ns":1}]}, {"id":`)
+	rec := decodetest.DecodeOne(t, triton{}, decode.Options{}, `[{"id":1,"timestamps":[{"name":"REQUEST_START","ns":1}]}, {"id":`)
 	if len(rec.Rejects) != 2 || rec.Rejects[0].Reason != "invalid json" || rec.Rejects[0].Line != 2 ||
 		rec.Rejects[1].Reason != "missing timestamps" || rec.Rejects[1].Line != 1 {
 		t.Errorf("rejects %+v", rec.Rejects)
 	}
-	if err := (triton{}).Decode(&decode.Input{R: bytesReader(`{"id":1}`)}, &recorder{}); err == nil {
+	if err := (triton{}).Decode(&decode.Input{R: strings.NewReader(`{"id":1}`)}, &recorder{}); err == nil {
 		t.Error("an object instead of an array should be an error")
 	}
-	if rec := decodeOne(t, triton{}, decode.Options{}, ""); rec.total() != 0 {
-		t.Errorf("empty input gave %d records", rec.total())
+	if rec := decodetest.DecodeOne(t, triton{}, decode.Options{}, ""); rec.Total() != 0 {
+		t.Errorf("empty input gave %d records", rec.Total())
 	}
 }

@@ -3,11 +3,13 @@ package ingest
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ttftrace/ttftrace/schema"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // The goldens of testdata/vllm-bench were checked by hand:
@@ -30,8 +32,8 @@ func FuzzVLLMBench(f *testing.F) {
 			return
 		}
 		rec := &recorder{}
-		_ = vllmBench{}.Decode(&decode.Input{R: bytesReader(string(data))}, rec)
-		if rec.total() == 0 {
+		_ = vllmBench{}.Decode(&decode.Input{R: strings.NewReader(string(data))}, rec)
+		if rec.Total() == 0 {
 			t.Fatal("no record reported for a JSON object")
 		}
 	})
@@ -45,7 +47,7 @@ func TestVLLMBenchChunks(t *testing.T) {
 	doc := `{"model_id":"m","backend":"openai","start_times":[10.0, 10.5],"ttfts":[0.3, 0.05],
 		"itls":[[0.1, 0.2], []],"output_lens":[3, 1],"input_lens":[7, 8, 9],"errors":["", "", ""],
 		"generated_texts":["a","b","c"],"std_itl_ms":NaN}`
-	rec := decodeOne(t, vllmBench{}, decode.Options{}, doc)
+	rec := decodetest.DecodeOne(t, vllmBench{}, decode.Options{}, doc)
 	if len(rec.Events) != 2 || len(rec.Rejects) != 1 || rec.Rejects[0].Line != 3 || rec.Rejects[0].Reason != "missing ttft" {
 		t.Fatalf("events %d rejects %+v", len(rec.Events), rec.Rejects)
 	}
@@ -96,8 +98,8 @@ func TestVLLMBenchNonFinite(t *testing.T) {
 }
 
 func TestVLLMBenchNotJSON(t *testing.T) {
-	rec := decodeOne(t, vllmBench{}, decode.Options{}, "{not json")
-	if len(rec.Rejects) != 1 || rec.Rejects[0].Reason != "invalid json" || rec.total() != 1 {
+	rec := decodetest.DecodeOne(t, vllmBench{}, decode.Options{}, "{not json")
+	if len(rec.Rejects) != 1 || rec.Rejects[0].Reason != "invalid json" || rec.Total() != 1 {
 		t.Errorf("got %+v", rec)
 	}
 }

@@ -1,7 +1,6 @@
-package ingest
+package tgi
 
 import (
-	"bytes"
 	"math"
 	"strings"
 	"testing"
@@ -10,6 +9,8 @@ import (
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/textscan"
+
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // The goldens of testdata/tgi were checked by hand against the input:
@@ -22,10 +23,10 @@ import (
 // 19 tokens, trace id lowercased.
 
 func FuzzTGI(f *testing.F) {
-	seedFuzz(f, "tgi")
+	decodetest.SeedFuzz(f, "testdata")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, tgi{}, decode.Options{}, data)
-		checkOnePerLine(t, tgi{}, decode.Options{}, data)
+		decodetest.FuzzDecode(t, Format{}, decode.Options{}, data)
+		decodetest.CheckOnePerLine(t, Format{}, decode.Options{}, data)
 	})
 }
 
@@ -88,16 +89,6 @@ func TestTGIParseText(t *testing.T) {
 	}
 }
 
-// decodeOne runs a format over text and returns the recorder.
-func decodeOne(t *testing.T, f Format, opts decode.Options, text string) *recorder {
-	t.Helper()
-	rec := &recorder{}
-	if err := f.Decode(&decode.Input{R: strings.NewReader(text), Name: "t", Host: "h", Opts: opts}, rec); err != nil {
-		t.Fatalf("decode: %v", err)
-	}
-	return rec
-}
-
 func TestTGIDecodeCases(t *testing.T) {
 	span := func(fields string) string {
 		return `2026-11-23T10:00:00Z  INFO generate{` + fields + `}: text_generation_router::server: router/src/server.rs:1: Success`
@@ -120,7 +111,7 @@ func TestTGIDecodeCases(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rec := decodeOne(t, tgi{}, decode.Options{}, c.line+"\n")
+			rec := decodetest.DecodeOne(t, Format{}, decode.Options{}, c.line+"\n")
 			if len(rec.Events) != 1 {
 				t.Fatalf("events %d, skips %v, rejects %v", len(rec.Events), rec.Skips, rec.Rejects)
 			}
@@ -167,36 +158,7 @@ func TestTGIErrorKinds(t *testing.T) {
 	}
 }
 
-// checkOnePerLine checks that a line-based format reports every line of
-// data exactly once.
-func checkOnePerLine(t *testing.T, f Format, opts decode.Options, data []byte) {
-	rec := &recorder{}
-	if err := f.Decode(&decode.Input{R: bytes.NewReader(data), Name: "fuzz", Host: "h", Opts: opts}, rec); err != nil {
-		t.Fatalf("decode: %v", err)
-	}
-	lines := bytes.Count(data, []byte("\n"))
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		lines++
-	}
-	seen := map[int64]int{}
-	for _, e := range rec.Events {
-		seen[e.Line]++
-	}
-	for _, n := range append(rec.Skips, rec.Rejects...) {
-		seen[n.Line]++
-	}
-	for l := int64(1); l <= int64(lines); l++ {
-		if seen[l] != 1 {
-			t.Fatalf("line %d reported %d times", l, seen[l])
-		}
-	}
-	if rec.total() != lines {
-		t.Fatalf("%d records for %d lines", rec.total(), lines)
-	}
-}
-
 // bytesReader is strings.NewReader, for tests that build inputs inline.
-func bytesReader(s string) *strings.Reader { return strings.NewReader(s) }
 
 // TestTGICutRequestLineIsRejected checks that a request's timing line cut
 // short (a truncated file, a line split by a shipper) is a reject, not a
@@ -204,8 +166,8 @@ func bytesReader(s string) *strings.Reader { return strings.NewReader(s) }
 func TestTGICutRequestLineIsRejected(t *testing.T) {
 	full := `2026-11-23T10:00:01.500000Z  INFO generate_stream{parameters=GenerateParameters { best_of: None } total_time="1.234567s" validation_time="1.2ms" queue_time="25.3µs" inference_time="1.2s" time_per_token="40ms" seed="None"}: text_generation_router::server: router/src/server.rs:512: Success`
 	cut := full[:strings.Index(full, `time_per_token="4`)+len(`time_per_token="4`)]
-	rec := &recorder{}
-	if err := (tgi{}).Decode(&decode.Input{R: strings.NewReader(full + "\n" + cut + "\n"), Name: "t", Host: "h"}, rec); err != nil {
+	rec := &decodetest.Recorder{}
+	if err := (Format{}).Decode(&decode.Input{R: strings.NewReader(full + "\n" + cut + "\n"), Name: "t", Host: "h"}, rec); err != nil {
 		t.Fatal(err)
 	}
 	if len(rec.Events) != 1 || len(rec.Rejects) != 1 || len(rec.Skips) != 0 {

@@ -1,4 +1,4 @@
-package ingest
+package tgi
 
 import (
 	"bytes"
@@ -60,11 +60,11 @@ import (
 // sends 200 before the error. Every other line (startup, DEBUG input/output
 // lines and their continuation lines, INFO lines without timings, WARN) is a
 // skip; a line with a handler span whose durations do not parse is a reject.
-type tgi struct{}
+type Format struct{}
 
-func (tgi) Name() string   { return "tgi" }
-func (tgi) Source() string { return schema.SourceServer }
-func (tgi) Describe() string {
+func (Format) Name() string   { return "tgi" }
+func (Format) Source() string { return schema.SourceServer }
+func (Format) Describe() string {
 	return "TGI router log (text or --json-output): end (log time), start = end − total_time, validation, queue, inference, time per token, derived output tokens; no first token"
 }
 
@@ -75,7 +75,7 @@ var tgiANSI = regexp.MustCompile(`(\x1b|#033)\[[0-9;]*m`)
 // tgiTextTime matches the start of a tracing-subscriber text line.
 var tgiTextTime = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)\s+(TRACE|DEBUG|INFO|WARN|ERROR) `)
 
-func (tgi) Sniff(head []byte) bool {
+func (Format) Sniff(head []byte) bool {
 	head = tgiANSI.ReplaceAll(head, nil)
 	if !bytes.Contains(head, []byte("text_generation_")) {
 		return false
@@ -104,7 +104,7 @@ type tgiRecord struct {
 	message string
 }
 
-func (tgi) Decode(in *decode.Input, sink decode.Sink) error {
+func (Format) Decode(in *decode.Input, sink decode.Sink) error {
 	return tgiDecode(in, sink, true)
 }
 
@@ -146,12 +146,12 @@ func tgiLine(in *decode.Input, sink decode.Sink, line int64, b []byte) {
 	case !ok:
 		sink.Skip(line, "not a log record")
 	default:
-		tgi{}.emit(in, line, b, rec, sink)
+		Format{}.emit(in, line, b, rec, sink)
 	}
 }
 
 // emit turns one log record into an event, a skip or a reject.
-func (tgi) emit(in *decode.Input, line int64, raw []byte, rec tgiRecord, sink decode.Sink) {
+func (Format) emit(in *decode.Input, line int64, raw []byte, rec tgiRecord, sink decode.Sink) {
 	handler, ok := tgiHandlerSpan(rec.spans)
 	switch {
 	case rec.level != "ERROR" && !strings.HasPrefix(rec.message, "Success") && bytes.Contains(raw, []byte("total_time=")):

@@ -1,4 +1,4 @@
-package ingest
+package tgi
 
 import (
 	"bytes"

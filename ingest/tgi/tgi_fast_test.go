@@ -1,4 +1,4 @@
-package ingest
+package tgi
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // tgiEdgeLines are hand-made TGI lines: colour codes raw and as #033,
@@ -59,15 +61,15 @@ var tgiEdgeLines = []string{
 // line, by the general route: both must tell the sink the same.
 func checkTGILine(t *testing.T, f *tgiFast, line []byte) bool {
 	in := &decode.Input{Name: "router.log", Host: "h"}
-	var a, b recorder
+	var a, b decodetest.Recorder
 	if !f.line(in, &a, 5, line) {
-		if a.total() != 0 {
+		if a.Total() != 0 {
 			t.Fatalf("%q: fast path declined after reporting %+v", line, a)
 		}
 		return false
 	}
 	tgiLine(in, &b, 5, line)
-	recordersAgree(t, line, &a, &b)
+	decodetest.RecordersAgree(t, line, &a, &b)
 	return true
 }
 
@@ -82,19 +84,19 @@ func TestTGIFastMatchesGeneral(t *testing.T) {
 	if took < 25 {
 		t.Errorf("the fast path took %d lines", took)
 	}
-	routesAgree(t, tgiDecode, decode.Options{}, []byte(strings.Join(tgiEdgeLines, "\n")))
-	for _, path := range testdataFiles(t, "tgi") {
+	decodetest.RoutesAgree(t, tgiDecode, decode.Options{}, []byte(strings.Join(tgiEdgeLines, "\n")))
+	for _, path := range decodetest.TestdataFiles(t, "testdata") {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		routesAgree(t, tgiDecode, decode.Options{}, data)
+		decodetest.RoutesAgree(t, tgiDecode, decode.Options{}, data)
 		for _, line := range bytes.Split(data, []byte("\n")) {
 			checkTGILine(t, f, line)
 		}
 	}
-	data := benchLog(&testing.B{}, "gpu-3")
-	routesAgree(t, tgiDecode, decode.Options{}, data)
+	data := decodetest.BenchLog(&testing.B{}, "gpu-3")
+	decodetest.RoutesAgree(t, tgiDecode, decode.Options{}, data)
 	for i, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
 		if !checkTGILine(t, f, line) {
 			t.Errorf("line %d: the fast path declined %q", i+1, line)
