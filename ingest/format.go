@@ -8,6 +8,8 @@ import (
 	"github.com/ttftrace/ttftrace/ingest/decode"
 
 	"github.com/ttftrace/ttftrace/ingest/tgi"
+
+	"github.com/ttftrace/ttftrace/ingest/nginx"
 )
 
 // Format decodes one input format. Implementations are plain sequential code
@@ -42,7 +44,7 @@ var formats = []Format{
 	vllmBench{},
 	har{},
 	// proxies
-	nginx{},
+	nginx.Format{},
 	envoy{},
 	haproxy{},
 	litellm{},

@@ -12,6 +12,8 @@ import (
 	"github.com/ttftrace/ttftrace/ingest/decode"
 
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
+
+	"github.com/ttftrace/ttftrace/ingest/nginx"
 )
 
 // The goldens of testdata/otlp were checked by hand against the inputs:
@@ -249,7 +251,7 @@ func TestOTLPSniff(t *testing.T) {
 		{"pretty request", read("testdata/otlp/vllm_pretty.json"), true},
 		{"console", read("testdata/otlp/console_spans.txt"), true},
 		{"bare protojson span", read("testdata/otlp/ai-gateway_openinference_span.json"), true},
-		{"nginx", read("testdata/nginx/llm_gateway.log"), false},
+		{"nginx", read("nginx/testdata/llm_gateway.log"), false},
 		{"client jsonl", `{"request_id":"9f1c","start":"2026-11-23T10:00:00Z","chunks":[]}` + "\n", false},
 		{"har", `{"log":{"version":"1.2","entries":[]}}`, false},
 	}
@@ -258,7 +260,7 @@ func TestOTLPSniff(t *testing.T) {
 			t.Errorf("%s: Sniff = %v, want %v", c.name, got, c.want)
 		}
 	}
-	if (nginx{}).Sniff([]byte(read("testdata/otlp/console_spans.txt"))) {
+	if (nginx.Format{}).Sniff([]byte(read("testdata/otlp/console_spans.txt"))) {
 		t.Error("nginx claims console spans")
 	}
 }
@@ -285,8 +287,8 @@ func FuzzOTLP(f *testing.F) {
 // TestSniffOwnTestdata checks that nginx and otlp each claim their own
 // testdata and not the other's.
 func TestSniffOwnTestdata(t *testing.T) {
-	for _, f := range []Format{nginx{}, otlp{}} {
-		for _, other := range []Format{nginx{}, otlp{}} {
+	for _, f := range []Format{nginx.Format{}, otlp{}} {
+		for _, other := range []Format{nginx.Format{}, otlp{}} {
 			for _, p := range testdataFiles(t, other.Name()) {
 				b, err := os.ReadFile(p)
 				if err != nil {

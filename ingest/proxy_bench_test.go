@@ -15,6 +15,8 @@ import (
 	"github.com/ttftrace/ttftrace/ingest/decode"
 
 	"github.com/ttftrace/ttftrace/ingest/tgi"
+
+	"github.com/ttftrace/ttftrace/ingest/nginx"
 )
 
 // The decoder benchmarks of the text proxy and server formats: nginx and
@@ -22,7 +24,7 @@ import (
 // their testdata, repeated (see benchRepeat).
 
 func BenchmarkDecodeNginx(b *testing.B) {
-	benchDecodeCPU(b, nginx{}, benchLog(b, "edge-1"), decode.Options{LogFormat: fleet.NginxLogFormat})
+	benchDecodeCPU(b, nginx.Format{}, benchLog(b, "edge-1"), decode.Options{LogFormat: fleet.NginxLogFormat})
 }
 
 func BenchmarkDecodeEnvoyText(b *testing.B) {

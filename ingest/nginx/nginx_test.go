@@ -1,4 +1,4 @@
-package ingest
+package nginx
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // The goldens of testdata/nginx were checked by hand against the inputs:
@@ -20,11 +22,11 @@ import (
 // datadog_samples.log line 1 (common format): end = 13/Jul/2016:10:55:36
 // +0000 = 1468407336 s, matching DataDog's expected date_access 1468407336000 ms.
 
-func nginxDecodeLine(t *testing.T, format, line string) *recorder {
+func nginxDecodeLine(t *testing.T, format, line string) *decodetest.Recorder {
 	t.Helper()
-	rec := &recorder{}
+	rec := &decodetest.Recorder{}
 	in := &decode.Input{R: strings.NewReader(line + "\n"), Name: "t", Host: "h", Opts: decode.Options{LogFormat: format}}
-	if err := (nginx{}).Decode(in, rec); err != nil {
+	if err := (Format{}).Decode(in, rec); err != nil {
 		t.Fatalf("decode: %v", err)
 	}
 	if rec.Total() != 1 {
@@ -145,7 +147,7 @@ func TestNginxCompileErrors(t *testing.T) {
 		}
 	}
 	in := &decode.Input{R: strings.NewReader("x\n"), Opts: decode.Options{LogFormat: `$status $request_time`}}
-	if err := (nginx{}).Decode(in, &recorder{}); err == nil {
+	if err := (Format{}).Decode(in, &decodetest.Recorder{}); err == nil {
 		t.Error("a log_format without a clock was accepted")
 	}
 }
@@ -293,22 +295,22 @@ func TestNginxSniff(t *testing.T) {
 		{"haproxy without syslog header", `10.0.1.2:33317 [06/Feb/2009:12:14:14.655] http-in static/srv1 10/0/30/69/109 200 2750 - - ---- 1/1/1/1/0 0/0 "GET /index.html HTTP/1.1"` + "\n", false},
 	}
 	for _, c := range cases {
-		if got := (nginx{}).Sniff([]byte(c.head)); got != c.want {
+		if got := (Format{}).Sniff([]byte(c.head)); got != c.want {
 			t.Errorf("%s: Sniff = %v, want %v", c.name, got, c.want)
 		}
 	}
 }
 
 func FuzzNginx(f *testing.F) {
-	seedFuzz(f, "nginx")
+	decodetest.SeedFuzz(f, "testdata")
 	f.Add([]byte(`1.000 0.1, 0.2 : - "GET /\x22 HTTP/1.1" 200 "a\"b"` + "\n\n"))
 	opts := decode.Options{LogFormat: `$msec $upstream_response_time "$request" $status "$http_user_agent" $request_time`}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, nginx{}, decode.Options{}, data)
-		_ = nginx{}.Sniff(data)
-		fuzzDecode(t, nginx{}, opts, data)
-		rec := &recorder{}
-		_ = nginx{}.Decode(&decode.Input{R: bytes.NewReader(data), Opts: opts}, rec)
+		decodetest.FuzzDecode(t, Format{}, decode.Options{}, data)
+		_ = Format{}.Sniff(data)
+		decodetest.FuzzDecode(t, Format{}, opts, data)
+		rec := &decodetest.Recorder{}
+		_ = Format{}.Decode(&decode.Input{R: bytes.NewReader(data), Opts: opts}, rec)
 		lines := bytes.Count(data, []byte("\n"))
 		if len(data) > 0 && data[len(data)-1] != '\n' {
 			lines++

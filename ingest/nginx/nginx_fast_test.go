@@ -1,4 +1,4 @@
-package ingest
+package nginx
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"github.com/ttftrace/ttftrace/fleet"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // nginxTestFormats are the log_formats the fast path is checked with: the
@@ -59,7 +61,7 @@ var nginxEdgeLines = []string{
 // line, by the general route too: both must tell the sink the same.
 func checkNginxLine(t *testing.T, formats []*nginxLogFormat, f *nginxFast, n int64, line []byte) bool {
 	in := &decode.Input{Name: "t.log", Host: "h"}
-	var fast, general recorder
+	var fast, general decodetest.Recorder
 	took := f.line(in, n, line, &fast)
 	if !took {
 		if fast.Total() != 0 {
@@ -95,7 +97,7 @@ func TestNginxFastMatchesGeneral(t *testing.T) {
 				took[spec]++
 			}
 		}
-		routesAgree(t, nginxDecode, decode.Options{LogFormat: spec}, []byte("\xef\xbb\xbf"+strings.Join(nginxEdgeLines, "\n")))
+		decodetest.RoutesAgree(t, nginxDecode, decode.Options{LogFormat: spec}, []byte("\xef\xbb\xbf"+strings.Join(nginxEdgeLines, "\n")))
 	}
 	for _, spec := range nginxTestFormats {
 		if took[spec] < 2 {
@@ -107,7 +109,7 @@ func TestNginxFastMatchesGeneral(t *testing.T) {
 // TestNginxFastFleetAndTestdata checks the routes agree on the fleet's log
 // and the testdata, and that the fast path takes every fleet line.
 func TestNginxFastFleetAndTestdata(t *testing.T) {
-	data := benchLog(&testing.B{}, "edge-1")
+	data := decodetest.BenchLog(&testing.B{}, "edge-1")
 	formats, f := nginxFastFor(t, fleet.NginxLogFormat)
 	lines := bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
 	for i, line := range lines {
@@ -115,8 +117,8 @@ func TestNginxFastFleetAndTestdata(t *testing.T) {
 			t.Errorf("line %d: the fast path declined %q", i+1, line)
 		}
 	}
-	routesAgree(t, nginxDecode, decode.Options{LogFormat: fleet.NginxLogFormat}, data)
-	for _, path := range testdataFiles(t, "nginx") {
+	decodetest.RoutesAgree(t, nginxDecode, decode.Options{LogFormat: fleet.NginxLogFormat}, data)
+	for _, path := range decodetest.TestdataFiles(t, "testdata") {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -131,7 +133,7 @@ func TestNginxFastFleetAndTestdata(t *testing.T) {
 			}
 			spec = opts.LogFormat
 		}
-		routesAgree(t, nginxDecode, decode.Options{LogFormat: spec}, data)
+		decodetest.RoutesAgree(t, nginxDecode, decode.Options{LogFormat: spec}, data)
 	}
 }
 

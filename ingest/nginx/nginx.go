@@ -1,4 +1,4 @@
-package ingest
+package nginx
 
 import (
 	"bytes"
@@ -51,11 +51,11 @@ import (
 // do $upstream_http_x_request_id and $upstream_http_x_*_id); $http_traceparent
 // gives TraceID. $request gives the method (attrs["method"]) and the endpoint
 // path; $request_uri or $uri give the endpoint when $request is absent.
-type nginx struct{}
+type Format struct{}
 
-func (nginx) Name() string   { return "nginx" }
-func (nginx) Source() string { return schema.SourceProxy }
-func (nginx) Describe() string {
+func (Format) Name() string   { return "nginx" }
+func (Format) Source() string { return schema.SourceProxy }
+func (Format) Describe() string {
 	return "nginx access log with the given log_format (default combined): start ($msec − $request_time), end, " +
 		"upstream connect and header times, ids; no first token (time to upstream headers is not TTFT)"
 }
@@ -82,7 +82,7 @@ var nginxErrorLine = regexp.MustCompile(`^\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2} \[
 // five of the lines that are neither blank nor error-log lines do. Other
 // custom formats are not sniffed (Sniff does not see the options): name the
 // format with --format.
-func (nginx) Sniff(head []byte) bool {
+func (Format) Sniff(head []byte) bool {
 	lines := bytes.Split(head, []byte("\n"))
 	if len(lines) > 1 && !bytes.HasSuffix(head, []byte("\n")) {
 		lines = lines[:len(lines)-1] // cut off at SniffSize
@@ -107,7 +107,7 @@ func (nginx) Sniff(head []byte) bool {
 
 // Decode reads one request per line. It returns an error only for a
 // log_format that cannot be compiled.
-func (nginx) Decode(in *decode.Input, sink decode.Sink) error {
+func (Format) Decode(in *decode.Input, sink decode.Sink) error {
 	return nginxDecode(in, sink, true)
 }
 
