@@ -8,6 +8,8 @@ import (
 	"github.com/ttftrace/ttftrace/fleet"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+
+	"github.com/ttftrace/ttftrace/ingest/envoy"
 )
 
 // benchFleet is a simulated fleet of 3000 requests (the same topology
@@ -65,5 +67,5 @@ func BenchmarkDecodeGenaiPerf(b *testing.B) {
 }
 
 func BenchmarkDecodeEnvoy(b *testing.B) {
-	benchDecode(b, envoy{}, benchLog(b, "edge-2"), decode.Options{LogFormat: fleet.EnvoyLogFormat})
+	benchDecode(b, envoy.Format{}, benchLog(b, "edge-2"), decode.Options{LogFormat: fleet.EnvoyLogFormat})
 }

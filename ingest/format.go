@@ -10,6 +10,10 @@ import (
 	"github.com/ttftrace/ttftrace/ingest/tgi"
 
 	"github.com/ttftrace/ttftrace/ingest/nginx"
+
+	"github.com/ttftrace/ttftrace/ingest/envoy"
+
+	"github.com/ttftrace/ttftrace/ingest/haproxy"
 )
 
 // Format decodes one input format. Implementations are plain sequential code
@@ -45,8 +49,8 @@ var formats = []Format{
 	har{},
 	// proxies
 	nginx.Format{},
-	envoy{},
-	haproxy{},
+	envoy.Format{},
+	haproxy.Format{},
 	litellm{},
 	// servers, and clients by span kind
 	otlp{},

@@ -17,6 +17,10 @@ import (
 	"github.com/ttftrace/ttftrace/ingest/tgi"
 
 	"github.com/ttftrace/ttftrace/ingest/nginx"
+
+	"github.com/ttftrace/ttftrace/ingest/envoy"
+
+	"github.com/ttftrace/ttftrace/ingest/haproxy"
 )
 
 // The decoder benchmarks of the text proxy and server formats: nginx and
@@ -28,12 +32,12 @@ func BenchmarkDecodeNginx(b *testing.B) {
 }
 
 func BenchmarkDecodeEnvoyText(b *testing.B) {
-	opts := decode.Options{LogFormat: benchLogFormat(b, "testdata/envoy/llm_stream.log")}
-	benchDecodeCPU(b, envoy{}, benchRepeat(b, envoy{}, "testdata/envoy/llm_stream.log", opts), opts)
+	opts := decode.Options{LogFormat: benchLogFormat(b, "envoy/testdata/llm_stream.log")}
+	benchDecodeCPU(b, envoy.Format{}, benchRepeat(b, envoy.Format{}, "envoy/testdata/llm_stream.log", opts), opts)
 }
 
 func BenchmarkDecodeHAProxy(b *testing.B) {
-	benchDecodeCPU(b, haproxy{}, benchRepeat(b, haproxy{}, "testdata/haproxy/llm_httplog.log", decode.Options{}), decode.Options{})
+	benchDecodeCPU(b, haproxy.Format{}, benchRepeat(b, haproxy.Format{}, "haproxy/testdata/llm_httplog.log", decode.Options{}), decode.Options{})
 }
 
 func BenchmarkDecodeTGI(b *testing.B) {
@@ -45,7 +49,7 @@ func BenchmarkDecodeTGIJSON(b *testing.B) {
 }
 
 func BenchmarkDecodeEnvoyJSON(b *testing.B) {
-	benchDecodeCPU(b, envoy{}, benchLog(b, "edge-2"), decode.Options{LogFormat: fleet.EnvoyLogFormat})
+	benchDecodeCPU(b, envoy.Format{}, benchLog(b, "edge-2"), decode.Options{LogFormat: fleet.EnvoyLogFormat})
 }
 
 // benchDecodeCPU is benchDecode that also reports the throughput per second

@@ -1,4 +1,4 @@
-package ingest
+package haproxy
 
 import (
 	"regexp"
@@ -50,11 +50,11 @@ import (
 // that is a UUID (capture request header X-Request-ID); a captured W3C
 // traceparent gives TraceID. tcplog lines (Tw/Tc/Tt) and the legacy
 // "Connect from" lines are skips.
-type haproxy struct{}
+type Format struct{}
 
-func (haproxy) Name() string   { return "haproxy" }
-func (haproxy) Source() string { return schema.SourceProxy }
-func (haproxy) Describe() string {
+func (Format) Name() string   { return "haproxy" }
+func (Format) Source() string { return schema.SourceProxy }
+func (Format) Describe() string {
 	return "HAProxy option httplog (1.7+ TR/Tw/Tc/Tr/Ta or older Tq/Tw/Tc/Tr/Tt): start, queue, connect, time to upstream headers, end; no body or token times"
 }
 
@@ -71,7 +71,7 @@ var (
 )
 
 // Sniff claims an input when one of its first lines is a full httplog line.
-func (haproxy) Sniff(head []byte) bool {
+func (Format) Sniff(head []byte) bool {
 	lines := strings.SplitN(string(head), "\n", 12)
 	if len(head) >= decode.SniffSize || len(lines) == 12 {
 		lines = lines[:len(lines)-1] // the last one may be cut
@@ -85,7 +85,7 @@ func (haproxy) Sniff(head []byte) bool {
 }
 
 // Decode reads one log line per record.
-func (haproxy) Decode(in *decode.Input, sink decode.Sink) error {
+func (Format) Decode(in *decode.Input, sink decode.Sink) error {
 	return haproxyDecode(in, sink, true)
 }
 

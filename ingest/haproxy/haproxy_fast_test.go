@@ -1,4 +1,4 @@
-package ingest
+package haproxy
 
 import (
 	"os"
@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // haproxyEdgeLines are hand-made lines for the HAProxy fast path: syslog
@@ -56,7 +58,7 @@ var haproxyEdgeLines = []string{
 // line, by the general route: both must tell the sink the same.
 func checkHAProxyLine(t *testing.T, f *haproxyFast, line []byte) bool {
 	in := &decode.Input{Name: "t.log", Host: "h"}
-	var a, b recorder
+	var a, b decodetest.Recorder
 	if !f.line(in, &a, 3, line) {
 		if a.Total() != 0 {
 			t.Fatalf("%q: fast path declined after reporting %+v", line, a)
@@ -64,7 +66,7 @@ func checkHAProxyLine(t *testing.T, f *haproxyFast, line []byte) bool {
 		return false
 	}
 	haproxyLine(in, &b, 3, line, f.loc)
-	recordersAgree(t, line, &a, &b)
+	decodetest.RecordersAgree(t, line, &a, &b)
 	return true
 }
 
@@ -84,14 +86,14 @@ func TestHAProxyFastMatchesGeneral(t *testing.T) {
 		if took < 9 {
 			t.Errorf("the fast path took %d lines", took)
 		}
-		routesAgree(t, haproxyDecode, decode.Options{TZ: loc}, []byte(strings.Join(haproxyEdgeLines, "\r\n")))
+		decodetest.RoutesAgree(t, haproxyDecode, decode.Options{TZ: loc}, []byte(strings.Join(haproxyEdgeLines, "\r\n")))
 	}
-	for _, path := range testdataFiles(t, "haproxy") {
+	for _, path := range decodetest.TestdataFiles(t, "testdata") {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		routesAgree(t, haproxyDecode, decode.Options{}, data)
+		decodetest.RoutesAgree(t, haproxyDecode, decode.Options{}, data)
 	}
 }
 

@@ -1,4 +1,4 @@
-package ingest
+package envoy
 
 import (
 	"bytes"
@@ -47,11 +47,11 @@ import (
 //
 // JSON keys gen_ai.request.model and gen_ai.usage.input_tokens /
 // output_tokens (Envoy AI Gateway) give the model and usage tokens.
-type envoy struct{}
+type Format struct{}
 
-func (envoy) Name() string   { return "envoy" }
-func (envoy) Source() string { return schema.SourceProxy }
-func (envoy) Describe() string {
+func (Format) Name() string   { return "envoy" }
+func (Format) Source() string { return schema.SourceProxy }
+func (Format) Describe() string {
 	return "Envoy/Istio access log (text format string or JSON map): start, time to upstream headers, first upstream body byte (COMMON_DURATION), end, ids; no token times"
 }
 
@@ -85,7 +85,7 @@ var envoyTextHead = regexp.MustCompile(`^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)
 // Sniff claims text lines that start like Envoy's default format and JSON
 // objects carrying Envoy-only keys (response_flags, upstream_cluster,
 // x-envoy-upstream-service-time) together with start_time.
-func (envoy) Sniff(head []byte) bool {
+func (Format) Sniff(head []byte) bool {
 	line := firstNonBlankLine(head)
 	if envoyTextHead.Match(line) {
 		return true
@@ -118,7 +118,7 @@ func firstNonBlankLine(head []byte) []byte {
 // Decode reads text lines with the given (or default) format string, or JSON
 // records when Options.LogFormat is a JSON object, or when no format is
 // given and the input starts with '{' (then with envoyDefaultJSONMap).
-func (envoy) Decode(in *decode.Input, sink decode.Sink) error {
+func (Format) Decode(in *decode.Input, sink decode.Sink) error {
 	return envoyDecode(in, sink, true)
 }
 

@@ -1,4 +1,4 @@
-package ingest
+package envoy
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 	"github.com/ttftrace/ttftrace/internal/textscan"
+
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // envoyJSONTestMaps are the key→operator maps the JSON fast path is checked
@@ -72,9 +74,9 @@ func TestEnvoyJSONFastMatchesGeneral(t *testing.T) {
 		}
 		lines := strings.Join(envoyEdgeRecords, "\n")
 		pretty := "{\n  \"start_time\": \"2026-11-23T10:00:04.925Z\",\n  \"duration\": 5\n}\n{\"cut\": \n"
-		routesAgree(t, envoyDecode, decode.Options{LogFormat: spec}, []byte(lines+"\n\n"+pretty))
+		decodetest.RoutesAgree(t, envoyDecode, decode.Options{LogFormat: spec}, []byte(lines+"\n\n"+pretty))
 		if spec != "" {
-			routesAgree(t, envoyDecode, decode.Options{LogFormat: spec}, []byte("[\n"+strings.Join(envoyEdgeRecords[:3], ",\n")+"\n]"))
+			decodetest.RoutesAgree(t, envoyDecode, decode.Options{LogFormat: spec}, []byte("[\n"+strings.Join(envoyEdgeRecords[:3], ",\n")+"\n]"))
 		}
 	}
 }
@@ -83,7 +85,7 @@ func TestEnvoyJSONFastMatchesGeneral(t *testing.T) {
 // the fleet's first records.
 func envoyJSONSeeds() []string {
 	seeds := append([]string(nil), envoyEdgeRecords...)
-	for _, line := range bytes.SplitN(benchLog(&testing.B{}, "edge-2"), []byte("\n"), 6)[:5] {
+	for _, line := range bytes.SplitN(decodetest.BenchLog(&testing.B{}, "edge-2"), []byte("\n"), 6)[:5] {
 		seeds = append(seeds, string(line))
 	}
 	return seeds
@@ -107,7 +109,7 @@ func FuzzEnvoyJSONFast(f *testing.F) {
 		p := plans[int(m)%len(plans)]
 		if s := strings.TrimSpace(rec); s != "" && s[0] == '{' && !jsonwalk.ValidObject([]byte(s), &stack) {
 			// The walk checks validity: an invalid record must be declined.
-			var r recorder
+			var r decodetest.Recorder
 			if p.fast.record(&decode.Input{}, &r, 1, []byte(s)) || r.Total() != 0 {
 				t.Fatalf("%q: invalid JSON taken by the fast path", s)
 			}

@@ -1,4 +1,4 @@
-package ingest
+package envoy
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"github.com/ttftrace/ttftrace/fleet"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // envoyTextTestFormats are the format strings the text fast path is
@@ -61,7 +63,7 @@ var envoyEdgeLines = []string{
 // the line, by the general route: both must tell the sink the same.
 func checkEnvoyText(t *testing.T, formats []envoyFormat, fast *envoyTextFast, line []byte) bool {
 	in := &decode.Input{Name: "t.log", Host: "h"}
-	var a, b recorder
+	var a, b decodetest.Recorder
 	if !fast.line(in, &a, 7, line) {
 		if a.Total() != 0 {
 			t.Fatalf("%q: fast path declined after reporting %+v", line, a)
@@ -69,14 +71,14 @@ func checkEnvoyText(t *testing.T, formats []envoyFormat, fast *envoyTextFast, li
 		return false
 	}
 	envoyTextLine(in, &b, 7, line, formats)
-	recordersAgree(t, line, &a, &b)
+	decodetest.RecordersAgree(t, line, &a, &b)
 	return true
 }
 
 // checkEnvoyJSON is checkEnvoyText for a JSON record.
 func checkEnvoyJSON(t *testing.T, ops map[string]*envoyOp, fast *envoyJSONFast, raw []byte) bool {
 	in := &decode.Input{Name: "t.json", Host: "h"}
-	var a, b recorder
+	var a, b decodetest.Recorder
 	if !fast.record(in, &a, 7, raw) {
 		if a.Total() != 0 {
 			t.Fatalf("%q: fast path declined after reporting %+v", raw, a)
@@ -84,7 +86,7 @@ func checkEnvoyJSON(t *testing.T, ops map[string]*envoyOp, fast *envoyJSONFast, 
 		return false
 	}
 	envoyJSONRecord(in, &b, 7, raw, ops)
-	recordersAgree(t, raw, &a, &b)
+	decodetest.RecordersAgree(t, raw, &a, &b)
 	return true
 }
 
@@ -119,22 +121,22 @@ func TestEnvoyTextFastMatchesGeneral(t *testing.T) {
 		if took < 2 {
 			t.Errorf("format %.40q: the fast path took %d lines", spec, took)
 		}
-		routesAgree(t, envoyDecode, decode.Options{LogFormat: spec}, []byte(strings.Join(envoyEdgeLines, "\r\n")))
+		decodetest.RoutesAgree(t, envoyDecode, decode.Options{LogFormat: spec}, []byte(strings.Join(envoyEdgeLines, "\r\n")))
 	}
 }
 
 // TestEnvoyFastTestdataAndFleet checks the routes agree on the testdata
 // and the fleet's JSON log, and that the fast path takes every fleet record.
 func TestEnvoyFastTestdataAndFleet(t *testing.T) {
-	for _, path := range testdataFiles(t, "envoy") {
+	for _, path := range decodetest.TestdataFiles(t, "testdata") {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		routesAgree(t, envoyDecode, decode.Options{LogFormat: testdataLogFormat(t, path)}, data)
+		decodetest.RoutesAgree(t, envoyDecode, decode.Options{LogFormat: testdataLogFormat(t, path)}, data)
 	}
-	data := benchLog(&testing.B{}, "edge-2")
-	routesAgree(t, envoyDecode, decode.Options{LogFormat: fleet.EnvoyLogFormat}, data)
+	data := decodetest.BenchLog(&testing.B{}, "edge-2")
+	decodetest.RoutesAgree(t, envoyDecode, decode.Options{LogFormat: fleet.EnvoyLogFormat}, data)
 	ops, fast := envoyJSONFastFor(t, fleet.EnvoyLogFormat)
 	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
 		if !checkEnvoyJSON(t, ops, fast, line) {

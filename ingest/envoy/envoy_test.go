@@ -1,4 +1,4 @@
-package ingest
+package envoy
 
 import (
 	"bytes"
@@ -27,7 +27,7 @@ func TestEnvoyDatadogExpectations(t *testing.T) {
 		{1531497418312, 107e6, "107", "820b432a-32c1-98d5-b5e2-310f824f940f", 200, "/v1/gifs/search"},
 		{1615540311592, 1e6, "", "d0000a1f-0000-4b42-0000-0000e13d78ca", 200, "/server_info"},
 	}
-	rec, err := decodeFile(t, envoy{}, "testdata/envoy/datadog_envoy_samples.log")
+	rec, err := decodetest.DecodeFile(t, Format{}, "testdata/datadog_envoy_samples.log")
 	if err != nil || len(rec.Events) != len(want) || rec.Total() != 4 {
 		t.Fatalf("err %v, %d events, %d records", err, len(rec.Events), rec.Total())
 	}
@@ -72,9 +72,9 @@ func TestEnvoyInstants(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rec := &recorder{}
+			rec := &decodetest.Recorder{}
 			in := &decode.Input{R: strings.NewReader(c.line + "\n"), Name: "t", Opts: decode.Options{LogFormat: c.format}}
-			if err := (envoy{}).Decode(in, rec); err != nil || len(rec.Events) != 1 {
+			if err := (Format{}).Decode(in, rec); err != nil || len(rec.Events) != 1 {
 				t.Fatalf("err %v, rec %+v", err, rec)
 			}
 			ev := rec.Events[0].Event
@@ -95,7 +95,7 @@ func TestEnvoyInstants(t *testing.T) {
 func TestEnvoyBadFormats(t *testing.T) {
 	for _, f := range []string{"%START_TIME", "%START_TIME(%s%", "{not json"} {
 		in := &decode.Input{R: strings.NewReader("x\n"), Opts: decode.Options{LogFormat: f}}
-		if err := (envoy{}).Decode(in, &recorder{}); err == nil {
+		if err := (Format{}).Decode(in, &decodetest.Recorder{}); err == nil {
 			t.Errorf("format %q accepted", f)
 		}
 	}
@@ -114,30 +114,30 @@ func TestEnvoySniff(t *testing.T) {
 		`Feb  1 18:34:10 localhost haproxy[42471]: 73.18.215.121:50886 [01/Feb/2018:18:34:10.200] fe be/s 0/0/0/1/2 200 9 - - ---- 1/1/1/1/0 0/0 "GET / HTTP/1.1"`,
 	}
 	for _, s := range yes {
-		if !(envoy{}).Sniff([]byte(s)) {
+		if !(Format{}).Sniff([]byte(s)) {
 			t.Errorf("not sniffed: %s", s)
 		}
 	}
 	for _, s := range no {
-		if (envoy{}).Sniff([]byte(s)) {
+		if (Format{}).Sniff([]byte(s)) {
 			t.Errorf("wrongly sniffed: %s", s)
 		}
 	}
 }
 
 func FuzzEnvoy(f *testing.F) {
-	seedFuzz(f, "envoy")
+	decodetest.SeedFuzz(f, "testdata")
 	f.Add([]byte("[2026-11-23T10:00:00.123Z] \"GET / HTTP/1.1\" 200 - 0 0 1 - \"-\" \"-\" \"-\" \"-\" \"-\"\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, envoy{}, decode.Options{}, data)
+		decodetest.FuzzDecode(t, Format{}, decode.Options{}, data)
 		opts := decode.Options{LogFormat: "%START_TIME(%s.%3f)% %RESPONSE_CODE% %RESPONSE_FLAGS% %COMMON_DURATION(DS_RX_BEG:US_RX_BODY_BEG:us)% %ACCESS_LOG_TYPE%"}
-		fuzzDecode(t, envoy{}, opts, data)
-		rec := &recorder{}
-		if err := (envoy{}).Decode(&decode.Input{R: bytes.NewReader(data), Opts: opts}, rec); err == nil && rec.Total() != decodetest.LineCount(data) {
+		decodetest.FuzzDecode(t, Format{}, opts, data)
+		rec := &decodetest.Recorder{}
+		if err := (Format{}).Decode(&decode.Input{R: bytes.NewReader(data), Opts: opts}, rec); err == nil && rec.Total() != decodetest.LineCount(data) {
 			t.Fatalf("%d lines, %d records reported", decodetest.LineCount(data), rec.Total())
 		}
 		if bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
-			fuzzDecode(t, envoy{}, decode.Options{LogFormat: `{"t":"%START_TIME%","d":"%DURATION%"}`}, data)
+			decodetest.FuzzDecode(t, Format{}, decode.Options{LogFormat: `{"t":"%START_TIME%","d":"%DURATION%"}`}, data)
 		}
 	})
 }
@@ -147,8 +147,8 @@ func FuzzEnvoy(f *testing.F) {
 // is 1606339578.409 s; DURATION 4 ms.
 func TestEnvoyIstioModern(t *testing.T) {
 	line := `[2020-11-25T21:26:18.409Z] "GET /status/418 HTTP/1.1" 418 - via_upstream - "-" 0 135 4 4 "-" "curl/7.73.0-DEV" "84961386-6d84-929d-98bd-c5aee93b5c88" "httpbin:8000" "10.44.1.27:80" outbound|8000||httpbin.foo.svc.cluster.local 10.44.1.23:37652 10.0.45.184:8000 10.44.1.23:46520 - default` + "\n"
-	rec := &recorder{}
-	if err := (envoy{}).Decode(&decode.Input{R: strings.NewReader(line)}, rec); err != nil || len(rec.Events) != 1 {
+	rec := &decodetest.Recorder{}
+	if err := (Format{}).Decode(&decode.Input{R: strings.NewReader(line)}, rec); err != nil || len(rec.Events) != 1 {
 		t.Fatalf("%v %+v", err, rec)
 	}
 	ev := rec.Events[0].Event

@@ -1,4 +1,4 @@
-package ingest
+package haproxy
 
 import (
 	"bytes"
@@ -70,8 +70,8 @@ func TestHAProxyTZ(t *testing.T) {
 		t.Skip("no tz database:", err)
 	}
 	line := `10.1.0.5:51234 [23/Nov/2026:10:00:00.123] fe be/srv 0/0/0/1/2 200 9 - - ---- 1/1/1/1/0 0/0 "GET / HTTP/1.1"` + "\n"
-	rec := &recorder{}
-	if err := (haproxy{}).Decode(&decode.Input{R: strings.NewReader(line), Opts: decode.Options{TZ: ny}}, rec); err != nil || len(rec.Events) != 1 {
+	rec := &decodetest.Recorder{}
+	if err := (Format{}).Decode(&decode.Input{R: strings.NewReader(line), Opts: decode.Options{TZ: ny}}, rec); err != nil || len(rec.Events) != 1 {
 		t.Fatalf("%v %+v", err, rec)
 	}
 	if got := *rec.Events[0].Event.StartNs; got != 1795446000123000000 {
@@ -104,22 +104,22 @@ func TestHAProxySniff(t *testing.T) {
 		`127.0.0.1 - - [23/Nov/2026:10:00:00 +0000] "GET / HTTP/1.1" 200 12 "-" "curl"` + "\n",
 		`10.0.1.2:33313 [06/Feb/2009:12:12:51.443] fnt bck/srv1 34/56/5007 212 -- 1/3/6/8/13 15/17` + "\n",
 	}
-	if !(haproxy{}).Sniff([]byte(yes)) || !(haproxy{}).Sniff([]byte(strings.TrimSuffix(yes, "\n"))) {
+	if !(Format{}).Sniff([]byte(yes)) || !(Format{}).Sniff([]byte(strings.TrimSuffix(yes, "\n"))) {
 		t.Error("httplog line not sniffed")
 	}
 	for _, s := range no {
-		if (haproxy{}).Sniff([]byte(s)) {
+		if (Format{}).Sniff([]byte(s)) {
 			t.Errorf("wrongly sniffed: %s", s)
 		}
 	}
 }
 
 func FuzzHAProxy(f *testing.F) {
-	seedFuzz(f, "haproxy")
+	decodetest.SeedFuzz(f, "testdata")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, haproxy{}, decode.Options{}, data)
-		rec := &recorder{}
-		if err := (haproxy{}).Decode(&decode.Input{R: bytes.NewReader(data)}, rec); err == nil && rec.Total() != decodetest.LineCount(data) {
+		decodetest.FuzzDecode(t, Format{}, decode.Options{}, data)
+		rec := &decodetest.Recorder{}
+		if err := (Format{}).Decode(&decode.Input{R: bytes.NewReader(data)}, rec); err == nil && rec.Total() != decodetest.LineCount(data) {
 			t.Fatalf("%d lines, %d records reported", decodetest.LineCount(data), rec.Total())
 		}
 	})

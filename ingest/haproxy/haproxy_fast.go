@@ -1,4 +1,4 @@
-package ingest
+package haproxy
 
 import (
 	"bytes"
