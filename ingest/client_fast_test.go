@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // clientRoutes decodes data by the general route alone and with the fast
@@ -15,7 +17,7 @@ import (
 // number of lines the fast path read.
 func clientRoutes(t *testing.T, data []byte) int {
 	t.Helper()
-	general, fast := &recorder{}, &recorder{}
+	general, fast := &decodetest.Recorder{}, &decodetest.Recorder{}
 	in := func() *decode.Input { return &decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h"} }
 	errG := clientJSONL{}.decode(in(), general, nil)
 	c := &clientFast{}

@@ -106,7 +106,7 @@ func TestClientRecords(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rec := &recorder{}
+			rec := &decodetest.Recorder{}
 			clientJSONL{}.Decode(&decode.Input{R: strings.NewReader(c.line), Name: "x"}, rec)
 			if len(rec.Events) != 1 {
 				t.Fatalf("got %+v", rec)
@@ -160,7 +160,7 @@ func FuzzClientJSONL(f *testing.F) {
 	seedFuzz(f, "ttftrace-client")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzDecode(t, clientJSONL{}, decode.Options{}, data)
-		rec := &recorder{}
+		rec := &decodetest.Recorder{}
 		clientJSONL{}.Decode(&decode.Input{R: strings.NewReader(string(data)), Name: "fuzz"}, rec)
 		lines := strings.Count(string(data), "\n")
 		if len(data) > 0 && data[len(data)-1] != '\n' {
@@ -188,7 +188,7 @@ func BenchmarkClientJSONL(b *testing.B) {
 	in := strings.Repeat(first+"\n", 2000)
 	b.SetBytes(int64(len(in)))
 	for b.Loop() {
-		sink := &countingSink{}
+		sink := &decodetest.CountingSink{}
 		clientJSONL{}.Decode(&decode.Input{R: strings.NewReader(in)}, sink)
 		if sink.Events != 2000 {
 			b.Fatal(sink.Events)

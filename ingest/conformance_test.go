@@ -23,15 +23,13 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // recorder, recordedEvent and recordedNote are decodetest's, for the tests
 // of the formats still in this package.
 type (
-	recorder      = decodetest.Recorder
 	recordedEvent = decodetest.RecordedEvent
 	recordedNote  = decodetest.RecordedNote
-	countingSink  = decodetest.CountingSink
 )
 
 // decodeFile runs f over one testdata file with options read from a sibling
 // "<file>.opts.json" when present.
-func decodeFile(t testing.TB, f Format, path string) (*recorder, error) {
+func decodeFile(t testing.TB, f Format, path string) (*decodetest.Recorder, error) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -55,7 +53,7 @@ func decodeFile(t testing.TB, f Format, path string) (*recorder, error) {
 			}
 		}
 	}
-	rec := &recorder{}
+	rec := &decodetest.Recorder{}
 	err = f.Decode(in, rec)
 	return rec, err
 }
@@ -136,7 +134,7 @@ func TestFormatNamesUnique(t *testing.T) {
 // panic, and must account for every record it reads exactly once (it may
 // return an error only for an input it cannot read at all).
 func fuzzDecode(t *testing.T, f Format, opts decode.Options, data []byte) {
-	rec := &recorder{}
+	rec := &decodetest.Recorder{}
 	in := &decode.Input{R: bytes.NewReader(data), Name: "fuzz", Host: "fuzzhost", Opts: opts}
 	_ = f.Decode(in, rec)
 	for _, e := range rec.Events {

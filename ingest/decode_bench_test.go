@@ -9,7 +9,7 @@ import (
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
 
-	"github.com/ttftrace/ttftrace/ingest/envoy"
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // benchFleet is a simulated fleet of 3000 requests (the same topology
@@ -44,11 +44,11 @@ func fleetLog(tb testing.TB, f *fleet.Fleet, host string) []byte {
 
 // benchDecode reports the decode throughput of format over data, in MB/s of
 // input; it checks that every record became an event.
-func benchDecode(b *testing.B, format Format, data []byte, opts decode.Options) {
+func BenchDecode(b *testing.B, format Format, data []byte, opts decode.Options) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		rec := &countingSink{}
+		rec := &decodetest.CountingSink{}
 		if err := format.Decode(&decode.Input{R: bytes.NewReader(data), Name: "bench", Opts: opts}, rec); err != nil {
 			b.Fatal(err)
 		}
@@ -59,13 +59,9 @@ func benchDecode(b *testing.B, format Format, data []byte, opts decode.Options) 
 }
 
 func BenchmarkDecodeClientJSONL(b *testing.B) {
-	benchDecode(b, clientJSONL{}, benchLog(b, "web-1"), decode.Options{})
+	decodetest.BenchDecodeCPU(b, clientJSONL{}, benchLog(b, "web-1"), decode.Options{})
 }
 
 func BenchmarkDecodeGenaiPerf(b *testing.B) {
-	benchDecode(b, genaiPerf{}, benchLog(b, "bench-1"), decode.Options{})
-}
-
-func BenchmarkDecodeEnvoy(b *testing.B) {
-	benchDecode(b, envoy.Format{}, benchLog(b, "edge-2"), decode.Options{LogFormat: fleet.EnvoyLogFormat})
+	decodetest.BenchDecodeCPU(b, genaiPerf{}, benchLog(b, "bench-1"), decode.Options{})
 }

@@ -14,6 +14,12 @@ import (
 	"github.com/ttftrace/ttftrace/ingest/envoy"
 
 	"github.com/ttftrace/ttftrace/ingest/haproxy"
+
+	"github.com/ttftrace/ttftrace/ingest/litellm"
+
+	"github.com/ttftrace/ttftrace/ingest/triton"
+
+	"github.com/ttftrace/ttftrace/ingest/vllmbench"
 )
 
 // Format decodes one input format. Implementations are plain sequential code
@@ -45,17 +51,17 @@ var formats = []Format{
 	// clients
 	clientJSONL{},
 	genaiPerf{},
-	vllmBench{},
+	vllmbench.Format{},
 	har{},
 	// proxies
 	nginx.Format{},
 	envoy.Format{},
 	haproxy.Format{},
-	litellm{},
+	litellm.Format{},
 	// servers, and clients by span kind
 	otlp{},
 	tgi.Format{},
-	triton{},
+	triton.Format{},
 	// any source, by mapping
 	genericJSONL{},
 }

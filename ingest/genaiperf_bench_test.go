@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // gpOpenAIExport is a GenAI-Perf export of OpenAI-shaped streams, less
@@ -77,7 +79,7 @@ var gpOpenAIExport = sync.OnceValue(func() []byte {
 // BenchmarkDecodeGenaiPerfOpenAI measures the decoder on gpOpenAIExport,
 // where the one-pass route's whole-event memo never applies.
 func BenchmarkDecodeGenaiPerfOpenAI(b *testing.B) {
-	benchDecode(b, genaiPerf{}, gpOpenAIExport(), decode.Options{})
+	decodetest.BenchDecodeCPU(b, genaiPerf{}, gpOpenAIExport(), decode.Options{})
 }
 
 // TestGenaiPerfOpenAIExport checks both routes alike on gpOpenAIExport.

@@ -12,13 +12,15 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // gpDecodeRoute decodes doc with the one-pass route on (general=false) or
 // off, and returns what the sink was told, the error, and how many requests
 // the one-pass route read.
-func gpDecodeRoute(doc []byte, general bool) (*recorder, error, int64) {
-	rec := &recorder{}
+func gpDecodeRoute(doc []byte, general bool) (*decodetest.Recorder, error, int64) {
+	rec := &decodetest.Recorder{}
 	var r io.Reader = bytes.NewReader(doc)
 	if !general {
 		r = &gpPieceReader{rest: doc, n: max(7, len(doc)/50)}
@@ -62,7 +64,7 @@ func checkGpQuick(t testing.TB, doc []byte) int64 {
 }
 
 // gpFirstDiff describes the first record on which a and b differ.
-func gpFirstDiff(a, b *recorder) string {
+func gpFirstDiff(a, b *decodetest.Recorder) string {
 	for i := range min(len(a.Events), len(b.Events)) {
 		if !reflect.DeepEqual(a.Events[i], b.Events[i]) {
 			x, _ := json.Marshal(a.Events[i])

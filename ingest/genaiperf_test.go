@@ -93,7 +93,7 @@ func TestGenaiPerfStreams(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rec := &recorder{}
+			rec := &decodetest.Recorder{}
 			err := genaiPerf{}.Decode(&decode.Input{R: strings.NewReader(gpDoc(gpReq(t0, c.reads...))), Name: "x"}, rec)
 			if err != nil || len(rec.Events) != 1 {
 				t.Fatalf("err %v, got %+v", err, rec)
@@ -119,7 +119,7 @@ func TestGenaiPerfRejects(t *testing.T) {
 	bad := gpReq(1e9, gpRead{1e9 + 10, `data: {"choices":[{"delta":{"content":"x"}}` + "\n\n"}, gpRead{1e9 + 20, gpDoneEv})
 	noTS := `{"request_inputs":{},"response_timestamps":[],"response_outputs":[]}`
 	extra := `{"timestamp":5,"response_timestamps":[6],"response_outputs":[{"response":"a"},{"response":"b"}]}`
-	rec := &recorder{}
+	rec := &decodetest.Recorder{}
 	err := genaiPerf{}.Decode(&decode.Input{R: strings.NewReader(gpDoc(bad, noTS, extra, `7`)), Name: "x"}, rec)
 	if err != nil {
 		t.Fatal(err)
@@ -145,21 +145,21 @@ func TestGenaiPerfTruncated(t *testing.T) {
 	i := strings.Index(string(full), `{"timestamp"`)
 	j := i + 1 + strings.Index(string(full[i+1:]), `{"timestamp"`)
 	for _, cut := range []int{j - 1, j + 40} { // just before and inside request 2
-		rec := &recorder{}
+		rec := &decodetest.Recorder{}
 		err := genaiPerf{}.Decode(&decode.Input{R: strings.NewReader(string(full[:cut])), Name: "x"}, rec)
 		if err != nil || len(rec.Events) != 1 || len(rec.Rejects) != 1 || rec.Rejects[0].Line != 2 {
 			t.Errorf("cut at %d: err %v, %d events, rejects %+v", cut, err, len(rec.Events), rec.Rejects)
 		}
 	}
 	// Damage after the experiments array loses no request: no reject.
-	rec := &recorder{}
+	rec := &decodetest.Recorder{}
 	end := strings.LastIndex(string(full), `,"version"`)
 	if err := (genaiPerf{}).Decode(&decode.Input{R: strings.NewReader(string(full[:end+5])), Name: "x"}, rec); err != nil ||
 		len(rec.Events) != 7 || len(rec.Rejects) != 1 {
 		t.Errorf("cut after experiments: err %v, %d events, %d rejects; want 7 and the 1 of request 8", err, len(rec.Events), len(rec.Rejects))
 	}
 	for _, in := range []string{string(full[:40]), "not json", `[1,2]`, `{"experiments":{}}`} {
-		rec := &recorder{}
+		rec := &decodetest.Recorder{}
 		if err := (genaiPerf{}).Decode(&decode.Input{R: strings.NewReader(in), Name: "x"}, rec); err == nil || rec.Total() != 0 {
 			t.Errorf("%q: err %v, %d records; want an error and none", in, err, rec.Total())
 		}
@@ -196,7 +196,7 @@ func FuzzGenaiPerf(f *testing.F) {
 	f.Add([]byte(gpDoc(gpReq(1e9, gpRead{1e9 + 1, gpRole + gpTok[:20]}, gpRead{1e9 + 2, gpTok[20:] + gpDoneEv}))))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzDecode(t, genaiPerf{}, decode.Options{}, data)
-		rec := &recorder{}
+		rec := &decodetest.Recorder{}
 		_ = genaiPerf{}.Decode(&decode.Input{R: strings.NewReader(string(data)), Name: "fuzz"}, rec)
 		var lines []int64
 		for _, e := range rec.Events {
@@ -225,7 +225,7 @@ func TestGenaiPerfHeaderAndTriton(t *testing.T) {
 	doc := `{"service_kind":"triton","endpoint":"v2/models/llama/generate_stream","experiments":[{"experiment":{"mode":"concurrency","value":4},` +
 		`"requests":[{"timestamp":100,"sequence_id":3,"request_inputs":{"text_input":"hi","max_tokens":8,"stream":true},` +
 		`"response_timestamps":[150,170,190],"response_outputs":[{"text_output":"I"},{"text_output":""},{"text_output":" am"}]}]}],"version":"x"}`
-	rec := &recorder{}
+	rec := &decodetest.Recorder{}
 	if err := (genaiPerf{}).Decode(&decode.Input{R: strings.NewReader(doc), Name: "x"}, rec); err != nil || len(rec.Events) != 1 {
 		t.Fatalf("err %v, %+v", err, rec)
 	}
@@ -251,7 +251,7 @@ func BenchmarkGenaiPerf(b *testing.B) {
 	doc := gpDoc(reqs...)
 	b.SetBytes(int64(len(doc)))
 	for b.Loop() {
-		sink := &countingSink{}
+		sink := &decodetest.CountingSink{}
 		if err := (genaiPerf{}).Decode(&decode.Input{R: strings.NewReader(doc)}, sink); err != nil || sink.Events != 500 {
 			b.Fatal(err, sink.Events)
 		}
@@ -275,7 +275,7 @@ func TestGenaiPerfRealStream(t *testing.T) {
 	hi := strings.Index(string(body), `"delta":{"content":"Hi"}`)
 	nl := hi + strings.IndexByte(string(body[hi:]), '\n')
 	wantFirst := int64(nl/size+1) * step
-	rec := &recorder{}
+	rec := &decodetest.Recorder{}
 	if err := (genaiPerf{}).Decode(&decode.Input{R: strings.NewReader(gpDoc(gpReq(t0, reads...))), Name: "x"}, rec); err != nil || len(rec.Events) != 1 {
 		t.Fatalf("err %v, %+v", err, rec)
 	}

@@ -372,15 +372,15 @@ func BenchmarkHARRoutes(b *testing.B) {
 	if err != nil || json.Unmarshal(chrome, &doc) != nil {
 		b.Fatal(err)
 	}
-	chrome = append(append([]byte(`{"log": {"version": "1.2", "entries": `), benchArray(doc.Log.Entries)...), "}}\n"...)
+	chrome = append(append([]byte(`{"log": {"version": "1.2", "entries": `), decodetest.BenchArray(doc.Log.Entries)...), "}}\n"...)
 	for _, in := range []struct {
 		name string
 		data []byte
 		opts decode.Options
-	}{{"bench", benchHARInput(), decode.Options{}}, {"chrome", chrome, benchOpts(b, "testdata/har/mitmproxy_chrome.har")}} {
+	}{{"bench", benchHARInput(), decode.Options{}}, {"chrome", chrome, decodetest.BenchOpts(b, "testdata/har/mitmproxy_chrome.har")}} {
 		for _, fast := range []bool{true, false} {
 			b.Run(in.name+map[bool]string{true: "/fast", false: "/general"}[fast], func(b *testing.B) {
-				benchDecodeCPU(b, harRoute{fast}, in.data, in.opts)
+				decodetest.BenchDecodeCPU(b, harRoute{fast}, in.data, in.opts)
 			})
 		}
 	}

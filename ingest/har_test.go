@@ -111,7 +111,7 @@ func TestHARFiles(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "[1,2]", `{"log":{"version":"1.2"}}`, "not json"} {
-		if err := (har{}).Decode(&decode.Input{R: strings.NewReader(bad)}, &recorder{}); err == nil {
+		if err := (har{}).Decode(&decode.Input{R: strings.NewReader(bad)}, &decodetest.Recorder{}); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
 	}

@@ -9,19 +9,21 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // jsonlTestMap is the mapping of the differential tests: the testdata's,
 // whose paths are dotted, nested and repeated.
 func jsonlTestMap(t testing.TB) string {
-	return benchOpts(t, "testdata/jsonl/gateway.jsonl").Map
+	return decodetest.BenchOpts(t, "testdata/jsonl/gateway.jsonl").Map
 }
 
 // jsonlRoutes decodes data with mapping by the general route alone and
 // with the fast path, and fails when the two report anything differently.
 func jsonlRoutes(t *testing.T, data []byte, mapping string, tz *time.Location) {
 	t.Helper()
-	general, fast := &recorder{}, &recorder{}
+	general, fast := &decodetest.Recorder{}, &decodetest.Recorder{}
 	in := func() *decode.Input {
 		return &decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h", Opts: decode.Options{Map: mapping, TZ: tz}}
 	}

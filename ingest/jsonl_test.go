@@ -29,7 +29,7 @@ func FuzzJSONL(f *testing.F) {
 }
 
 func TestJSONLNeedsMap(t *testing.T) {
-	err := genericJSONL{}.Decode(&decode.Input{R: strings.NewReader(`{"a":1}`)}, &recorder{})
+	err := genericJSONL{}.Decode(&decode.Input{R: strings.NewReader(`{"a":1}`)}, &decodetest.Recorder{})
 	if err == nil || !strings.Contains(err.Error(), "jsonl needs --map") {
 		t.Errorf("got %v", err)
 	}

@@ -9,13 +9,15 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // otlpRoutes decodes data by the general route alone and with the fast
 // path, and fails when the two report anything differently.
 func otlpRoutes(t *testing.T, data []byte) {
 	t.Helper()
-	general, fast := &recorder{}, &recorder{}
+	general, fast := &decodetest.Recorder{}, &decodetest.Recorder{}
 	in := func() *decode.Input { return &decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h"} }
 	errG := otlp{}.decode(in(), general, nil)
 	errF := otlp{}.decode(in(), fast, &otlpFast{})
@@ -28,7 +30,7 @@ func otlpRoutes(t *testing.T, data []byte) {
 func otlpFastRead(data []byte) int {
 	f, read := &otlpFast{}, 0
 	for _, line := range bytes.Split(data, []byte{'\n'}) {
-		if t := bytes.TrimSpace(line); len(t) > 0 && f.document(&decode.Input{Host: "h"}, 1, t, &recorder{}) {
+		if t := bytes.TrimSpace(line); len(t) > 0 && f.document(&decode.Input{Host: "h"}, 1, t, &decodetest.Recorder{}) {
 			read++
 		}
 	}

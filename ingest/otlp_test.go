@@ -35,9 +35,9 @@ import (
 // .300, .450, .600 s give offsets 300/450/600 ms and first token
 // 1700000000300000000.
 
-func otlpDecodeString(t *testing.T, s string) *recorder {
+func otlpDecodeString(t *testing.T, s string) *decodetest.Recorder {
 	t.Helper()
-	rec := &recorder{}
+	rec := &decodetest.Recorder{}
 	if err := (otlp{}).Decode(&decode.Input{R: strings.NewReader(s), Name: "t", Host: "fallback"}, rec); err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestOTLPBrokenLine(t *testing.T) {
 func TestOTLPTooLarge(t *testing.T) {
 	span := `{"kind":2,"startTimeUnixNano":"5","attributes":[{"key":"gen_ai.latency.e2e","value":{"doubleValue":1}}]}`
 	big := "{\n\"resourceSpans\": [\n" + strings.Repeat("  {},\n", 50) + "  {}\n]}\n" // over 300 bytes
-	rec := &recorder{}
+	rec := &decodetest.Recorder{}
 	d := &otlpDocs{in: &decode.Input{}, sink: rec, limit: 250}
 	if err := decode.EachTextLine(strings.NewReader(big+otlpOneSpan(span)), d.line, func(int64) {}); err != nil {
 		t.Fatal(err)
@@ -271,7 +271,7 @@ func FuzzOTLP(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzDecode(t, otlp{}, decode.Options{}, data)
 		_ = otlp{}.Sniff(data)
-		rec := &recorder{}
+		rec := &decodetest.Recorder{}
 		_ = otlp{}.Decode(&decode.Input{R: bytes.NewReader(data), Host: "h"}, rec)
 		for _, e := range rec.Events {
 			if e.Event.StartNs == nil || e.Line < 1 {

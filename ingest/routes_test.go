@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // routesAgree decodes data by decode's fast route and by its general one
@@ -14,9 +16,9 @@ import (
 // skips, rejects and their reasons, in order.
 func routesAgree(t *testing.T, decodeRoute func(in *decode.Input, sink decode.Sink, fast bool) error, opts decode.Options, data []byte) {
 	t.Helper()
-	var fast, general recorder
+	var fast, general decodetest.Recorder
 	for _, r := range []struct {
-		rec  *recorder
+		rec  *decodetest.Recorder
 		fast bool
 	}{{&fast, true}, {&general, false}} {
 		in := &decode.Input{R: bytes.NewReader(data), Name: "t.log", Host: "h", Opts: opts}
@@ -27,7 +29,7 @@ func routesAgree(t *testing.T, decodeRoute func(in *decode.Input, sink decode.Si
 	recordersAgree(t, data[:min(len(data), 100)], &fast, &general)
 }
 
-func recordersAgree(t *testing.T, input []byte, fast, general *recorder) {
+func recordersAgree(t *testing.T, input []byte, fast, general *decodetest.Recorder) {
 	if !reflect.DeepEqual(fast, general) {
 		f, _ := json.Marshal(fast)
 		g, _ := json.Marshal(general)

@@ -11,6 +11,10 @@ import (
 	"github.com/ttftrace/ttftrace/ingest/decode"
 
 	"github.com/ttftrace/ttftrace/ingest/tgi"
+
+	"github.com/ttftrace/ttftrace/ingest/triton"
+
+	"github.com/ttftrace/ttftrace/ingest/vllmbench"
 )
 
 // sniffers returns the names of the formats that claim data.
@@ -122,7 +126,7 @@ func TestSniffCorpus(t *testing.T) {
 // formats claims its own testdata and none of the others', and that jsonl
 // claims nothing.
 func TestServerFormatsSniff(t *testing.T) {
-	mine := []Format{tgi.Format{}, triton{}, vllmBench{}, genericJSONL{}}
+	mine := []Format{tgi.Format{}, triton.Format{}, vllmbench.Format{}, genericJSONL{}}
 	for _, owner := range mine {
 		for _, path := range testdataFiles(t, owner.Name()) {
 			data, err := os.ReadFile(path)

@@ -1,4 +1,4 @@
-package ingest
+package litellm
 
 import (
 	"bytes"
@@ -12,25 +12,27 @@ import (
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // litellmRoutes decodes data by the general route alone and with the fast
 // path, and fails when the two report anything differently.
 func litellmRoutes(t *testing.T, data []byte) {
 	t.Helper()
-	general, fast := &recorder{}, &recorder{}
+	general, fast := &decodetest.Recorder{}, &decodetest.Recorder{}
 	in := func() *decode.Input { return &decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h"} }
-	errG := litellm{}.decode(in(), general, time.UTC, nil)
-	errF := litellm{}.decode(in(), fast, time.UTC, newLiteLLMFast())
+	errG := Format{}.decode(in(), general, time.UTC, nil)
+	errF := Format{}.decode(in(), fast, time.UTC, newLiteLLMFast())
 	if (errG == nil) != (errF == nil) || !reflect.DeepEqual(general, fast) {
 		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", decode.TruncateDetail(string(data)), errG, general, errF, fast)
 	}
 	// The array window refilled at every byte (or often).
-	slow, r := &recorder{}, iotest.HalfReader(bytes.NewReader(data))
+	slow, r := &decodetest.Recorder{}, iotest.HalfReader(bytes.NewReader(data))
 	if len(data) < 64<<10 {
 		r = iotest.OneByteReader(bytes.NewReader(data))
 	}
-	errS := litellm{}.decode(&decode.Input{R: r, Name: "x", Host: "h"}, slow, time.UTC, newLiteLLMFast())
+	errS := Format{}.decode(&decode.Input{R: r, Name: "x", Host: "h"}, slow, time.UTC, newLiteLLMFast())
 	if (errG == nil) != (errS == nil) || !reflect.DeepEqual(general, slow) {
 		t.Fatalf("input %q read a byte at a time:\ngeneral %v %+v\nfast    %v %+v", decode.TruncateDetail(string(data)), errG, general, errS, slow)
 	}
@@ -84,9 +86,9 @@ func TestLiteLLMFastArrays(t *testing.T) {
 	// One element longer than the window, read a byte at a time: walked
 	// again only as the window doubles.
 	big := []byte("[" + litellmRec("a") + ", " + `{"messages":"` + strings.Repeat("x", 4*jsonWindowSize) + `",` + litellmRec("b")[1:] + "]")
-	one, all := &recorder{}, &recorder{}
-	errOne := litellm{}.decode(&decode.Input{R: iotest.OneByteReader(bytes.NewReader(big)), Name: "x"}, one, time.UTC, newLiteLLMFast())
-	errAll := litellm{}.decode(&decode.Input{R: bytes.NewReader(big), Name: "x"}, all, time.UTC, nil)
+	one, all := &decodetest.Recorder{}, &decodetest.Recorder{}
+	errOne := Format{}.decode(&decode.Input{R: iotest.OneByteReader(bytes.NewReader(big)), Name: "x"}, one, time.UTC, newLiteLLMFast())
+	errAll := Format{}.decode(&decode.Input{R: bytes.NewReader(big), Name: "x"}, all, time.UTC, nil)
 	if errOne != nil || errAll != nil || len(one.Events) != 2 || !reflect.DeepEqual(one, all) {
 		t.Errorf("long element: %v %v\n%+v\n%+v", errOne, errAll, one, all)
 	}
@@ -139,7 +141,7 @@ var litellmFastEdges = []string{
 }
 
 func TestLiteLLMFastMatchesGeneral(t *testing.T) {
-	for _, name := range testdataFiles(t, "litellm") {
+	for _, name := range decodetest.TestdataFiles(t, "testdata") {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
@@ -156,7 +158,7 @@ func TestLiteLLMFastMatchesGeneral(t *testing.T) {
 }
 
 func FuzzLiteLLMFast(f *testing.F) {
-	for _, name := range testdataFiles(f, "litellm") {
+	for _, name := range decodetest.TestdataFiles(f, "testdata") {
 		data, _ := os.ReadFile(name)
 		f.Add(string(data))
 	}

@@ -1,4 +1,4 @@
-package ingest
+package vllmbench
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 	"github.com/ttftrace/ttftrace/internal/textscan"
+
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // vbenchRoutes decodes data by the general route alone and by Decode (the
@@ -18,13 +20,13 @@ import (
 // differently. It reports whether the fast path read data.
 func vbenchRoutes(t *testing.T, data []byte) bool {
 	t.Helper()
-	general, fast := &recorder{}, &recorder{}
+	general, fast := &decodetest.Recorder{}, &decodetest.Recorder{}
 	in := func() *decode.Input { return &decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h"} }
 	var errG error
 	if len(bytes.TrimSpace(data)) > 0 {
-		errG = vllmBench{}.decodeGeneral(in(), general, vbenchNullNonFinite(data))
+		errG = Format{}.decodeGeneral(in(), general, vbenchNullNonFinite(data))
 	}
-	errF := vllmBench{}.Decode(in(), fast)
+	errF := Format{}.Decode(in(), fast)
 	if (errG == nil) != (errF == nil) || !reflect.DeepEqual(general, fast) {
 		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", decode.TruncateDetail(string(data)), errG, general, errF, fast)
 	}
@@ -115,7 +117,7 @@ func vbenchLongITLs(bad bool) []byte {
 }
 
 func TestVLLMBenchFastMatchesGeneral(t *testing.T) {
-	for _, p := range testdataFiles(t, "vllm-bench") {
+	for _, p := range decodetest.TestdataFiles(t, "testdata") {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -155,7 +157,7 @@ func TestVLLMBenchNs(t *testing.T) {
 }
 
 func FuzzVLLMBenchFast(f *testing.F) {
-	seedFuzz(f, "vllm-bench")
+	decodetest.SeedFuzz(f, "testdata")
 	for _, e := range vbenchFastEdges {
 		f.Add([]byte(e))
 	}

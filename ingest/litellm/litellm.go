@@ -1,4 +1,4 @@
-package ingest
+package litellm
 
 import (
 	"bufio"
@@ -47,17 +47,17 @@ import (
 //
 // messages, response and error_str (prompt, output and error text) are never
 // read.
-type litellm struct{}
+type Format struct{}
 
-func (litellm) Name() string   { return "litellm" }
-func (litellm) Source() string { return schema.SourceProxy }
-func (litellm) Describe() string {
+func (Format) Name() string   { return "litellm" }
+func (Format) Source() string { return schema.SourceProxy }
+func (Format) Describe() string {
 	return "LiteLLM StandardLoggingPayload / spend-log JSON: start, first chunk (streaming), end, usage tokens, response and call ids; no per-chunk times"
 }
 
 // Sniff claims JSON whose first record has LiteLLM's camelCase times and one
 // of its own keys.
-func (litellm) Sniff(head []byte) bool {
+func (Format) Sniff(head []byte) bool {
 	t := bytes.TrimLeft(head, " \t\r\n[")
 	if len(t) == 0 || t[0] != '{' {
 		return false
@@ -117,7 +117,7 @@ var litellmEndpoints = map[string]string{
 }
 
 // Decode reads JSON lines, pretty-printed objects or an array of objects.
-func (l litellm) Decode(in *decode.Input, sink decode.Sink) error {
+func (l Format) Decode(in *decode.Input, sink decode.Sink) error {
 	loc := in.Opts.TZ
 	if loc == nil {
 		loc = time.UTC
@@ -127,7 +127,7 @@ func (l litellm) Decode(in *decode.Input, sink decode.Sink) error {
 
 // decode reads the input, trying fast (nil: none) on every line that starts
 // an object before the general route.
-func (litellm) decode(in *decode.Input, sink decode.Sink, loc *time.Location, fast *litellmFast) error {
+func (Format) decode(in *decode.Input, sink decode.Sink, loc *time.Location, fast *litellmFast) error {
 	var fastLine func(line int64, t []byte) bool
 	r := io.Reader(in.R)
 	if fast != nil {

@@ -1,4 +1,4 @@
-package ingest
+package triton
 
 import (
 	"encoding/json"
@@ -20,16 +20,16 @@ import (
 // 40 ms, chunks at 50.2, 70.2 and 90.2 ms after 1000000000.
 
 func FuzzTriton(f *testing.F) {
-	seedFuzz(f, "triton")
+	decodetest.SeedFuzz(f, "testdata")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, triton{}, decode.Options{}, data)
+		decodetest.FuzzDecode(t, Format{}, decode.Options{}, data)
 		// A well-formed array has each element reported exactly once.
 		var elems []json.RawMessage
 		if json.Unmarshal(data, &elems) != nil {
 			return
 		}
-		rec := &recorder{}
-		_ = triton{}.Decode(&decode.Input{R: strings.NewReader(string(data))}, rec)
+		rec := &decodetest.Recorder{}
+		_ = Format{}.Decode(&decode.Input{R: strings.NewReader(string(data))}, rec)
 		if rec.Total() != len(elems) {
 			t.Fatalf("%d records for %d elements", rec.Total(), len(elems))
 		}
@@ -39,7 +39,7 @@ func FuzzTriton(f *testing.F) {
 // TestTritonAccounting checks that every array element of every testdata
 // file is reported exactly once, counting the elements independently.
 func TestTritonAccounting(t *testing.T) {
-	for _, path := range testdataFiles(t, "triton") {
+	for _, path := range decodetest.TestdataFiles(t, "testdata") {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -48,7 +48,7 @@ func TestTritonAccounting(t *testing.T) {
 		if err := json.Unmarshal(data, &elems); err != nil {
 			t.Fatal(err)
 		}
-		rec, err := decodeFile(t, triton{}, path)
+		rec, err := decodetest.DecodeFile(t, Format{}, path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +91,7 @@ func TestTritonCases(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rec := decodetest.DecodeOne(t, triton{}, decode.Options{}, c.in)
+			rec := decodetest.DecodeOne(t, Format{}, decode.Options{}, c.in)
 			if len(rec.Events) != 1 {
 				t.Fatalf("events %d, skips %v, rejects %v", len(rec.Events), rec.Skips, rec.Rejects)
 			}
@@ -112,15 +112,15 @@ func TestTritonCases(t *testing.T) {
 func TestTritonBrokenInput(t *testing.T) {
 	// A file cut in the middle (Triton still writing): the complete trace
 	// lacks an end and is rejected at line 1, the cut element at line 2.
-	rec := decodetest.DecodeOne(t, triton{}, decode.Options{}, `[{"id":1,"timestamps":[{"name":"REQUEST_START","ns":1}]}, {"id":`)
+	rec := decodetest.DecodeOne(t, Format{}, decode.Options{}, `[{"id":1,"timestamps":[{"name":"REQUEST_START","ns":1}]}, {"id":`)
 	if len(rec.Rejects) != 2 || rec.Rejects[0].Reason != "invalid json" || rec.Rejects[0].Line != 2 ||
 		rec.Rejects[1].Reason != "missing timestamps" || rec.Rejects[1].Line != 1 {
 		t.Errorf("rejects %+v", rec.Rejects)
 	}
-	if err := (triton{}).Decode(&decode.Input{R: strings.NewReader(`{"id":1}`)}, &recorder{}); err == nil {
+	if err := (Format{}).Decode(&decode.Input{R: strings.NewReader(`{"id":1}`)}, &decodetest.Recorder{}); err == nil {
 		t.Error("an object instead of an array should be an error")
 	}
-	if rec := decodetest.DecodeOne(t, triton{}, decode.Options{}, ""); rec.Total() != 0 {
+	if rec := decodetest.DecodeOne(t, Format{}, decode.Options{}, ""); rec.Total() != 0 {
 		t.Errorf("empty input gave %d records", rec.Total())
 	}
 }

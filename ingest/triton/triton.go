@@ -1,4 +1,4 @@
-package ingest
+package triton
 
 import (
 	"bytes"
@@ -49,15 +49,15 @@ import (
 // is missing). Every later element of the same id is a skip "trace entry
 // merged". Triton's mode=opentelemetry exports OTLP to a collector instead of
 // a file; such spans are read by the otlp format.
-type triton struct{}
+type Format struct{}
 
-func (triton) Name() string   { return "triton" }
-func (triton) Source() string { return schema.SourceServer }
-func (triton) Describe() string {
+func (Format) Name() string   { return "triton" }
+func (Format) Source() string { return schema.SourceServer }
+func (Format) Describe() string {
 	return "Triton trace file (level=TIMESTAMPS): start, queue, compute, end on the server's steady clock; first token only for decoupled models"
 }
 
-func (triton) Sniff(head []byte) bool {
+func (Format) Sniff(head []byte) bool {
 	head = bytes.TrimSpace(head)
 	return bytes.HasPrefix(head, []byte("[")) && bytes.Contains(head, []byte(`"id"`)) &&
 		(bytes.Contains(head, []byte(`"timestamps"`)) || bytes.Contains(head, []byte(`"model_name"`)))
@@ -88,7 +88,7 @@ type tritonTrace struct {
 	stamps    []tritonNamed // ns values by name, in order of first appearance
 }
 
-func (t triton) Decode(in *decode.Input, sink decode.Sink) error {
+func (t Format) Decode(in *decode.Input, sink decode.Sink) error {
 	data, err := decode.ReadAllSized(in.R, in.Size)
 	if err != nil {
 		return t.decodeGeneral(in, io.MultiReader(bytes.NewReader(data), decode.ErrReader{Err: err}), sink)
@@ -102,7 +102,7 @@ func (t triton) Decode(in *decode.Input, sink decode.Sink) error {
 
 // decodeGeneral reads the trace array from r by encoding/json, entry by
 // entry.
-func (t triton) decodeGeneral(in *decode.Input, r io.Reader, sink decode.Sink) error {
+func (t Format) decodeGeneral(in *decode.Input, r io.Reader, sink decode.Sink) error {
 	dec := json.NewDecoder(r)
 	tok, err := dec.Token()
 	if err == io.EOF {

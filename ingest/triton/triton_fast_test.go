@@ -1,4 +1,4 @@
-package ingest
+package triton
 
 import (
 	"bytes"
@@ -22,8 +22,8 @@ func tritonRoutes(t *testing.T, data []byte) {
 	t.Helper()
 	general, fast := &decodetest.RawRecorder{}, &decodetest.RawRecorder{}
 	in := &decode.Input{Name: "x", Host: "h"}
-	errG := triton{}.decodeGeneral(in, bytes.NewReader(data), general)
-	errF := triton{}.Decode(&decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h"}, fast)
+	errG := Format{}.decodeGeneral(in, bytes.NewReader(data), general)
+	errF := Format{}.Decode(&decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h"}, fast)
 	if (errG == nil) != (errF == nil) || !reflect.DeepEqual(general, fast) {
 		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", decode.TruncateDetail(string(data)), errG, general, errF, fast)
 	}
@@ -62,7 +62,7 @@ var tritonFastEdges = []string{
 // TestTritonFastMatchesGeneral compares the routes on the testdata, the
 // benchmark input and the edge cases.
 func TestTritonFastMatchesGeneral(t *testing.T) {
-	for _, path := range testdataFiles(t, "triton") {
+	for _, path := range decodetest.TestdataFiles(t, "testdata") {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -77,7 +77,7 @@ func TestTritonFastMatchesGeneral(t *testing.T) {
 
 // FuzzTritonFast compares the routes on arbitrary input.
 func FuzzTritonFast(f *testing.F) {
-	seedFuzz(f, "triton")
+	decodetest.SeedFuzz(f, "testdata")
 	for _, s := range tritonFastEdges {
 		f.Add([]byte(s))
 	}
@@ -126,7 +126,7 @@ func TestTritonFastManyEntries(t *testing.T) {
 // TestTritonReadAll checks the sized read of a file, a reader with a
 // length, and one that fails.
 func TestTritonReadAll(t *testing.T) {
-	path := testdataFiles(t, "triton")[0]
+	path := decodetest.TestdataFiles(t, "testdata")[0]
 	want, _ := os.ReadFile(path)
 	fh, err := os.Open(path)
 	if err != nil {
@@ -142,8 +142,8 @@ func TestTritonReadAll(t *testing.T) {
 	if _, err := decode.ReadAllSized(bad, 0); err != io.ErrUnexpectedEOF {
 		t.Fatalf("error %v", err)
 	}
-	rec := &recorder{}
-	if err := (triton{}).Decode(&decode.Input{R: io.MultiReader(bytes.NewReader(want[:20]), iotest.ErrReader(io.ErrUnexpectedEOF))}, rec); err != nil && rec.Total() == 0 {
+	rec := &decodetest.Recorder{}
+	if err := (Format{}).Decode(&decode.Input{R: io.MultiReader(bytes.NewReader(want[:20]), iotest.ErrReader(io.ErrUnexpectedEOF))}, rec); err != nil && rec.Total() == 0 {
 		t.Logf("read error: %v", err)
 	}
 }

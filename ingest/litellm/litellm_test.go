@@ -1,4 +1,4 @@
-package ingest
+package litellm
 
 import (
 	"bytes"
@@ -97,7 +97,7 @@ func TestLiteLLMOutcome(t *testing.T) {
 // TestLiteLLMNoText checks that prompt, output and error text never reach an
 // event: the testdata carries "SECRET" in messages, response and error_str.
 func TestLiteLLMNoText(t *testing.T) {
-	rec, err := decodeFile(t, litellm{}, "testdata/litellm/standard_logging_payload.jsonl")
+	rec, err := decodetest.DecodeFile(t, Format{}, "testdata/standard_logging_payload.jsonl")
 	if err != nil || len(rec.Events) != 5 || rec.Total() != 8 {
 		t.Fatalf("err %v, %d events, %d records", err, len(rec.Events), rec.Total())
 	}
@@ -146,23 +146,23 @@ func TestLiteLLMSniff(t *testing.T) {
 		`{"startTime":1,"endTime":2}`,
 	}
 	for _, s := range yes {
-		if !(litellm{}).Sniff([]byte(s)) {
+		if !(Format{}).Sniff([]byte(s)) {
 			t.Errorf("not sniffed: %s", s)
 		}
 	}
 	for _, s := range no {
-		if (litellm{}).Sniff([]byte(s)) {
+		if (Format{}).Sniff([]byte(s)) {
 			t.Errorf("wrongly sniffed: %s", s)
 		}
 	}
 }
 
 func FuzzLiteLLM(f *testing.F) {
-	seedFuzz(f, "litellm")
+	decodetest.SeedFuzz(f, "testdata")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, litellm{}, decode.Options{}, data)
-		rec := &recorder{}
-		_ = (litellm{}).Decode(&decode.Input{R: bytes.NewReader(data)}, rec)
+		decodetest.FuzzDecode(t, Format{}, decode.Options{}, data)
+		rec := &decodetest.Recorder{}
+		_ = (Format{}).Decode(&decode.Input{R: bytes.NewReader(data)}, rec)
 		for _, e := range rec.Events {
 			if e.Event.StartNs == nil {
 				t.Fatal("event without start")

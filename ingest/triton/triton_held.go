@@ -1,4 +1,4 @@
-package ingest
+package triton
 
 import (
 	"math/bits"

@@ -1,4 +1,4 @@
-package ingest
+package triton
 
 // Parts of the triton decoder shared by its general route and fast path.
 

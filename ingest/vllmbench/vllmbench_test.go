@@ -1,4 +1,4 @@
-package ingest
+package vllmbench
 
 import (
 	"encoding/json"
@@ -22,17 +22,17 @@ import (
 // = ttft 0.5 + itl 0.25 = 0.75 s.
 
 func FuzzVLLMBench(f *testing.F) {
-	seedFuzz(f, "vllm-bench")
+	decodetest.SeedFuzz(f, "testdata")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, vllmBench{}, decode.Options{}, data)
+		decodetest.FuzzDecode(t, Format{}, decode.Options{}, data)
 		// A JSON object is at least one record: a request, or the document
 		// as one skip or reject.
 		var obj map[string]json.RawMessage
 		if json.Unmarshal(data, &obj) != nil || obj == nil {
 			return
 		}
-		rec := &recorder{}
-		_ = vllmBench{}.Decode(&decode.Input{R: strings.NewReader(string(data))}, rec)
+		rec := &decodetest.Recorder{}
+		_ = Format{}.Decode(&decode.Input{R: strings.NewReader(string(data))}, rec)
 		if rec.Total() == 0 {
 			t.Fatal("no record reported for a JSON object")
 		}
@@ -47,7 +47,7 @@ func TestVLLMBenchChunks(t *testing.T) {
 	doc := `{"model_id":"m","backend":"openai","start_times":[10.0, 10.5],"ttfts":[0.3, 0.05],
 		"itls":[[0.1, 0.2], []],"output_lens":[3, 1],"input_lens":[7, 8, 9],"errors":["", "", ""],
 		"generated_texts":["a","b","c"],"std_itl_ms":NaN}`
-	rec := decodetest.DecodeOne(t, vllmBench{}, decode.Options{}, doc)
+	rec := decodetest.DecodeOne(t, Format{}, decode.Options{}, doc)
 	if len(rec.Events) != 2 || len(rec.Rejects) != 1 || rec.Rejects[0].Line != 3 || rec.Rejects[0].Reason != "missing ttft" {
 		t.Fatalf("events %d rejects %+v", len(rec.Events), rec.Rejects)
 	}
@@ -98,7 +98,7 @@ func TestVLLMBenchNonFinite(t *testing.T) {
 }
 
 func TestVLLMBenchNotJSON(t *testing.T) {
-	rec := decodetest.DecodeOne(t, vllmBench{}, decode.Options{}, "{not json")
+	rec := decodetest.DecodeOne(t, Format{}, decode.Options{}, "{not json")
 	if len(rec.Rejects) != 1 || rec.Rejects[0].Reason != "invalid json" || rec.Total() != 1 {
 		t.Errorf("got %+v", rec)
 	}

@@ -1,4 +1,4 @@
-package ingest
+package vllmbench
 
 import (
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"

@@ -1,4 +1,4 @@
-package ingest
+package vllmbench
 
 import (
 	"bytes"
@@ -51,15 +51,15 @@ import (
 // (vllmbench_fast.go; encoding/json reads anything unusual), texts skipped;
 // Python's NaN and Infinity are read as null. A file without per-request
 // lists is one skip.
-type vllmBench struct{}
+type Format struct{}
 
-func (vllmBench) Name() string   { return "vllm-bench" }
-func (vllmBench) Source() string { return schema.SourceClient }
-func (vllmBench) Describe() string {
+func (Format) Name() string   { return "vllm-bench" }
+func (Format) Source() string { return schema.SourceClient }
+func (Format) Describe() string {
 	return "vllm bench serve --save-detailed JSON: per-request ttft, itl chunks, latency, token counts on a relative clock (never joined)"
 }
 
-func (vllmBench) Sniff(head []byte) bool {
+func (Format) Sniff(head []byte) bool {
 	head = bytes.TrimSpace(head)
 	has := func(k string) bool { return bytes.Contains(head, []byte(`"`+k+`"`)) }
 	return bytes.HasPrefix(head, []byte("{")) && has("model_id") &&
@@ -82,7 +82,7 @@ type vbenchDoc struct {
 	Errors       []*string        `json:"errors"`
 }
 
-func (v vllmBench) Decode(in *decode.Input, sink decode.Sink) error {
+func (v Format) Decode(in *decode.Input, sink decode.Sink) error {
 	data, err := decode.ReadAllSized(in.R, in.Size)
 	if err != nil {
 		return err
@@ -101,7 +101,7 @@ func (v vllmBench) Decode(in *decode.Input, sink decode.Sink) error {
 
 // decodeGeneral decodes the document with encoding/json: the route for
 // anything the fast path does not read.
-func (vllmBench) decodeGeneral(in *decode.Input, sink decode.Sink, data []byte) error {
+func (Format) decodeGeneral(in *decode.Input, sink decode.Sink, data []byte) error {
 	var doc vbenchDoc
 	if err := json.Unmarshal(data, &doc); err != nil {
 		sink.Reject(1, "invalid json", decode.TruncateDetail(err.Error()))
