@@ -221,18 +221,18 @@ func (c *clientFast) chunk(line []byte, j int) int {
 		case clientTMs:
 			f, end, ok := jsonwalk.Float(line, v)
 			ms = f
-			return clientIf(ok, end)
+			return jsonwalk.EndIf(ok, end)
 		case clientTokens:
 			if line[v] == 'n' {
 				return jsonwalk.WalkLiteral(line, v, "null")
 			}
 			n, end, ok := jsonwalk.StrictInt(line, v)
 			tokens, hasTokens = n, true
-			return clientIf(ok && n == int64(int32(n)), end)
+			return jsonwalk.EndIf(ok && n == int64(int32(n)), end)
 		}
 		s, end, plain, ok := jsonwalk.WalkString(line, v)
 		kind = s
-		return clientIf(plain && ok, end)
+		return jsonwalk.EndIf(plain && ok, end)
 	})
 	if end < 0 || seen&clientTMs == 0 || !c.addChunk(ms, tokens, hasTokens, kind) {
 		return -1
@@ -295,14 +295,6 @@ func clientChunkKey(key []byte) int {
 }
 
 var clientChunkFields = []string{"t_ms", "tokens", "kind"}
-
-// clientIf returns end when ok, else -1.
-func clientIf(ok bool, end int) int {
-	if ok {
-		return end
-	}
-	return -1
-}
 
 // addChunk lists one chunk as clientRecord.chunks does, and reports false
 // where that would reject it.

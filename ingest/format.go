@@ -20,6 +20,8 @@ import (
 	"github.com/ttftrace/ttftrace/ingest/triton"
 
 	"github.com/ttftrace/ttftrace/ingest/vllmbench"
+
+	"github.com/ttftrace/ttftrace/ingest/otlp"
 )
 
 // Format decodes one input format. Implementations are plain sequential code
@@ -59,7 +61,7 @@ var formats = []Format{
 	haproxy.Format{},
 	litellm.Format{},
 	// servers, and clients by span kind
-	otlp{},
+	otlp.Format{},
 	tgi.Format{},
 	triton.Format{},
 	// any source, by mapping

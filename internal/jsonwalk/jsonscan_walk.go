@@ -167,3 +167,11 @@ func StructKey(key []byte, names []string) (int, bool) {
 	}
 	return -1, true
 }
+
+// EndIf returns end when ok, else -1.
+func EndIf(ok bool, end int) int {
+	if ok {
+		return end
+	}
+	return -1
+}

@@ -1,4 +1,4 @@
-package ingest
+package otlp
 
 import (
 	"testing"
@@ -11,5 +11,5 @@ import (
 // BenchmarkDecodeOTLP measures the OTLP/JSON decoder on the spans the fleet's
 // vLLM host gpu-1 writes (one ExportTraceServiceRequest per line).
 func BenchmarkDecodeOTLP(b *testing.B) {
-	decodetest.BenchDecodeCPU(b, otlp{}, benchLog(b, "gpu-1"), decode.Options{})
+	decodetest.BenchDecodeCPU(b, Format{}, decodetest.BenchLog(b, "gpu-1"), decode.Options{})
 }

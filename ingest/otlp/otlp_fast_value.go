@@ -1,4 +1,4 @@
-package ingest
+package otlp
 
 import (
 	"bytes"
@@ -45,7 +45,7 @@ func (f *otlpFast) kv(b []byte, i int, set *otlpAttrSet) int {
 				key, ok = jsonwalk.AppendUnescaped(nil, b[j:end])
 			}
 			k, known = otlpKeyOf(key)
-			return clientIf(ok, end)
+			return jsonwalk.EndIf(ok, end)
 		case string(name) == "value" && !hasVal && hasKey:
 			hasVal = true
 			var end int
@@ -236,11 +236,11 @@ func (f *otlpFast) anyMember(b []byte, k, j int, a *otlpFastAny, build bool, dep
 		a.str.kind = otlpStr
 		if !build {
 			_, end, _, ok := jsonwalk.WalkString(b, j)
-			return clientIf(ok, end)
+			return jsonwalk.EndIf(ok, end)
 		}
 		s, end, ok := f.unescape(b, j)
 		a.str.s = string(s)
-		return clientIf(ok, end)
+		return jsonwalk.EndIf(ok, end)
 	case 1:
 		a.hasBool, a.boolean = true, b[j] == 't'
 		if a.boolean {

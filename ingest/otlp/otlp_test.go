@@ -1,4 +1,4 @@
-package ingest
+package otlp
 
 import (
 	"bytes"
@@ -12,8 +12,6 @@ import (
 	"github.com/ttftrace/ttftrace/ingest/decode"
 
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
-
-	"github.com/ttftrace/ttftrace/ingest/nginx"
 )
 
 // The goldens of testdata/otlp were checked by hand against the inputs:
@@ -38,7 +36,7 @@ import (
 func otlpDecodeString(t *testing.T, s string) *decodetest.Recorder {
 	t.Helper()
 	rec := &decodetest.Recorder{}
-	if err := (otlp{}).Decode(&decode.Input{R: strings.NewReader(s), Name: "t", Host: "fallback"}, rec); err != nil {
+	if err := (Format{}).Decode(&decode.Input{R: strings.NewReader(s), Name: "t", Host: "fallback"}, rec); err != nil {
 		t.Fatal(err)
 	}
 	return rec
@@ -221,8 +219,8 @@ func mustJSON(v any) []byte {
 // testdata (OpenInference input.value/llm.input_messages, OpenLLMetry
 // gen_ai.prompt/completion) reaches an event.
 func TestOTLPNoContent(t *testing.T) {
-	for _, p := range testdataFiles(t, "otlp") {
-		rec, err := decodeFile(t, otlp{}, p)
+	for _, p := range decodetest.TestdataFiles(t, "testdata") {
+		rec, err := decodetest.DecodeFile(t, Format{}, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,32 +245,29 @@ func TestOTLPSniff(t *testing.T) {
 		name, head string
 		want       bool
 	}{
-		{"otlp request", read("testdata/otlp/vllm_sglang.jsonl"), true},
-		{"pretty request", read("testdata/otlp/vllm_pretty.json"), true},
-		{"console", read("testdata/otlp/console_spans.txt"), true},
-		{"bare protojson span", read("testdata/otlp/ai-gateway_openinference_span.json"), true},
-		{"nginx", read("nginx/testdata/llm_gateway.log"), false},
+		{"otlp request", read("testdata/vllm_sglang.jsonl"), true},
+		{"pretty request", read("testdata/vllm_pretty.json"), true},
+		{"console", read("testdata/console_spans.txt"), true},
+		{"bare protojson span", read("testdata/ai-gateway_openinference_span.json"), true},
+		{"nginx", read("../nginx/testdata/llm_gateway.log"), false},
 		{"client jsonl", `{"request_id":"9f1c","start":"2026-11-23T10:00:00Z","chunks":[]}` + "\n", false},
 		{"har", `{"log":{"version":"1.2","entries":[]}}`, false},
 	}
 	for _, c := range cases {
-		if got := (otlp{}).Sniff([]byte(c.head)); got != c.want {
+		if got := (Format{}).Sniff([]byte(c.head)); got != c.want {
 			t.Errorf("%s: Sniff = %v, want %v", c.name, got, c.want)
 		}
-	}
-	if (nginx.Format{}).Sniff([]byte(read("testdata/otlp/console_spans.txt"))) {
-		t.Error("nginx claims console spans")
 	}
 }
 
 func FuzzOTLP(f *testing.F) {
-	seedFuzz(f, "otlp")
+	decodetest.SeedFuzz(f, "testdata")
 	f.Add([]byte("{\n\"context\":{\"trace_id\":\"0x1\"},\"kind\":\"SpanKind.SERVER\",\"start_time\":\"x\"}\n[1,{\"]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, otlp{}, decode.Options{}, data)
-		_ = otlp{}.Sniff(data)
+		decodetest.FuzzDecode(t, Format{}, decode.Options{}, data)
+		_ = Format{}.Sniff(data)
 		rec := &decodetest.Recorder{}
-		_ = otlp{}.Decode(&decode.Input{R: bytes.NewReader(data), Host: "h"}, rec)
+		_ = Format{}.Decode(&decode.Input{R: bytes.NewReader(data), Host: "h"}, rec)
 		for _, e := range rec.Events {
 			if e.Event.StartNs == nil || e.Line < 1 {
 				t.Fatalf("event without start or line: %+v", e)
@@ -282,22 +277,4 @@ func FuzzOTLP(f *testing.F) {
 			t.Fatal("non-blank input reported no record")
 		}
 	})
-}
-
-// TestSniffOwnTestdata checks that nginx and otlp each claim their own
-// testdata and not the other's.
-func TestSniffOwnTestdata(t *testing.T) {
-	for _, f := range []Format{nginx.Format{}, otlp{}} {
-		for _, other := range []Format{nginx.Format{}, otlp{}} {
-			for _, p := range testdataFiles(t, other.Name()) {
-				b, err := os.ReadFile(p)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got, want := f.Sniff(b), f.Name() == other.Name(); got != want {
-					t.Errorf("%s.Sniff(%s) = %v, want %v", f.Name(), p, got, want)
-				}
-			}
-		}
-	}
 }

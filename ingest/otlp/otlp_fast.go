@@ -1,4 +1,4 @@
-package ingest
+package otlp
 
 import (
 	"bytes"
@@ -207,7 +207,7 @@ func (f *otlpFast) spanField(b []byte, k, j int, s *otlpFastSpan) int {
 		end := jsonwalk.WalkSkip(b, j, &f.stack)
 		kind, err := otlpFastEnum(b, j, end, "SPAN_KIND_", otlpKinds)
 		s.span.kind = kind
-		return clientIf(err == nil, end)
+		return jsonwalk.EndIf(err == nil, end)
 	case 4, 5:
 		end := jsonwalk.WalkSkip(b, j, &f.stack)
 		if end < 0 {
@@ -219,7 +219,7 @@ func (f *otlpFast) spanField(b []byte, k, j int, s *otlpFastSpan) int {
 		} else {
 			s.end, s.hasEnd = v, set
 		}
-		return clientIf(err == nil, end)
+		return jsonwalk.EndIf(err == nil, end)
 	case 6:
 		return f.attrList(b, j, &s.attrs)
 	case 7:
@@ -232,7 +232,7 @@ func (f *otlpFast) spanField(b []byte, k, j int, s *otlpFastSpan) int {
 			end := jsonwalk.WalkSkip(b, v, &f.stack)
 			status, err := otlpFastEnum(b, v, end, "STATUS_CODE_", otlpStatusNames)
 			s.span.failed = status == "error"
-			return clientIf(err == nil, end)
+			return jsonwalk.EndIf(err == nil, end)
 		})
 	})
 }
@@ -262,7 +262,7 @@ func (f *otlpFast) eventFields(b []byte, i int, e *otlpSpanEvent) int {
 			}
 			var err error
 			e.at, e.timed, err = otlpNanosOf(b[j:end])
-			return clientIf(err == nil, end)
+			return jsonwalk.EndIf(err == nil, end)
 		case 1:
 			return f.stringOrNull(b, j, func(v []byte) { e.name = f.intern(v) })
 		}
@@ -280,7 +280,7 @@ func (f *otlpFast) stringOrNull(b []byte, j int, set func(v []byte)) int {
 	if ok {
 		set(v)
 	}
-	return clientIf(ok, end)
+	return jsonwalk.EndIf(ok, end)
 }
 
 // unescape returns the contents of the string literal at b[j] (in the

@@ -1,4 +1,4 @@
-package ingest
+package otlp
 
 import (
 	"bytes"
@@ -19,8 +19,8 @@ func otlpRoutes(t *testing.T, data []byte) {
 	t.Helper()
 	general, fast := &decodetest.Recorder{}, &decodetest.Recorder{}
 	in := func() *decode.Input { return &decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h"} }
-	errG := otlp{}.decode(in(), general, nil)
-	errF := otlp{}.decode(in(), fast, &otlpFast{})
+	errG := Format{}.decode(in(), general, nil)
+	errF := Format{}.decode(in(), fast, &otlpFast{})
 	if (errG == nil) != (errF == nil) || !reflect.DeepEqual(general, fast) {
 		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", decode.TruncateDetail(string(data)), errG, general, errF, fast)
 	}
@@ -168,7 +168,7 @@ func TestOTLPFastMatchesGeneral(t *testing.T) {
 	if n := otlpFastRead([]byte(otlpOneSpan(otlpServer("", "")))); n != 1 {
 		t.Errorf("the fast path did not read a plain vLLM span")
 	}
-	for _, p := range testdataFiles(t, "otlp") {
+	for _, p := range decodetest.TestdataFiles(t, "testdata") {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -176,7 +176,7 @@ func TestOTLPFastMatchesGeneral(t *testing.T) {
 		otlpRoutes(t, data)
 	}
 	for _, host := range []string{"gpu-1", "gpu-2"} {
-		gen := fleetLog(t, smallFleet(), host)
+		gen := decodetest.FleetLog(t, decodetest.SmallFleet(), host)
 		otlpRoutes(t, gen)
 		if lines, read := bytes.Count(gen, []byte{'\n'}), otlpFastRead(gen); read != lines {
 			t.Errorf("%s: the fast path read %d of %d lines", host, read, lines)
@@ -200,7 +200,7 @@ func checkOTLPParseInt(t *testing.T, s string) {
 }
 
 func FuzzOTLPFast(f *testing.F) {
-	seedFuzz(f, "otlp")
+	decodetest.SeedFuzz(f, "testdata")
 	for _, d := range otlpFastEdges {
 		f.Add([]byte(d))
 	}

@@ -1,4 +1,4 @@
-package ingest
+package otlp
 
 import (
 	"bytes"
@@ -27,11 +27,11 @@ import (
 // not LLM requests are skipped. Prompt and completion text (input.value,
 // output.value, llm.input_messages.*, gen_ai.prompt.*) is never read into
 // the event: only the attributes named in otlp_event.go are.
-type otlp struct{}
+type Format struct{}
 
-func (otlp) Name() string   { return "otlp" }
-func (otlp) Source() string { return schema.SourceServer }
-func (otlp) Describe() string {
+func (Format) Name() string   { return "otlp" }
+func (Format) Source() string { return schema.SourceServer }
+func (Format) Describe() string {
 	return "OTLP/JSON or Python console-exporter traces: vLLM/SGLang llm_request server spans (arrival, ttft, e2e, " +
 		"queue, prefill, decode, usage) and LLM client spans (start, first token event or time_to_first_chunk, chunk events, end)"
 }
@@ -45,7 +45,7 @@ var otlpBareSpan = regexp.MustCompile(`"kind"\s*:\s*"SPAN_KIND_`)
 // Sniff claims OTLP/JSON requests ("resourceSpans"), console-exporter spans
 // ("context" with "trace_id" and "kind": "SpanKind.…") and bare OTLP/JSON
 // spans with a protojson kind or "startTimeUnixNano".
-func (otlp) Sniff(head []byte) bool {
+func (Format) Sniff(head []byte) bool {
 	h := bytes.TrimLeft(bytes.TrimPrefix(head, decode.UTF8BOM), " \t\r\n[")
 	if len(h) == 0 || h[0] != '{' {
 		return false
@@ -62,13 +62,13 @@ func (otlp) Sniff(head []byte) bool {
 
 // Decode splits the input into JSON documents (one per line, or spanning
 // lines) and reports every span in them.
-func (o otlp) Decode(in *decode.Input, sink decode.Sink) error {
+func (o Format) Decode(in *decode.Input, sink decode.Sink) error {
 	return o.decode(in, sink, &otlpFast{})
 }
 
 // decode is Decode trying fast (nil: none) on every document before the
 // general route.
-func (otlp) decode(in *decode.Input, sink decode.Sink, fast *otlpFast) error {
+func (Format) decode(in *decode.Input, sink decode.Sink, fast *otlpFast) error {
 	d := &otlpDocs{in: in, sink: sink, limit: otlpMaxDocBytes, fast: fast}
 	err := decode.EachTextLine(in.R, d.line, func(n int64) {
 		d.flushBroken("invalid json")
