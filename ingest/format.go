@@ -22,6 +22,8 @@ import (
 	"github.com/ttftrace/ttftrace/ingest/vllmbench"
 
 	"github.com/ttftrace/ttftrace/ingest/otlp"
+
+	"github.com/ttftrace/ttftrace/ingest/har"
 )
 
 // Format decodes one input format. Implementations are plain sequential code
@@ -54,7 +56,7 @@ var formats = []Format{
 	clientJSONL{},
 	genaiPerf{},
 	vllmbench.Format{},
-	har{},
+	har.Format{},
 	// proxies
 	nginx.Format{},
 	envoy.Format{},

@@ -1,4 +1,4 @@
-package ingest
+package har
 
 import (
 	"bytes"
@@ -49,11 +49,11 @@ import (
 // else /v1/chat/completions, /v1/completions, /chat/completions,
 // /completions, /v1/responses, /generate, /generate_stream, /v1/messages)
 // are skips.
-type har struct{}
+type Format struct{}
 
-func (har) Name() string   { return "har" }
-func (har) Source() string { return schema.SourceClient }
-func (har) Describe() string {
+func (Format) Name() string   { return "har" }
+func (Format) Source() string { return schema.SourceClient }
+func (Format) Describe() string {
 	return "HAR 1.2 (browser/devtools/proxy capture): start, time to headers, end, status, ids, counted SSE chunks; no per-chunk times, so no TTFT"
 }
 
@@ -62,7 +62,7 @@ var harDefaultEndpoints = []string{"/v1/chat/completions", "/v1/completions", "/
 	"/completions", "/v1/responses", "/generate", "/generate_stream", "/v1/messages"}
 
 // Sniff claims a JSON object whose first key is "log".
-func (har) Sniff(head []byte) bool {
+func (Format) Sniff(head []byte) bool {
 	t := bytes.TrimLeft(head, " \t\r\n\xef\xbb\xbf")
 	if len(t) == 0 || t[0] != '{' {
 		return false
@@ -104,13 +104,13 @@ type harHeader struct {
 // Decode reads the whole document and walks it by the fast path
 // (har_fast.go), which hands what it does not reproduce exactly to the
 // general route below.
-func (h har) Decode(in *decode.Input, sink decode.Sink) error {
+func (h Format) Decode(in *decode.Input, sink decode.Sink) error {
 	return h.decode(in, sink, true)
 }
 
 // decode reads the document by the fast path when fast is set, else by
 // the general route alone.
-func (h har) decode(in *decode.Input, sink decode.Sink, fast bool) error {
+func (h Format) decode(in *decode.Input, sink decode.Sink, fast bool) error {
 	if !fast {
 		return h.decodeGeneral(in, in.R, sink)
 	}
@@ -128,7 +128,7 @@ func (h har) decode(in *decode.Input, sink decode.Sink, fast bool) error {
 // decodeGeneral walks the document in r to log.entries with encoding/json
 // and decodes each entry; the line of an entry is the line its object
 // starts on.
-func (h har) decodeGeneral(in *decode.Input, r io.Reader, sink decode.Sink) error {
+func (h Format) decodeGeneral(in *decode.Input, r io.Reader, sink decode.Sink) error {
 	li := &decode.LineIndex{R: r}
 	dec := json.NewDecoder(li)
 	dec.UseNumber()

@@ -1,4 +1,4 @@
-package ingest
+package har
 
 import (
 	"bytes"
@@ -96,12 +96,12 @@ func TestHARFiles(t *testing.T) {
 		file                   string
 		events, skips, rejects int
 	}{
-		{"testdata/har/llm_chat.har", 6, 1, 1},
-		{"testdata/har/mitmproxy_chrome.har", 3, 0, 0}, // endpoints opts file
-		{"testdata/har/mitmproxy_insomnia.har", 0, 1, 0},
+		{"testdata/llm_chat.har", 6, 1, 1},
+		{"testdata/mitmproxy_chrome.har", 3, 0, 0}, // endpoints opts file
+		{"testdata/mitmproxy_insomnia.har", 0, 1, 0},
 	}
 	for _, c := range cases {
-		rec, err := decodeFile(t, har{}, c.file)
+		rec, err := decodetest.DecodeFile(t, Format{}, c.file)
 		if err != nil || len(rec.Events) != c.events || len(rec.Skips) != c.skips || len(rec.Rejects) != c.rejects {
 			t.Errorf("%s: err %v, %d/%d/%d", c.file, err, len(rec.Events), len(rec.Skips), len(rec.Rejects))
 		}
@@ -111,27 +111,27 @@ func TestHARFiles(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "[1,2]", `{"log":{"version":"1.2"}}`, "not json"} {
-		if err := (har{}).Decode(&decode.Input{R: strings.NewReader(bad)}, &decodetest.Recorder{}); err == nil {
+		if err := (Format{}).Decode(&decode.Input{R: strings.NewReader(bad)}, &decodetest.Recorder{}); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
 	}
 }
 
 func TestHARSniff(t *testing.T) {
-	if !(har{}).Sniff([]byte("{\n\t\"log\": {\n\t\t\"version\": \"1.2\",")) {
+	if !(Format{}).Sniff([]byte("{\n\t\"log\": {\n\t\t\"version\": \"1.2\",")) {
 		t.Error("HAR not sniffed")
 	}
 	for _, s := range []string{`{"start_time":"2025-08-30T16:51:37.894Z","response_flags":"-"}`, `{"resourceSpans":[{"resource":{}}]}`, `[{"log":1}]`} {
-		if (har{}).Sniff([]byte(s)) {
+		if (Format{}).Sniff([]byte(s)) {
 			t.Errorf("wrongly sniffed: %s", s)
 		}
 	}
 }
 
 func FuzzHAR(f *testing.F) {
-	seedFuzz(f, "har")
+	decodetest.SeedFuzz(f, "testdata")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, har{}, decode.Options{}, data)
-		fuzzDecode(t, har{}, decode.Options{Endpoints: []string{"/"}}, data)
+		decodetest.FuzzDecode(t, Format{}, decode.Options{}, data)
+		decodetest.FuzzDecode(t, Format{}, decode.Options{Endpoints: []string{"/"}}, data)
 	})
 }

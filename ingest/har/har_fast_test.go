@@ -1,4 +1,4 @@
-package ingest
+package har
 
 import (
 	"bytes"
@@ -33,8 +33,8 @@ import (
 func harRoutes(t testing.TB, data []byte, opts decode.Options) {
 	t.Helper()
 	general, fast := &decodetest.RawRecorder{}, &decodetest.RawRecorder{}
-	errG := har{}.decode(&decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h", Opts: opts}, general, false)
-	errF := har{}.decode(&decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h", Opts: opts}, fast, true)
+	errG := Format{}.decode(&decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h", Opts: opts}, general, false)
+	errF := Format{}.decode(&decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h", Opts: opts}, fast, true)
 	if (errG == nil) != (errF == nil) || errG != nil && errG.Error() != errF.Error() || !reflect.DeepEqual(general, fast) {
 		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", decode.TruncateDetail(string(data)), errG, general, errF, fast)
 	}
@@ -43,7 +43,7 @@ func harRoutes(t testing.TB, data []byte, opts decode.Options) {
 // TestHARFastMatchesGeneral runs both routes over the testdata and the
 // benchmark input.
 func TestHARFastMatchesGeneral(t *testing.T) {
-	files, _ := filepath.Glob("testdata/har/*.har")
+	files, _ := filepath.Glob("testdata/*.har")
 	for _, path := range files {
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -230,7 +230,7 @@ func TestHARFastEdges(t *testing.T) {
 // TestHARFastDamaged runs both routes over the testdata document cut at
 // every few bytes and with bytes replaced.
 func TestHARFastDamaged(t *testing.T) {
-	data, err := os.ReadFile("testdata/har/llm_chat.har")
+	data, err := os.ReadFile("testdata/llm_chat.har")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestHARFastDamaged(t *testing.T) {
 // FuzzHARFast checks that the fast path reports what the general route
 // does.
 func FuzzHARFast(f *testing.F) {
-	seedFuzz(f, "har")
+	decodetest.SeedFuzz(f, "testdata")
 	for _, e := range harEdgeEntries() {
 		f.Add(harDoc(e))
 	}
@@ -368,7 +368,7 @@ func BenchmarkHARRoutes(b *testing.B) {
 			Entries []json.RawMessage `json:"entries"`
 		} `json:"log"`
 	}
-	chrome, err := os.ReadFile("testdata/har/mitmproxy_chrome.har")
+	chrome, err := os.ReadFile("testdata/mitmproxy_chrome.har")
 	if err != nil || json.Unmarshal(chrome, &doc) != nil {
 		b.Fatal(err)
 	}
@@ -377,7 +377,7 @@ func BenchmarkHARRoutes(b *testing.B) {
 		name string
 		data []byte
 		opts decode.Options
-	}{{"bench", benchHARInput(), decode.Options{}}, {"chrome", chrome, decodetest.BenchOpts(b, "testdata/har/mitmproxy_chrome.har")}} {
+	}{{"bench", benchHARInput(), decode.Options{}}, {"chrome", chrome, decodetest.BenchOpts(b, "testdata/mitmproxy_chrome.har")}} {
 		for _, fast := range []bool{true, false} {
 			b.Run(in.name+map[bool]string{true: "/fast", false: "/general"}[fast], func(b *testing.B) {
 				decodetest.BenchDecodeCPU(b, harRoute{fast}, in.data, in.opts)
@@ -394,14 +394,14 @@ func (harRoute) Source() string    { return schema.SourceClient }
 func (harRoute) Describe() string  { return "" }
 func (harRoute) Sniff([]byte) bool { return false }
 func (r harRoute) Decode(in *decode.Input, sink decode.Sink) error {
-	return har{}.decode(in, sink, r.fast)
+	return Format{}.decode(in, sink, r.fast)
 }
 
 // TestHARFastReadError checks that a read error is reported as the general
 // route reports it, after the entries read before it (none when the error
 // comes after the entries array, which the general route never reads).
 func TestHARFastReadError(t *testing.T) {
-	data, err := os.ReadFile("testdata/har/llm_chat.har")
+	data, err := os.ReadFile("testdata/llm_chat.har")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -410,7 +410,7 @@ func TestHARFastReadError(t *testing.T) {
 		var errs [2]error
 		for k, fast := range []bool{false, true} {
 			r := io.MultiReader(bytes.NewReader(data[:n]), iotest.ErrReader(errors.New("disk on fire")))
-			errs[k] = har{}.decode(&decode.Input{R: r, Name: "x"}, &recs[k], fast)
+			errs[k] = Format{}.decode(&decode.Input{R: r, Name: "x"}, &recs[k], fast)
 		}
 		if fmt.Sprint(errs[0]) != fmt.Sprint(errs[1]) || !reflect.DeepEqual(recs[0], recs[1]) {
 			t.Fatalf("cut at %d: general %v %+v, fast %v %+v", n, errs[0], recs[0], errs[1], recs[1])
