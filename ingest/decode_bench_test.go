@@ -61,7 +61,3 @@ func BenchDecode(b *testing.B, format Format, data []byte, opts decode.Options) 
 func BenchmarkDecodeClientJSONL(b *testing.B) {
 	decodetest.BenchDecodeCPU(b, clientJSONL{}, benchLog(b, "web-1"), decode.Options{})
 }
-
-func BenchmarkDecodeGenaiPerf(b *testing.B) {
-	decodetest.BenchDecodeCPU(b, genaiPerf{}, benchLog(b, "bench-1"), decode.Options{})
-}

@@ -24,6 +24,8 @@ import (
 	"github.com/ttftrace/ttftrace/ingest/otlp"
 
 	"github.com/ttftrace/ttftrace/ingest/har"
+
+	"github.com/ttftrace/ttftrace/ingest/genaiperf"
 )
 
 // Format decodes one input format. Implementations are plain sequential code
@@ -54,7 +56,7 @@ type Format interface {
 var formats = []Format{
 	// clients
 	clientJSONL{},
-	genaiPerf{},
+	genaiperf.Format{},
 	vllmbench.Format{},
 	har.Format{},
 	// proxies

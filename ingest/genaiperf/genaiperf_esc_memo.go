@@ -1,4 +1,4 @@
-package ingest
+package genaiperf
 
 // Memos of the one-pass route. Consecutive events of a stream are nearly
 // the same bytes: the same id, object, created and model, and usually the

@@ -1,4 +1,4 @@
-package ingest
+package genaiperf
 
 import (
 	"encoding/json"
@@ -96,7 +96,7 @@ func TestGenaiPerfFastMatchesSlow(t *testing.T) {
 	if fast < 8 {
 		t.Errorf("the fast path took %d seeds; want the 8 ordinary ones at least", fast)
 	}
-	export, err := os.ReadFile("testdata/genai-perf/profile_export.json")
+	export, err := os.ReadFile("testdata/profile_export.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package ingest
+package genaiperf
 
 import (
 	"bytes"
@@ -79,7 +79,7 @@ var gpOpenAIExport = sync.OnceValue(func() []byte {
 // BenchmarkDecodeGenaiPerfOpenAI measures the decoder on gpOpenAIExport,
 // where the one-pass route's whole-event memo never applies.
 func BenchmarkDecodeGenaiPerfOpenAI(b *testing.B) {
-	decodetest.BenchDecodeCPU(b, genaiPerf{}, gpOpenAIExport(), decode.Options{})
+	decodetest.BenchDecodeCPU(b, Format{}, gpOpenAIExport(), decode.Options{})
 }
 
 // TestGenaiPerfOpenAIExport checks both routes alike on gpOpenAIExport.

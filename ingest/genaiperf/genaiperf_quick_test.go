@@ -1,4 +1,4 @@
-package ingest
+package genaiperf
 
 import (
 	"bytes"
@@ -258,14 +258,14 @@ var gpEdgeRequests = []string{
 // events and rejects as the general route, on the testdata, a generated
 // export and hand-made edge cases, and that it reads the ordinary requests.
 func TestGenaiPerfQuickMatches(t *testing.T) {
-	export, err := os.ReadFile("testdata/genai-perf/profile_export.json")
+	export, err := os.ReadFile("testdata/profile_export.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := checkGpQuick(t, export); n < 6 {
 		t.Errorf("the one-pass route read %d testdata requests; want 6 of 8", n)
 	}
-	gen := fleetLog(t, smallFleet(), "bench-1")
+	gen := decodetest.FleetLog(t, decodetest.SmallFleet(), "bench-1")
 	rec, _, _ := gpDecodeRoute(gen, true)
 	if n := checkGpQuick(t, gen); n != int64(len(rec.Events)) || n < 50 {
 		t.Errorf("the one-pass route read %d of %d generated requests", n, len(rec.Events))
@@ -298,7 +298,7 @@ func FuzzGenaiPerfQuick(f *testing.F) {
 	for _, r := range gpEdgeRequests {
 		f.Add([]byte(gpDoc(r)), "", true)
 	}
-	if export, err := os.ReadFile("testdata/genai-perf/profile_export.json"); err == nil {
+	if export, err := os.ReadFile("testdata/profile_export.json"); err == nil {
 		f.Add(export, "", true)
 	}
 	f.Fuzz(func(t *testing.T, doc []byte, texts string, html bool) {

@@ -1,4 +1,4 @@
-package ingest
+package genaiperf
 
 import (
 	"bytes"
@@ -64,17 +64,17 @@ import (
 // general route (gpFastRequest, then struct decoding). perf_analyzer writes
 // the document on one line, so a request's "line" is its 1-based index in
 // the document. No response text is kept: only counted.
-type genaiPerf struct{}
+type Format struct{}
 
-func (genaiPerf) Name() string   { return "genai-perf" }
-func (genaiPerf) Source() string { return schema.SourceClient }
-func (genaiPerf) Describe() string {
+func (Format) Name() string   { return "genai-perf" }
+func (Format) Source() string { return schema.SourceClient }
+func (Format) Describe() string {
 	return "GenAI-Perf/perf_analyzer profile_export.json: send time, every response's arrival, SSE ids and usage (client wall clock; no header time)"
 }
 
 // Sniff claims a JSON object holding "experiments" with "requests" whose
 // entries have perf_analyzer's request keys.
-func (genaiPerf) Sniff(head []byte) bool {
+func (Format) Sniff(head []byte) bool {
 	head = bytes.TrimLeft(head, " \t\r\n")
 	return len(head) > 0 && head[0] == '{' &&
 		jsonwalk.HasKey(head, "experiments") && jsonwalk.HasKey(head, "requests") &&
@@ -104,7 +104,7 @@ type gpWalker struct {
 }
 
 // Decode reads the document; see genaiPerf.
-func (genaiPerf) Decode(in *decode.Input, sink decode.Sink) error {
+func (Format) Decode(in *decode.Input, sink decode.Sink) error {
 	return (&gpWalker{sc: &gpScanner{r: in.R}, in: in, sink: sink}).decode()
 }
 

@@ -1,4 +1,4 @@
-package ingest
+package genaiperf
 
 import (
 	"encoding/json"
@@ -94,7 +94,7 @@ func TestGenaiPerfStreams(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			rec := &decodetest.Recorder{}
-			err := genaiPerf{}.Decode(&decode.Input{R: strings.NewReader(gpDoc(gpReq(t0, c.reads...))), Name: "x"}, rec)
+			err := Format{}.Decode(&decode.Input{R: strings.NewReader(gpDoc(gpReq(t0, c.reads...))), Name: "x"}, rec)
 			if err != nil || len(rec.Events) != 1 {
 				t.Fatalf("err %v, got %+v", err, rec)
 			}
@@ -120,7 +120,7 @@ func TestGenaiPerfRejects(t *testing.T) {
 	noTS := `{"request_inputs":{},"response_timestamps":[],"response_outputs":[]}`
 	extra := `{"timestamp":5,"response_timestamps":[6],"response_outputs":[{"response":"a"},{"response":"b"}]}`
 	rec := &decodetest.Recorder{}
-	err := genaiPerf{}.Decode(&decode.Input{R: strings.NewReader(gpDoc(bad, noTS, extra, `7`)), Name: "x"}, rec)
+	err := Format{}.Decode(&decode.Input{R: strings.NewReader(gpDoc(bad, noTS, extra, `7`)), Name: "x"}, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestGenaiPerfRejects(t *testing.T) {
 // TestGenaiPerfTruncated cuts the testdata export: what was read before the
 // cut is kept and the cut is one reject; a cut before any request is an error.
 func TestGenaiPerfTruncated(t *testing.T) {
-	full, err := os.ReadFile("testdata/genai-perf/profile_export.json")
+	full, err := os.ReadFile("testdata/profile_export.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestGenaiPerfTruncated(t *testing.T) {
 	j := i + 1 + strings.Index(string(full[i+1:]), `{"timestamp"`)
 	for _, cut := range []int{j - 1, j + 40} { // just before and inside request 2
 		rec := &decodetest.Recorder{}
-		err := genaiPerf{}.Decode(&decode.Input{R: strings.NewReader(string(full[:cut])), Name: "x"}, rec)
+		err := Format{}.Decode(&decode.Input{R: strings.NewReader(string(full[:cut])), Name: "x"}, rec)
 		if err != nil || len(rec.Events) != 1 || len(rec.Rejects) != 1 || rec.Rejects[0].Line != 2 {
 			t.Errorf("cut at %d: err %v, %d events, rejects %+v", cut, err, len(rec.Events), rec.Rejects)
 		}
@@ -154,21 +154,21 @@ func TestGenaiPerfTruncated(t *testing.T) {
 	// Damage after the experiments array loses no request: no reject.
 	rec := &decodetest.Recorder{}
 	end := strings.LastIndex(string(full), `,"version"`)
-	if err := (genaiPerf{}).Decode(&decode.Input{R: strings.NewReader(string(full[:end+5])), Name: "x"}, rec); err != nil ||
+	if err := (Format{}).Decode(&decode.Input{R: strings.NewReader(string(full[:end+5])), Name: "x"}, rec); err != nil ||
 		len(rec.Events) != 7 || len(rec.Rejects) != 1 {
 		t.Errorf("cut after experiments: err %v, %d events, %d rejects; want 7 and the 1 of request 8", err, len(rec.Events), len(rec.Rejects))
 	}
 	for _, in := range []string{string(full[:40]), "not json", `[1,2]`, `{"experiments":{}}`} {
 		rec := &decodetest.Recorder{}
-		if err := (genaiPerf{}).Decode(&decode.Input{R: strings.NewReader(in), Name: "x"}, rec); err == nil || rec.Total() != 0 {
+		if err := (Format{}).Decode(&decode.Input{R: strings.NewReader(in), Name: "x"}, rec); err == nil || rec.Total() != 0 {
 			t.Errorf("%q: err %v, %d records; want an error and none", in, err, rec.Total())
 		}
 	}
 }
 
 func TestGenaiPerfSniff(t *testing.T) {
-	export, _ := os.ReadFile("testdata/genai-perf/profile_export.json")
-	client, _ := os.ReadFile("testdata/ttftrace-client/chat.jsonl")
+	export, _ := os.ReadFile("testdata/profile_export.json")
+	client, _ := os.ReadFile("../testdata/ttftrace-client/chat.jsonl")
 	pretty := "{\n  \"experiments\": [\n    {\n      \"experiment\": {\"mode\": \"concurrency\", \"value\": 1},\n      \"requests\": [\n        {\n          \"timestamp\": 1,\n          \"request_inputs\": {\n"
 	cases := []struct {
 		name string
@@ -182,22 +182,19 @@ func TestGenaiPerfSniff(t *testing.T) {
 		{"aiperf jsonl", []byte(`{"metadata":{"x_request_id":"a","request_start_ns":1},"metrics":{"request_latency":{"value":1}}}`), false},
 	}
 	for _, c := range cases {
-		if got := (genaiPerf{}).Sniff(c.head); got != c.want {
+		if got := (Format{}).Sniff(c.head); got != c.want {
 			t.Errorf("%s: Sniff = %v; want %v", c.name, got, c.want)
 		}
-	}
-	if (clientJSONL{}).Sniff(export) {
-		t.Error("ttftrace-client claims the genai-perf export")
 	}
 }
 
 func FuzzGenaiPerf(f *testing.F) {
-	seedFuzz(f, "genai-perf")
+	decodetest.SeedFuzz(f, "testdata")
 	f.Add([]byte(gpDoc(gpReq(1e9, gpRead{1e9 + 1, gpRole + gpTok[:20]}, gpRead{1e9 + 2, gpTok[20:] + gpDoneEv}))))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, genaiPerf{}, decode.Options{}, data)
+		decodetest.FuzzDecode(t, Format{}, decode.Options{}, data)
 		rec := &decodetest.Recorder{}
-		_ = genaiPerf{}.Decode(&decode.Input{R: strings.NewReader(string(data)), Name: "fuzz"}, rec)
+		_ = Format{}.Decode(&decode.Input{R: strings.NewReader(string(data)), Name: "fuzz"}, rec)
 		var lines []int64
 		for _, e := range rec.Events {
 			lines = append(lines, e.Line)
@@ -226,7 +223,7 @@ func TestGenaiPerfHeaderAndTriton(t *testing.T) {
 		`"requests":[{"timestamp":100,"sequence_id":3,"request_inputs":{"text_input":"hi","max_tokens":8,"stream":true},` +
 		`"response_timestamps":[150,170,190],"response_outputs":[{"text_output":"I"},{"text_output":""},{"text_output":" am"}]}]}],"version":"x"}`
 	rec := &decodetest.Recorder{}
-	if err := (genaiPerf{}).Decode(&decode.Input{R: strings.NewReader(doc), Name: "x"}, rec); err != nil || len(rec.Events) != 1 {
+	if err := (Format{}).Decode(&decode.Input{R: strings.NewReader(doc), Name: "x"}, rec); err != nil || len(rec.Events) != 1 {
 		t.Fatalf("err %v, %+v", err, rec)
 	}
 	ev := rec.Events[0].Event
@@ -252,7 +249,7 @@ func BenchmarkGenaiPerf(b *testing.B) {
 	b.SetBytes(int64(len(doc)))
 	for b.Loop() {
 		sink := &decodetest.CountingSink{}
-		if err := (genaiPerf{}).Decode(&decode.Input{R: strings.NewReader(doc)}, sink); err != nil || sink.Events != 500 {
+		if err := (Format{}).Decode(&decode.Input{R: strings.NewReader(doc)}, sink); err != nil || sink.Events != 500 {
 			b.Fatal(err, sink.Events)
 		}
 	}
@@ -276,7 +273,7 @@ func TestGenaiPerfRealStream(t *testing.T) {
 	nl := hi + strings.IndexByte(string(body[hi:]), '\n')
 	wantFirst := int64(nl/size+1) * step
 	rec := &decodetest.Recorder{}
-	if err := (genaiPerf{}).Decode(&decode.Input{R: strings.NewReader(gpDoc(gpReq(t0, reads...))), Name: "x"}, rec); err != nil || len(rec.Events) != 1 {
+	if err := (Format{}).Decode(&decode.Input{R: strings.NewReader(gpDoc(gpReq(t0, reads...))), Name: "x"}, rec); err != nil || len(rec.Events) != 1 {
 		t.Fatalf("err %v, %+v", err, rec)
 	}
 	ev := rec.Events[0].Event

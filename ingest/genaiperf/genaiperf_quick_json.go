@@ -1,4 +1,4 @@
-package ingest
+package genaiperf
 
 import (
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"

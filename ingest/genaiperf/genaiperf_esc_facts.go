@@ -1,4 +1,4 @@
-package ingest
+package genaiperf
 
 // facts reads the event object whose '{' is at b[i], in its escaped form,
 // into f as gpFacts.parse reads the unescaped event, and returns the index
