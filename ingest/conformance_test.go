@@ -12,10 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")

@@ -1,31 +1,27 @@
 // Package ingest turns timing logs into schema.Events. Each input format is
-// one small type in its own file, listed once in the formats table below; the
-// shared driver (driver.go) opens inputs, decompresses, sniffs the format,
-// counts every record and decodes files in parallel.
+// one folder, ingest/<format>/, holding its one decoder (a type Format), its
+// tests, fuzz test, benchmark and testdata/ with goldens, and is listed once
+// in the formats table below; the shared driver (driver.go) opens inputs,
+// decompresses, sniffs the format, counts every record and decodes files in
+// parallel. What decoders share (Input, Sink, line and JSON-record readers)
+// is ingest/decode; the number, time and JSON readers are internal/textscan
+// and internal/jsonwalk.
 package ingest
 
 import (
+	"github.com/ttftrace/ttftrace/ingest/client"
 	"github.com/ttftrace/ttftrace/ingest/decode"
-
-	"github.com/ttftrace/ttftrace/ingest/tgi"
-
-	"github.com/ttftrace/ttftrace/ingest/nginx"
-
 	"github.com/ttftrace/ttftrace/ingest/envoy"
-
-	"github.com/ttftrace/ttftrace/ingest/haproxy"
-
-	"github.com/ttftrace/ttftrace/ingest/litellm"
-
-	"github.com/ttftrace/ttftrace/ingest/triton"
-
-	"github.com/ttftrace/ttftrace/ingest/vllmbench"
-
-	"github.com/ttftrace/ttftrace/ingest/otlp"
-
-	"github.com/ttftrace/ttftrace/ingest/har"
-
 	"github.com/ttftrace/ttftrace/ingest/genaiperf"
+	"github.com/ttftrace/ttftrace/ingest/haproxy"
+	"github.com/ttftrace/ttftrace/ingest/har"
+	"github.com/ttftrace/ttftrace/ingest/jsonl"
+	"github.com/ttftrace/ttftrace/ingest/litellm"
+	"github.com/ttftrace/ttftrace/ingest/nginx"
+	"github.com/ttftrace/ttftrace/ingest/otlp"
+	"github.com/ttftrace/ttftrace/ingest/tgi"
+	"github.com/ttftrace/ttftrace/ingest/triton"
+	"github.com/ttftrace/ttftrace/ingest/vllmbench"
 )
 
 // Format decodes one input format. Implementations are plain sequential code
@@ -51,11 +47,13 @@ type Format interface {
 	Decode(in *decode.Input, sink decode.Sink) error
 }
 
-// formats lists every input format. Adding a format is one file, one line
-// here and one testdata/<name>/ folder.
+// formats lists every input format. Adding a format is one folder
+// ingest/<format>/ (decoder, tests, fuzz test, benchmark, testdata/ with
+// goldens), one line here and one sample in samples/demo; TestFormatFolders
+// checks that each entry has them.
 var formats = []Format{
 	// clients
-	clientJSONL{},
+	client.Format{},
 	genaiperf.Format{},
 	vllmbench.Format{},
 	har.Format{},
@@ -69,7 +67,7 @@ var formats = []Format{
 	tgi.Format{},
 	triton.Format{},
 	// any source, by mapping
-	genericJSONL{},
+	jsonl.Format{},
 }
 
 // Formats returns the table of input formats in a fixed order.

@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/nginx"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // BenchmarkSinkStream measures what the driver adds per event once a format

@@ -9,11 +9,9 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
-
+	"github.com/ttftrace/ttftrace/ingest/jsonl"
 	"github.com/ttftrace/ttftrace/ingest/tgi"
-
 	"github.com/ttftrace/ttftrace/ingest/triton"
-
 	"github.com/ttftrace/ttftrace/ingest/vllmbench"
 )
 
@@ -126,7 +124,7 @@ func TestSniffCorpus(t *testing.T) {
 // formats claims its own testdata and none of the others', and that jsonl
 // claims nothing.
 func TestServerFormatsSniff(t *testing.T) {
-	mine := []Format{tgi.Format{}, triton.Format{}, vllmbench.Format{}, genericJSONL{}}
+	mine := []Format{tgi.Format{}, triton.Format{}, vllmbench.Format{}, jsonl.Format{}}
 	for _, owner := range mine {
 		for _, path := range testdataFiles(t, owner.Name()) {
 			data, err := os.ReadFile(path)

@@ -9,9 +9,8 @@ import (
 	"sort"
 	"unicode/utf8"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // This file holds the record readers and number parsers shared by the proxy

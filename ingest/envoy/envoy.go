@@ -6,10 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/textscan"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // envoy decodes Envoy access logs (proxy source): text lines written with a

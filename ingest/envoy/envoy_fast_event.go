@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"strconv"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/textscan"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // This file holds the per-value rules of the Envoy fast path's build

@@ -7,12 +7,10 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/fleet"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 	"github.com/ttftrace/ttftrace/internal/textscan"
-
-	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // envoyJSONTestMaps are the key→operator maps the JSON fast path is checked

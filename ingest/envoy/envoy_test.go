@@ -5,11 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
-
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // TestEnvoyDatadogExpectations checks the decoded corpus lines against the

@@ -9,11 +9,9 @@ import (
 	"strings"
 
 	gojson "github.com/goccy/go-json"
-
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // genaiPerf is the profile export of GenAI-Perf / perf_analyzer

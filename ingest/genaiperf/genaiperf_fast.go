@@ -4,9 +4,8 @@ import (
 	"bytes"
 	"strconv"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // The fast path of the genai-perf decoder. Profiling the json.Decoder walk

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	gojson "github.com/goccy/go-json"
-
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 

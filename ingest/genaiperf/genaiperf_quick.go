@@ -3,9 +3,8 @@ package genaiperf
 import (
 	"slices"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // The one-pass route of the genai-perf decoder. Profiling the general route

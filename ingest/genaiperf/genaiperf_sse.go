@@ -6,10 +6,8 @@ import (
 	"strings"
 
 	gojson "github.com/goccy/go-json"
-
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // Response shapes of a genai-perf request, fixed by its first output.

@@ -7,11 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
-
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // The golden testdata/genai-perf/profile_export.json.golden was checked by
@@ -168,7 +166,7 @@ func TestGenaiPerfTruncated(t *testing.T) {
 
 func TestGenaiPerfSniff(t *testing.T) {
 	export, _ := os.ReadFile("testdata/profile_export.json")
-	client, _ := os.ReadFile("../testdata/ttftrace-client/chat.jsonl")
+	client, _ := os.ReadFile("../client/testdata/chat.jsonl")
 	pretty := "{\n  \"experiments\": [\n    {\n      \"experiment\": {\"mode\": \"concurrency\", \"value\": 1},\n      \"requests\": [\n        {\n          \"timestamp\": 1,\n          \"request_inputs\": {\n"
 	cases := []struct {
 		name string

@@ -6,9 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // haproxy decodes HAProxy "option httplog" lines (proxy source), with or

@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"time"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/textscan"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // This file reads the fields of an HAProxy line for the fast path

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
-
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 

@@ -11,10 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/textscan"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // har decodes HTTP Archive 1.2 files (client source): one record per

@@ -5,9 +5,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // The bodies of the fast path: the request body for model and stream, the

@@ -18,13 +18,11 @@ import (
 	"testing/iotest"
 	"time"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 	"github.com/ttftrace/ttftrace/internal/textscan"
-
-	"github.com/ttftrace/ttftrace/ingest/decodetest"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // harRoutes decodes data by the general route alone and with the fast

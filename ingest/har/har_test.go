@@ -6,11 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
-
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // TestHARInstants checks headers and end against hand sums of the timings.

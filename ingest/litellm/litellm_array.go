@@ -8,10 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // The fast path of a LiteLLM input that is one JSON array of records (a

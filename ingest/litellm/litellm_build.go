@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"unicode/utf8"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // litellmBuild holds what litellmRecord.event builds an event with. The

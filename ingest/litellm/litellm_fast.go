@@ -9,10 +9,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // The fast path of the litellm decoder. Profiling showed the time in

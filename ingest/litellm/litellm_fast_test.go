@@ -11,9 +11,8 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
-	"github.com/ttftrace/ttftrace/internal/jsonwalk"
-
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
 // litellmRoutes decodes data by the general route alone and with the fast

@@ -6,12 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
-	"github.com/ttftrace/ttftrace/internal/textscan"
-
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
+	"github.com/ttftrace/ttftrace/internal/textscan"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // TestLiteLLMInstants checks hand-computed instants. 1795428000 s is

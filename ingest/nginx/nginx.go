@@ -12,9 +12,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // nginx decodes nginx access logs written with a log_format the user gives

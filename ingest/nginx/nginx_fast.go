@@ -5,10 +5,9 @@ import (
 	"maps"
 	"strings"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/textscan"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // The fast path of the nginx decoder. Profiling the general route (nginxLine)

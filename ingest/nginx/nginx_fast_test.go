@@ -9,9 +9,7 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/fleet"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
-
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 

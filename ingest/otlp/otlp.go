@@ -7,9 +7,8 @@ import (
 	"fmt"
 	"regexp"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // otlp decodes OpenTelemetry traces written as JSON: OTLP/JSON

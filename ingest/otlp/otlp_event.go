@@ -6,9 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // Span names of the client instrumentations' streaming events.

@@ -3,10 +3,9 @@ package otlp
 import (
 	"bytes"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // The fast path of the otlp decoder. Profiling the general route on the

@@ -7,11 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
-
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // The goldens of testdata/otlp were checked by hand against the inputs:

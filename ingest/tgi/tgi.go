@@ -10,9 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // tgi decodes the log of the Hugging Face text-generation-inference router

@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"strconv"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/textscan"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // The fast path of the TGI decoder, for text lines and --json-output lines

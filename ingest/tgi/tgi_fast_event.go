@@ -4,9 +4,8 @@ import (
 	"bytes"
 	"math"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // This file builds the event of the TGI fast path (tgi_fast.go) from a

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
-
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 

@@ -9,9 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // triton decodes a Triton Inference Server trace file written with

@@ -5,9 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // The events of the triton decoder, built by the same code for both routes

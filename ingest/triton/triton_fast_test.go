@@ -12,7 +12,6 @@ import (
 	"testing/iotest"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
-
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 

@@ -3,9 +3,8 @@ package triton
 import (
 	"math/bits"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // tritonHeld is a Sink that keeps the skips and rejects reported to it

@@ -8,9 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // vllmBench decodes the result file of `vllm bench serve --save-result

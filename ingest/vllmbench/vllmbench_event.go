@@ -4,11 +4,10 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 	"github.com/ttftrace/ttftrace/internal/textscan"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // The event of one vllm-bench request, built by the same code for both

@@ -9,10 +9,9 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 	"github.com/ttftrace/ttftrace/internal/textscan"
-
-	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // vbenchRoutes decodes data by the general route alone and by Decode (the

@@ -6,10 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // The goldens of testdata/vllm-bench were checked by hand:

@@ -1,4 +1,4 @@
-package ingest
+package client
 
 import (
 	"bufio"
@@ -9,11 +9,9 @@ import (
 	"strings"
 
 	gojson "github.com/goccy/go-json"
-
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // clientJSONL is ttftrace's own client log: JSON lines, one request per line
@@ -52,11 +50,11 @@ import (
 //   - a JSON line with neither request_id nor start, or that is not an
 //     object, is skipped ("not a request record"); one with request_id but
 //     no start is rejected ("missing start").
-type clientJSONL struct{}
+type Format struct{}
 
-func (clientJSONL) Name() string   { return "ttftrace-client" }
-func (clientJSONL) Source() string { return schema.SourceClient }
-func (clientJSONL) Describe() string {
+func (Format) Name() string   { return "ttftrace-client" }
+func (Format) Source() string { return schema.SourceClient }
+func (Format) Describe() string {
 	return "ttftrace client JSONL: start, headers, every chunk's arrival, end, tokens, status (client wall clock)"
 }
 
@@ -101,7 +99,7 @@ func clientRejectf(reason, detail string) error {
 
 // Sniff claims inputs whose first line is a JSON object with a top-level
 // "start" key and a "chunks" or "end_ms" key.
-func (clientJSONL) Sniff(head []byte) bool {
+func (Format) Sniff(head []byte) bool {
 	head = bytes.TrimLeft(head, " \t\r\n")
 	if len(head) == 0 || head[0] != '{' {
 		return false
@@ -124,13 +122,13 @@ func (clientJSONL) Sniff(head []byte) bool {
 }
 
 // Decode reads one request per line; see clientJSONL for the field meanings.
-func (f clientJSONL) Decode(in *decode.Input, sink decode.Sink) error {
+func (f Format) Decode(in *decode.Input, sink decode.Sink) error {
 	return f.decode(in, sink, &clientFast{})
 }
 
 // decode reads the input, trying fast (nil: none) on every line before the
 // general route.
-func (f clientJSONL) decode(in *decode.Input, sink decode.Sink, fast *clientFast) error {
+func (f Format) decode(in *decode.Input, sink decode.Sink, fast *clientFast) error {
 	lines := newClientLines(in.R)
 	for {
 		line, n, err := lines.next()
@@ -149,7 +147,7 @@ func (f clientJSONL) decode(in *decode.Input, sink decode.Sink, fast *clientFast
 }
 
 // decodeLine reports one line to sink, read by fast when it can.
-func (clientJSONL) decodeLine(in *decode.Input, n int64, line []byte, sink decode.Sink, fast *clientFast) {
+func (Format) decodeLine(in *decode.Input, n int64, line []byte, sink decode.Sink, fast *clientFast) {
 	trimmed := bytes.TrimSpace(line)
 	if len(trimmed) == 0 {
 		sink.Skip(n, "blank line")

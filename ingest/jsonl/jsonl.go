@@ -1,4 +1,4 @@
-package ingest
+package jsonl
 
 import (
 	"bytes"
@@ -10,10 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/textscan"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // genericJSONL decodes JSON lines of any shape, one request per line, with a
@@ -59,24 +58,24 @@ import (
 // Records: a blank line is a skip, so is a line without the "require" field;
 // a line that is not a JSON object, lacks start or has a value of the wrong
 // kind is a reject naming the field.
-type genericJSONL struct{}
+type Format struct{}
 
-func (genericJSONL) Name() string   { return "jsonl" }
-func (genericJSONL) Source() string { return schema.SourceClient }
-func (genericJSONL) Describe() string {
+func (Format) Name() string   { return "jsonl" }
+func (Format) Source() string { return schema.SourceClient }
+func (Format) Describe() string {
 	return "generic JSON lines with a --map field mapping: whatever instants, ids and counts the mapping names"
 }
 
 // Sniff never claims an input: any JSON lines would match.
-func (genericJSONL) Sniff(head []byte) bool { return false }
+func (Format) Sniff(head []byte) bool { return false }
 
-func (g genericJSONL) Decode(in *decode.Input, sink decode.Sink) error {
+func (g Format) Decode(in *decode.Input, sink decode.Sink) error {
 	return g.decode(in, sink, true)
 }
 
 // decode reads the input, by the fast path (jsonl_fast.go) first when
 // useFast is set, else by the general route alone.
-func (genericJSONL) decode(in *decode.Input, sink decode.Sink, useFast bool) error {
+func (Format) decode(in *decode.Input, sink decode.Sink, useFast bool) error {
 	m, err := parseJSONLMapping(in.Opts.Map)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package ingest
+package client
 
 import (
 	"bytes"
@@ -9,10 +9,8 @@ import (
 	"time"
 
 	gojson "github.com/goccy/go-json"
-
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // This file turns one decoded ttftrace-client record into a schema.Event;

@@ -1,4 +1,4 @@
-package ingest
+package client
 
 import (
 	"bytes"
@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
-
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
@@ -19,9 +18,9 @@ func clientRoutes(t *testing.T, data []byte) int {
 	t.Helper()
 	general, fast := &decodetest.Recorder{}, &decodetest.Recorder{}
 	in := func() *decode.Input { return &decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h"} }
-	errG := clientJSONL{}.decode(in(), general, nil)
+	errG := Format{}.decode(in(), general, nil)
 	c := &clientFast{}
-	errF := clientJSONL{}.decode(in(), fast, c)
+	errF := Format{}.decode(in(), fast, c)
 	if (errG == nil) != (errF == nil) || !reflect.DeepEqual(general, fast) {
 		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", decode.TruncateDetail(string(data)), errG, general, errF, fast)
 	}
@@ -111,7 +110,7 @@ func TestClientFastMatchesGeneral(t *testing.T) {
 		clientRoutes(t, []byte(l+"\n"))
 	}
 	clientRoutes(t, []byte(strings.Join(clientFastEdges, "\r\n")))
-	for _, p := range testdataFiles(t, "ttftrace-client") {
+	for _, p := range decodetest.TestdataFiles(t, "testdata") {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -119,7 +118,7 @@ func TestClientFastMatchesGeneral(t *testing.T) {
 		clientRoutes(t, data)
 	}
 	for _, host := range []string{"web-1", "web-2"} {
-		gen := fleetLog(t, smallFleet(), host)
+		gen := decodetest.FleetLog(t, decodetest.SmallFleet(), host)
 		lines := bytes.Count(gen, []byte{'\n'})
 		if read := clientRoutes(t, gen); read != lines {
 			t.Errorf("%s: the fast path read %d of %d lines", host, read, lines)
@@ -128,7 +127,7 @@ func TestClientFastMatchesGeneral(t *testing.T) {
 }
 
 func FuzzClientFast(f *testing.F) {
-	seedFuzz(f, "ttftrace-client")
+	decodetest.SeedFuzz(f, "testdata")
 	for _, l := range clientFastEdges {
 		f.Add([]byte(l))
 	}

@@ -1,4 +1,4 @@
-package ingest
+package client
 
 import (
 	"bytes"

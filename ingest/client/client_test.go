@@ -1,4 +1,4 @@
-package ingest
+package client
 
 import (
 	"os"
@@ -6,11 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
-
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // The golden testdata/ttftrace-client/chat.jsonl.golden was checked by hand:
@@ -107,7 +105,7 @@ func TestClientRecords(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			rec := &decodetest.Recorder{}
-			clientJSONL{}.Decode(&decode.Input{R: strings.NewReader(c.line), Name: "x"}, rec)
+			Format{}.Decode(&decode.Input{R: strings.NewReader(c.line), Name: "x"}, rec)
 			if len(rec.Events) != 1 {
 				t.Fatalf("got %+v", rec)
 			}
@@ -141,7 +139,7 @@ func TestClientSniff(t *testing.T) {
 		{`{"payload":"{\"start\":1,\"end_ms\":2}"}`, false}, // keys inside a string
 		{"127.0.0.1 - - [23/Nov/2026:10:00:00 +0000] \"GET / HTTP/1.1\" 200 1\n", false},
 	}
-	own, err := os.ReadFile("testdata/ttftrace-client/chat.jsonl")
+	own, err := os.ReadFile("testdata/chat.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,18 +148,18 @@ func TestClientSniff(t *testing.T) {
 		want bool
 	}{string(own), true})
 	for _, c := range cases {
-		if got := (clientJSONL{}).Sniff([]byte(c.head)); got != c.want {
+		if got := (Format{}).Sniff([]byte(c.head)); got != c.want {
 			t.Errorf("Sniff(%q) = %v; want %v", c.head, got, c.want)
 		}
 	}
 }
 
 func FuzzClientJSONL(f *testing.F) {
-	seedFuzz(f, "ttftrace-client")
+	decodetest.SeedFuzz(f, "testdata")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, clientJSONL{}, decode.Options{}, data)
+		decodetest.FuzzDecode(t, Format{}, decode.Options{}, data)
 		rec := &decodetest.Recorder{}
-		clientJSONL{}.Decode(&decode.Input{R: strings.NewReader(string(data)), Name: "fuzz"}, rec)
+		Format{}.Decode(&decode.Input{R: strings.NewReader(string(data)), Name: "fuzz"}, rec)
 		lines := strings.Count(string(data), "\n")
 		if len(data) > 0 && data[len(data)-1] != '\n' {
 			lines++
@@ -180,7 +178,7 @@ func FuzzClientJSONL(f *testing.F) {
 
 // BenchmarkClientJSONL decodes 2000 lines of the testdata's first record.
 func BenchmarkClientJSONL(b *testing.B) {
-	data, err := os.ReadFile("testdata/ttftrace-client/chat.jsonl")
+	data, err := os.ReadFile("testdata/chat.jsonl")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -189,7 +187,7 @@ func BenchmarkClientJSONL(b *testing.B) {
 	b.SetBytes(int64(len(in)))
 	for b.Loop() {
 		sink := &decodetest.CountingSink{}
-		clientJSONL{}.Decode(&decode.Input{R: strings.NewReader(in)}, sink)
+		Format{}.Decode(&decode.Input{R: strings.NewReader(in)}, sink)
 		if sink.Events != 2000 {
 			b.Fatal(sink.Events)
 		}

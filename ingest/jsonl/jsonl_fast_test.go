@@ -1,4 +1,4 @@
-package ingest
+package jsonl
 
 import (
 	"bytes"
@@ -9,14 +9,13 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
-
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
 // jsonlTestMap is the mapping of the differential tests: the testdata's,
 // whose paths are dotted, nested and repeated.
 func jsonlTestMap(t testing.TB) string {
-	return decodetest.BenchOpts(t, "testdata/jsonl/gateway.jsonl").Map
+	return decodetest.BenchOpts(t, "testdata/gateway.jsonl").Map
 }
 
 // jsonlRoutes decodes data with mapping by the general route alone and
@@ -27,8 +26,8 @@ func jsonlRoutes(t *testing.T, data []byte, mapping string, tz *time.Location) {
 	in := func() *decode.Input {
 		return &decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h", Opts: decode.Options{Map: mapping, TZ: tz}}
 	}
-	errG := genericJSONL{}.decode(in(), general, false)
-	errF := genericJSONL{}.decode(in(), fast, true)
+	errG := Format{}.decode(in(), general, false)
+	errF := Format{}.decode(in(), fast, true)
 	if (errG == nil) != (errF == nil) || !reflect.DeepEqual(general, fast) {
 		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", decode.TruncateDetail(string(data)), errG, general, errF, fast)
 	}
@@ -133,7 +132,7 @@ const jsonlDottedMap = `{"start":{"field":"ts"},"request_id":"a.b.c","model":"a.
 
 func TestJSONLFastMatchesGeneral(t *testing.T) {
 	m := jsonlTestMap(t)
-	data, err := os.ReadFile("testdata/jsonl/gateway.jsonl")
+	data, err := os.ReadFile("testdata/gateway.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +160,7 @@ func TestJSONLFastMatchesGeneral(t *testing.T) {
 }
 
 func FuzzJSONLFast(f *testing.F) {
-	data, _ := os.ReadFile("testdata/jsonl/gateway.jsonl")
+	data, _ := os.ReadFile("testdata/gateway.jsonl")
 	for _, line := range bytes.Split(data, []byte("\n")) {
 		f.Add(string(line))
 	}

@@ -1,4 +1,4 @@
-package ingest
+package jsonl
 
 import (
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"

@@ -1,4 +1,4 @@
-package ingest
+package jsonl
 
 import (
 	"bytes"
@@ -6,11 +6,10 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/ttftrace/ttftrace/schema"
-
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 	"github.com/ttftrace/ttftrace/internal/textscan"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // The fast path of the jsonl decoder. Profiling showed the time in

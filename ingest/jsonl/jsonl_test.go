@@ -1,4 +1,4 @@
-package ingest
+package jsonl
 
 import (
 	"strings"
@@ -17,19 +17,19 @@ import (
 // 09:00:02Z = 1795424402 s. Line 5 has no zone and is read as UTC.
 
 func FuzzJSONL(f *testing.F) {
-	seedFuzz(f, "jsonl")
+	decodetest.SeedFuzz(f, "testdata")
 	m := `{"start":{"field":"ts","format":"rfc3339"},"first_token":{"field":"t.ttft","unit":"ms"},` +
 		`"end":{"field":"end","format":"unix_ms"},"status":"status","error":"error","request_id":"id",` +
 		`"prompt_tokens":"u.p","output_tokens":"u.o","trace_id":"tp","attrs":["a","b.c"]}`
 	f.Add([]byte(`{"ts":"2026-11-23T10:00:00Z","t":{"ttft":1.5},"end":"1795428000123.5","status":500,"u":{"p":1}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, genericJSONL{}, decode.Options{Map: m}, data)
-		decodetest.CheckOnePerLine(t, genericJSONL{}, decode.Options{Map: m}, data)
+		decodetest.FuzzDecode(t, Format{}, decode.Options{Map: m}, data)
+		decodetest.CheckOnePerLine(t, Format{}, decode.Options{Map: m}, data)
 	})
 }
 
 func TestJSONLNeedsMap(t *testing.T) {
-	err := genericJSONL{}.Decode(&decode.Input{R: strings.NewReader(`{"a":1}`)}, &decodetest.Recorder{})
+	err := Format{}.Decode(&decode.Input{R: strings.NewReader(`{"a":1}`)}, &decodetest.Recorder{})
 	if err == nil || !strings.Contains(err.Error(), "jsonl needs --map") {
 		t.Errorf("got %v", err)
 	}
@@ -103,7 +103,7 @@ func TestJSONLInstants(t *testing.T) {
 	}
 	for _, c := range cases {
 		m := `{"start":{"field":"ts","format":"` + c.format + `"},"end":{"field":"d","unit":"us"}}`
-		rec := decodetest.DecodeOne(t, genericJSONL{}, decode.Options{Map: m, TZ: c.tz}, `{"ts":`+c.start+`,"d":2.5}`+"\n")
+		rec := decodetest.DecodeOne(t, Format{}, decode.Options{Map: m, TZ: c.tz}, `{"ts":`+c.start+`,"d":2.5}`+"\n")
 		if len(rec.Events) != 1 {
 			t.Errorf("%s: %+v", c.start, rec)
 			continue
@@ -128,12 +128,12 @@ func TestJSONLOutcome(t *testing.T) {
 		{`{"ts":1,"s":200,"e":{"code":"x"}}`, "server_error"},
 	}
 	for _, c := range cases {
-		rec := decodetest.DecodeOne(t, genericJSONL{}, decode.Options{Map: m}, c.line)
+		rec := decodetest.DecodeOne(t, Format{}, decode.Options{Map: m}, c.line)
 		if len(rec.Events) != 1 || rec.Events[0].Event.Error != c.class {
 			t.Errorf("%s: %+v, want class %q", c.line, rec, c.class)
 		}
 	}
-	if rec := decodetest.DecodeOne(t, genericJSONL{}, decode.Options{Map: m}, `{"ts":1,"s":"ok"}`); len(rec.Rejects) != 1 || rec.Rejects[0].Reason != "bad status" {
+	if rec := decodetest.DecodeOne(t, Format{}, decode.Options{Map: m}, `{"ts":1,"s":"ok"}`); len(rec.Rejects) != 1 || rec.Rejects[0].Reason != "bad status" {
 		t.Errorf("bad status: %+v", rec)
 	}
 }
