@@ -1,0 +1,19 @@
+package haproxy
+
+import (
+	"testing"
+
+	"github.com/ttftrace/ttftrace/fleet"
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
+)
+
+type generalOnly struct{ Format }
+
+func (g generalOnly) Decode(in *decode.Input, sink decode.Sink) error { return haproxyDecode(in, sink, false) }
+
+func BenchmarkRouteGeneral(b *testing.B) {
+	decodetest.BenchDecodeCPU(b, generalOnly{}, decodetest.BenchRepeat(b, Format{}, "testdata/llm_httplog.log", decode.Options{}), decode.Options{})
+}
+
+var _ = fleet.NginxLogFormat

@@ -1,0 +1,19 @@
+package nginx
+
+import (
+	"testing"
+
+	"github.com/ttftrace/ttftrace/fleet"
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
+)
+
+type generalOnly struct{ Format }
+
+func (g generalOnly) Decode(in *decode.Input, sink decode.Sink) error { return nginxDecode(in, sink, false) }
+
+func BenchmarkRouteGeneral(b *testing.B) {
+	decodetest.BenchDecodeCPU(b, generalOnly{}, decodetest.BenchLog(b, "edge-1"), decode.Options{LogFormat: fleet.NginxLogFormat})
+}
+
+var _ = fleet.NginxLogFormat
