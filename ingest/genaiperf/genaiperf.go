@@ -58,8 +58,8 @@ import (
 //
 // The document is read with a token walk, one request object at a time, so
 // its size does not bound memory; each request by the one-pass route
-// (genaiperf_quick.go) or, when that route does not handle it, by the
-// general route (gpFastRequest, then struct decoding). perf_analyzer writes
+// (genaiperf_quick.go) or, when that route does not handle it, by struct
+// decoding (gpEvent). perf_analyzer writes
 // the document on one line, so a request's "line" is its 1-based index in
 // the document. No response text is kept: only counted.
 type Format struct{}
@@ -88,11 +88,10 @@ type gpWalker struct {
 	sc         *gpScanner
 	in         *decode.Input
 	sink       decode.Sink
-	req        gpFastRequest // scratch for the fast path, reused by every request
-	quick      gpQuick       // scratch for the one-pass route
-	index      int64         // requests seen so far
-	endpoint   string        // top-level endpoint, when it came before the experiments
-	experiment string        // "mode=value" of the experiment being read
+	quick      gpQuick // scratch for the one-pass route
+	index      int64   // requests seen so far
+	endpoint   string  // top-level endpoint, when it came before the experiments
+	experiment string  // "mode=value" of the experiment being read
 	// experimentsRead is set once the whole "experiments" array was read.
 	experimentsRead bool
 	// general makes every request go by the general route (for tests), and
@@ -183,7 +182,7 @@ func (w *gpWalker) request() error {
 		w.sink.Reject(w.index, "invalid json", decode.TruncateDetail(err.Error()))
 		return gpStop
 	}
-	ev, reason, detail := w.event(raw)
+	ev, reason, detail := gpEvent(raw, w.endpoint)
 	if ev == nil {
 		w.sink.Reject(w.index, reason, decode.TruncateDetail(detail))
 		return nil
@@ -199,15 +198,6 @@ func (w *gpWalker) emit(ev *schema.Event, raw []byte) {
 	}
 	ev.Host, ev.InputFile, ev.InputLine = w.in.Host, w.in.Name, w.index
 	w.sink.Event(w.index, raw, ev)
-}
-
-// event builds the event of one request object by the fast path, or by
-// gpEvent when the object holds anything the fast path does not handle.
-func (w *gpWalker) event(raw []byte) (*schema.Event, string, string) {
-	if w.req.parse(raw) {
-		return w.req.event(raw, w.endpoint)
-	}
-	return gpEvent(raw, w.endpoint)
 }
 
 // object reads a JSON object, calling member for each key with the scanner

@@ -1,6 +1,7 @@
 package genaiperf
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
@@ -186,4 +187,22 @@ func (f *gpFacts) usage(data []byte, j int) int {
 		}
 		return end
 	})
+}
+
+// gpFastKey reports whether key, a raw object key, is one of want (returning
+// its index) and ok=false when it is escaped or only a case-folded match,
+// which the struct decoding would read differently.
+func gpFastKey(key []byte, want ...string) (int, bool) {
+	if bytes.IndexByte(key, '\\') >= 0 {
+		return -1, false
+	}
+	for i, w := range want {
+		if string(key) == w {
+			return i, true
+		}
+		if bytes.EqualFold(key, []byte(w)) {
+			return -1, false
+		}
+	}
+	return -1, true
 }
