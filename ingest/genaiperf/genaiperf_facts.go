@@ -54,7 +54,7 @@ func (f *gpFacts) parse(data []byte, stack *[]byte) bool {
 		return false
 	}
 	seen := 0
-	return jsonwalk.Object(data, 0, func(key []byte, j int) int {
+	return jsonwalk.WalkObject(data, 0, func(key []byte, j int) int {
 		k, ok := gpFastKey(key, gpChunkKeys...)
 		if !ok || (k >= 0 && seen&(1<<k) != 0) {
 			return -1
@@ -77,7 +77,7 @@ func (f *gpFacts) member(data []byte, k, j int, stack *[]byte) int {
 		*[]*[]byte{&f.id, &f.object, &f.model}[k] = s
 		return end
 	case 3:
-		return jsonwalk.Array(data, j, func(e int) int { return f.choice(data, e, stack) })
+		return jsonwalk.WalkArray(data, j, func(e int) int { return f.choice(data, e, stack) })
 	case 4:
 		if string(data[j:min(j+4, len(data))]) == "null" {
 			return j + 4 // no usage block, as the struct decoding reads it
@@ -103,7 +103,7 @@ var gpChoiceKeys = []string{"delta", "message", "text", "finish_reason"}
 // choice reads one element of "choices" at data[j].
 func (f *gpFacts) choice(data []byte, j int, stack *[]byte) int {
 	seen := 0
-	return jsonwalk.Object(data, j, func(key []byte, v int) int {
+	return jsonwalk.WalkObject(data, j, func(key []byte, v int) int {
 		k, ok := gpFastKey(key, gpChoiceKeys...)
 		if !ok || (k >= 0 && seen&(1<<k) != 0) {
 			return -1
@@ -146,7 +146,7 @@ var gpMessageKeys = []string{"content", "reasoning_content", "reasoning", "tool_
 // message reads a delta or message object at data[j].
 func (f *gpFacts) message(data []byte, j int, stack *[]byte) int {
 	seen := 0
-	return jsonwalk.Object(data, j, func(key []byte, v int) int {
+	return jsonwalk.WalkObject(data, j, func(key []byte, v int) int {
 		k, ok := gpFastKey(key, gpMessageKeys...)
 		if !ok || (k >= 0 && seen&(1<<k) != 0) {
 			return -1
@@ -163,7 +163,7 @@ func (f *gpFacts) message(data []byte, j int, stack *[]byte) int {
 // usage reads the usage object at data[j].
 func (f *gpFacts) usage(data []byte, j int) int {
 	seen := 0
-	return jsonwalk.Object(data, j, func(key []byte, v int) int {
+	return jsonwalk.WalkObject(data, j, func(key []byte, v int) int {
 		k, ok := gpFastKey(key, "prompt_tokens", "completion_tokens")
 		if !ok || (k >= 0 && seen&(1<<k) != 0) {
 			return -1

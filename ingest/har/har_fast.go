@@ -119,7 +119,7 @@ func (f *harFast) decode(data []byte) bool {
 // at with the index of its value; other members are validated and skipped.
 // It gives up at a key that might unescape to key.
 func (f *harFast) member(i int, key string, at func(j int)) {
-	harWalkObject(f.data, i, func(k []byte, j int) int {
+	jsonwalk.WalkObject(f.data, i, func(k []byte, j int) int {
 		if string(k) == key {
 			at(j)
 			return -1
@@ -140,7 +140,7 @@ func (f *harFast) log(j int) {
 
 // entries reads and reports the entries array at data[j].
 func (f *harFast) entries(j int) {
-	if f.data[j] == '[' && harWalkArray(f.data, j, f.element) >= 0 {
+	if f.data[j] == '[' && jsonwalk.WalkArray(f.data, j, f.element) >= 0 {
 		f.done = true
 	}
 }
@@ -177,7 +177,7 @@ func (f *harFast) object(j int, names *harNames, field func(k, j int) int) int {
 		return jsonwalk.WalkLiteral(f.data, j, "null")
 	}
 	seen := 0
-	return harWalkObject(f.data, j, func(key []byte, j int) int {
+	return jsonwalk.WalkObject(f.data, j, func(key []byte, j int) int {
 		k, ok := harKey(key, names)
 		switch {
 		case !ok || k >= 0 && seen&(1<<k) != 0:
@@ -307,7 +307,7 @@ func (f *harFast) timings(j int) int {
 	if f.data[j] == 'n' {
 		return jsonwalk.WalkLiteral(f.data, j, "null")
 	}
-	return harWalkObject(f.data, j, func(key []byte, j int) int {
+	return jsonwalk.WalkObject(f.data, j, func(key []byte, j int) int {
 		k := harTimingIndex(key)
 		if k < 0 && bytes.IndexByte(key, '\\') >= 0 {
 			return -1
@@ -348,7 +348,7 @@ func (f *harFast) headers(j int, resp bool) int {
 	if f.data[j] == 'n' {
 		return jsonwalk.WalkLiteral(f.data, j, "null")
 	}
-	return harWalkArray(f.data, j, func(j int) int {
+	return jsonwalk.WalkArray(f.data, j, func(j int) int {
 		var name, value harStr
 		end := f.object(j, harHeaderFields, func(k, j int) int {
 			return f.str(j, [...]*harStr{&name, &value}[k])

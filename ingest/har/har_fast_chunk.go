@@ -71,7 +71,7 @@ func (f *harFast) chunk(b []byte, c *harFastChunk) bool {
 	c.env[0].set = true
 	r := chunkReader{b: b, stack: &f.stack, c: c}
 	end := r.object(0, harChunkFields, r.field)
-	if end < 0 || harSkipWS(b, end) != len(b) {
+	if end < 0 || jsonwalk.SkipWS(b, end) != len(b) {
 		return false
 	}
 	t := r.typ
@@ -91,7 +91,7 @@ func (r *chunkReader) object(j int, names *harNames, field func(k, j int) int) i
 		return jsonwalk.WalkLiteral(b, j, "null")
 	}
 	seen := 0
-	return harWalkObject(b, j, func(key []byte, j int) int {
+	return jsonwalk.WalkObject(b, j, func(key []byte, j int) int {
 		k, ok := harKey(key, names)
 		switch {
 		case !ok || k >= 0 && seen&(1<<k) != 0:
@@ -198,7 +198,7 @@ func (r *chunkReader) choices(j int) int {
 	if r.b[j] == 'n' {
 		return jsonwalk.WalkLiteral(r.b, j, "null")
 	}
-	return harWalkArray(r.b, j, func(j int) int {
+	return jsonwalk.WalkArray(r.b, j, func(j int) int {
 		return r.object(j, harChoiceFields, func(k, j int) int {
 			switch k {
 			case 0:

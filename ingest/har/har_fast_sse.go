@@ -56,7 +56,7 @@ func (f *harFast) requestBody(ev *schema.Event, box *harBox) bool {
 // ok is false when the body needs encoding/json.
 func (f *harFast) requestFields(text []byte) (model []byte, stream int, ok bool) {
 	stream = -1
-	end := harWalkObject(text, 0, func(key []byte, j int) int {
+	end := jsonwalk.WalkObject(text, 0, func(key []byte, j int) int {
 		k, ok := harKey(key, harBodyFields)
 		switch {
 		case !ok || k == 0 && model != nil || k == 1 && stream >= 0:
@@ -79,7 +79,7 @@ func (f *harFast) requestFields(text []byte) (model []byte, stream int, ok bool)
 		stream = 0
 		return jsonwalk.WalkLiteral(text, j, "false")
 	})
-	return model, stream, end >= 0 && harSkipWS(text, end) == len(text)
+	return model, stream, end >= 0 && jsonwalk.SkipWS(text, end) == len(text)
 }
 
 // responseBody reads the captured response body as harEntry.responseBody

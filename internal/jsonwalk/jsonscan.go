@@ -2,6 +2,8 @@ package jsonwalk
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 )
@@ -118,11 +120,29 @@ func Key(b []byte, i int) (int, int) {
 	return i + 1, OK
 }
 
-// jsonSkipWS returns the index of the first byte at or after i that is not
-// JSON white space.
+// SkipWS returns the index of the first byte at or after b[i] that is not
+// JSON white space (space, tab, CR, LF), or len(b). Runs of spaces (the
+// indentation of pretty-printed documents) are read sixteen bytes at a time.
 func SkipWS(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t') {
+	if i < len(b) && b[i] > ' ' {
+		return i // the usual case, inlined
+	}
+	return skipWSRun(b, i)
+}
+
+// skipWSRun is SkipWS past its first byte.
+func skipWSRun(b []byte, i int) int {
+	const spaces = 0x2020202020202020
+	for i < len(b) {
+		if c := b[i]; c > ' ' || c != ' ' && c != '\n' && c != '\r' && c != '\t' {
+			return i
+		}
 		i++
+		for i+16 <= len(b) && b[i] == ' ' {
+			n1 := bits.TrailingZeros64(binary.LittleEndian.Uint64(b[i:])^spaces) >> 3
+			n2 := bits.TrailingZeros64(binary.LittleEndian.Uint64(b[i+8:])^spaces) >> 3
+			i += n1 + n2&-(n1>>3)
+		}
 	}
 	return i
 }
@@ -316,60 +336,6 @@ func Skip(b []byte, i int, stack *[]byte) int {
 	end, _, grown := ValueEnd(b, i, *stack)
 	*stack = grown
 	return end
-}
-
-// jsonObject walks the members of the validated JSON object at b[i]
-// (after optional white space). For each it calls member with the key's
-// raw bytes (between the quotes, escapes left as they are) and the index
-// of its value; member returns the index just past the value, or -1 to
-// stop. jsonObject returns the index just past the object, or -1 when
-// member stopped or b[i] is not an object.
-func Object(b []byte, i int, member func(key []byte, j int) int) int {
-	i = SkipWS(b, i)
-	if i >= len(b) || b[i] != '{' {
-		return -1
-	}
-	i = SkipWS(b, i+1)
-	if b[i] == '}' {
-		return i + 1
-	}
-	for {
-		kEnd, _ := StringEnd(b, i)
-		colon := SkipWS(b, kEnd)
-		if i = member(b[i+1:kEnd-1], SkipWS(b, colon+1)); i < 0 {
-			return -1
-		}
-		i = SkipWS(b, i)
-		if b[i] == '}' {
-			return i + 1
-		}
-		i = SkipWS(b, i+1) // after the ','
-	}
-}
-
-// jsonArray walks the elements of the validated JSON array at b[i] (after
-// optional white space), calling elem with the index of each; elem returns
-// the index just past the element, or -1 to stop. jsonArray returns the
-// index just past the array, or -1 when elem stopped or b[i] is not an array.
-func Array(b []byte, i int, elem func(j int) int) int {
-	i = SkipWS(b, i)
-	if i >= len(b) || b[i] != '[' {
-		return -1
-	}
-	i = SkipWS(b, i+1)
-	if b[i] == ']' {
-		return i + 1
-	}
-	for {
-		if i = elem(i); i < 0 {
-			return -1
-		}
-		i = SkipWS(b, i)
-		if b[i] == ']' {
-			return i + 1
-		}
-		i = SkipWS(b, i+1)
-	}
 }
 
 // jsonInt parses the plain integer (no fraction or exponent) at b[i] and

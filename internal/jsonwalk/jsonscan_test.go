@@ -1,6 +1,7 @@
 package jsonwalk
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -46,6 +47,21 @@ func FuzzJSONValueEnd(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if got, want := jsonScanValid(data), json.Valid(data); got != want {
 			t.Fatalf("%q: scanner says valid=%v, encoding/json %v", data, got, want)
+		}
+	})
+}
+
+// FuzzSkipWS checks SkipWS against bytes.TrimLeft with JSON's white space
+// from every start index.
+func FuzzSkipWS(f *testing.F) {
+	for _, s := range []string{"", " ", "  \n\t\r x", strings.Repeat(" ", 40) + "{", "\n" + strings.Repeat(" ", 17) + "\t" + strings.Repeat(" ", 33), "\x00 \x1f"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for i := 0; i <= len(b); i++ {
+			if got, want := SkipWS(b, i), len(b)-len(bytes.TrimLeft(b[i:], " \t\r\n")); got != want {
+				t.Fatalf("SkipWS(%q, %d) = %d, want %d", b, i, got, want)
+			}
 		}
 	})
 }

@@ -5,10 +5,9 @@ import (
 	"unicode/utf8"
 )
 
-// A validating walker: jsonObject and jsonArray in jsonscan.go walk values
-// that jsonValueEnd validated beforehand, a second pass over every byte.
-// These walk unvalidated bytes and check the syntax as they go, so that a
-// record is read in one pass: the callbacks validate the values they read
+// The one in-place walker of the project: WalkObject and WalkArray walk
+// unvalidated bytes and check the syntax as they go, so that a record is
+// read in one pass: the callbacks validate the values they read
 // (jsonWalkString, jsonFloat, jsonStrictInt) and skip the others with
 // jsonWalkSkip. Every function returns -1 (or ok false) for bytes that are
 // not JSON, whatever the callbacks were told before; callers then hand the
