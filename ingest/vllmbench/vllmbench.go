@@ -2,7 +2,6 @@ package vllmbench
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -47,7 +46,8 @@ import (
 // "ServerDisconnectedError", "ClientPayloadError" → interrupted; anything else
 // server_error); the text itself is not stored. Each request is one record,
 // its line number i+1. The document is read whole and walked in place
-// (vllmbench_fast.go; encoding/json reads anything unusual), texts skipped;
+// (vllmbench_read.go; a document encoding/json would refuse is rejected in
+// its words), texts skipped;
 // Python's NaN and Infinity are read as null. A file without per-request
 // lists is one skip.
 type Format struct{}
@@ -90,60 +90,29 @@ func (v Format) Decode(in *decode.Input, sink decode.Sink) error {
 		return nil
 	}
 	data = vbenchNullNonFinite(data)
-	var f vbenchFast
-	if f.read(data) {
-		f.emit(in, sink)
+	var f vbenchReader
+	if !f.read(data) {
+		vbenchRefuse(sink, data)
 		return nil
 	}
-	return v.decodeGeneral(in, sink, data)
-}
-
-// decodeGeneral decodes the document with encoding/json: the route for
-// anything the fast path does not read.
-func (Format) decodeGeneral(in *decode.Input, sink decode.Sink, data []byte) error {
-	var doc vbenchDoc
-	if err := json.Unmarshal(data, &doc); err != nil {
-		sink.Reject(1, "invalid json", decode.TruncateDetail(err.Error()))
-		return nil
-	}
-	n := max(len(doc.StartTimes), len(doc.TTFTs), len(doc.ITLs), len(doc.Latencies),
-		len(doc.InputLens), len(doc.OutputLens), len(doc.Errors))
-	if n == 0 {
-		sink.Skip(1, "no per-request lists (saved without --save-detailed)")
-		return nil
-	}
-	var starts [][]byte
-	for _, s := range doc.StartTimes {
-		starts = append(starts, vbenchText(s))
-	}
-	run := vbenchRun{model: doc.ModelID, backend: cmp.Or(doc.Backend, doc.EndpointType),
-		stream: doc.ITLs != nil, origin: vbenchOrigin(len(starts), func(i int) []byte { return starts[i] })}
-	if doc.Label != nil {
-		run.label = *doc.Label
-	}
-	var req vbenchReq
-	var raw []byte
-	for i := range n {
-		req = vbenchReq{start: vbenchText(vbenchAt(doc.StartTimes, i)), ttft: vbenchText(vbenchAt(doc.TTFTs, i)),
-			latency: vbenchText(vbenchAt(doc.Latencies, i)), input: vbenchText(vbenchAt(doc.InputLens, i)),
-			output: vbenchText(vbenchAt(doc.OutputLens, i)), itls: req.itls[:0]}
-		for _, g := range vbenchAt(doc.ITLs, i) {
-			req.itls = append(req.itls, vbenchText(g))
-		}
-		if e := vbenchAt(doc.Errors, i); e != nil {
-			req.err = *e
-		}
-		raw = run.emit(in, sink, i, &req, raw)
-	}
+	f.emit(in, sink)
 	return nil
 }
 
-// vbenchText is the text of a number, nil for null.
-func vbenchText(n *json.Number) []byte {
-	if n == nil {
-		return nil
+// vbenchRefuse rejects a document vbenchReader.read refused, in the words of
+// encoding/json decoding it into vbenchDoc (a syntax error, or the first
+// value of the wrong type). The one case encoding/json takes and read does
+// not, a number written as a string with escapes ("1\u002e5"), is worded here.
+func vbenchRefuse(sink decode.Sink, data []byte) {
+	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		sink.Skip(1, "no per-request lists (saved without --save-detailed)")
+		return
 	}
-	return []byte(n.String())
+	detail := "a number written as a string with escapes"
+	if err := json.Unmarshal(data, new(vbenchDoc)); err != nil {
+		detail = err.Error()
+	}
+	sink.Reject(1, "invalid json", decode.TruncateDetail(detail))
 }
 
 // vbenchOrigin returns the earliest of the n start times start(i) (number
@@ -245,13 +214,4 @@ func vbenchRaw(dst []byte, i int, req *vbenchReq) []byte {
 		dst = append(dst, v...)
 	}
 	return dst
-}
-
-// vbenchAt returns s[i], or the zero value when i is out of range.
-func vbenchAt[T any](s []T, i int) T {
-	var zero T
-	if i < 0 || i >= len(s) {
-		return zero
-	}
-	return s[i]
 }

@@ -55,13 +55,12 @@ func (r *vbenchRun) newOffsets(n int) []int64 {
 }
 
 // vbenchReq holds the values of one request as number texts (nil: missing
-// or null); both routes fill it and run.emit builds the event from it.
+// or null); run.emit builds the event from it.
 type vbenchReq struct {
 	start, ttft, latency, input, output []byte
-	itls                                [][]byte // general route: texts, nil element: null
-	itlNs                               []int64  // fast route: values in ns, < 0 for one to reject
-	itlArr                              []byte   // fast route: the array itlNs was read from
-	err                                 string   // the error text, "" on success
+	itlNs                               []int64 // the itls in ns, < 0 for one to reject
+	itlArr                              []byte  // the array itlNs was read from; nil when none
+	err                                 string  // the error text, "" on success
 }
 
 // emit reports request i: its event, or a reject when one of its values is
@@ -179,26 +178,11 @@ func (r *vbenchRun) times(ev *schema.Event, v *vbenchVals, req *vbenchReq, i int
 // ttft ns after its start: ttft, then each itl added; or a reject reason
 // and detail for the first itl that is null, negative or not a number.
 func (r *vbenchRun) offsets(req *vbenchReq, ttft int64) ([]int64, string, string) {
-	if req.itlArr != nil {
-		offsets := r.newOffsets(1 + len(req.itlNs))
-		offsets[0] = ttft
-		for k, ns := range req.itlNs {
-			if ns < 0 {
-				return nil, "bad number", vbenchITLDetail(vbenchArrayElem(req.itlArr, k))
-			}
-			offsets[k+1] = offsets[k] + ns
-		}
-		return offsets, "", ""
-	}
-	offsets := r.newOffsets(1 + len(req.itls))
+	offsets := r.newOffsets(1 + len(req.itlNs))
 	offsets[0] = ttft
-	for k, g := range req.itls {
-		if g == nil {
-			return nil, "bad number", vbenchITLDetail(g)
-		}
-		ns, ok := vbenchNs(g)
-		if !ok || ns < 0 {
-			return nil, "bad number", vbenchITLDetail(g)
+	for k, ns := range req.itlNs {
+		if ns < 0 {
+			return nil, "bad number", vbenchITLDetail(vbenchArrayElem(req.itlArr, k))
 		}
 		offsets[k+1] = offsets[k] + ns
 	}

@@ -4,7 +4,7 @@ import (
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
-// The itls of the vllm-bench fast path. They hold most of a document's
+// The itls of a vllm-bench document. They hold most of a document's
 // numbers, so each is validated and converted to ns in one visit as the
 // document is read, into blocks of one arena; the event is built from the
 // values, and the number's text is looked up again only to reject it.
@@ -43,7 +43,7 @@ func (x *vbenchITLs) array(b []byte, j int) int {
 	lo := j
 	start := len(x.block)
 	if j = jsonwalk.SkipWS(b, j+1); j < len(b) && b[j] == ']' {
-		x.sets = append(x.sets, vbenchITLSet{arr: vbenchSpan{int32(lo), int32(j + 1)}})
+		x.sets = append(x.sets, vbenchITLSet{arr: vbenchSpan{lo, j + 1}})
 		return j + 1
 	}
 	for j < len(b) {
@@ -65,7 +65,7 @@ func (x *vbenchITLs) array(b []byte, j int) int {
 		}
 		switch b[j] {
 		case ']':
-			x.sets = append(x.sets, vbenchITLSet{vbenchSpan{int32(lo), int32(j + 1)},
+			x.sets = append(x.sets, vbenchITLSet{vbenchSpan{lo, j + 1},
 				int32(len(x.blocks) - 1), int32(start), int32(len(x.block) - start)})
 			return j + 1
 		case ',':
@@ -85,21 +85,15 @@ func (x *vbenchITLs) grow(start int) {
 	x.blocks = append(x.blocks, x.block)
 }
 
-// vbenchITL reads the number or null at b[j] that vbenchNsAt declined and
-// returns the index past it (-1 for anything else) and its value in ns, -1
-// for one the event route rejects.
+// vbenchITL reads the number, null or number-holding string at b[j] that
+// vbenchNsAt declined and returns the index past it (-1 for anything else)
+// and its value in ns, -1 for one the event route rejects.
 func vbenchITL(b []byte, j int) (int, int64) {
-	if b[j] == 'n' {
-		return jsonwalk.WalkLiteral(b, j, "null"), -1
+	e, s := vbenchElem(b, j)
+	if e < 0 || s.lo < 0 {
+		return e, -1
 	}
-	if b[j] != '-' && (b[j] < '0' || b[j] > '9') {
-		return -1, 0
-	}
-	e, st := jsonwalk.NumberEnd(b, j)
-	if st != jsonwalk.OK {
-		return -1, 0
-	}
-	ns, ok := vbenchNs(b[j:e])
+	ns, ok := vbenchNs(b[s.lo:s.hi])
 	if !ok || ns < 0 {
 		return e, -1
 	}
@@ -107,7 +101,7 @@ func vbenchITL(b []byte, j int) (int, int64) {
 }
 
 // vbenchArrayElem returns the text of element k of the array arr, which
-// was validated as numbers and nulls; nil for null.
+// was validated as numbers, nulls and number strings; nil for null.
 func vbenchArrayElem(arr []byte, k int) []byte {
 	for j := jsonwalk.SkipWS(arr, 1); j < len(arr) && arr[j] != ']'; k-- {
 		e, s := vbenchElem(arr, j)

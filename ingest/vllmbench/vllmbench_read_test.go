@@ -2,8 +2,8 @@ package vllmbench
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
-	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,28 +14,12 @@ import (
 	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
-// vbenchRoutes decodes data by the general route alone and by Decode (the
-// fast path when it reads data), and fails when the two report anything
-// differently. It reports whether the fast path read data.
-func vbenchRoutes(t *testing.T, data []byte) bool {
-	t.Helper()
-	general, fast := &decodetest.Recorder{}, &decodetest.Recorder{}
-	in := func() *decode.Input { return &decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h"} }
-	var errG error
-	if len(bytes.TrimSpace(data)) > 0 {
-		errG = Format{}.decodeGeneral(in(), general, vbenchNullNonFinite(data))
-	}
-	errF := Format{}.Decode(in(), fast)
-	if (errG == nil) != (errF == nil) || !reflect.DeepEqual(general, fast) {
-		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", decode.TruncateDetail(string(data)), errG, general, errF, fast)
-	}
-	var f vbenchFast
-	return f.read(vbenchNullNonFinite(data))
-}
-
-// vbenchFastEdges are documents the fast path must read as the general
-// route does, or hand to it.
-var vbenchFastEdges = []string{
+// vbenchEdges are documents at the edges of the format. What the decoder
+// must report for each is in testdata/edges/edges.golden, written by the
+// encoding/json route this decoder replaced (struct decoding into
+// vbenchDoc), which the one route was fuzzed against before that route was
+// deleted.
+var vbenchEdges = []string{
 	`{"model_id":"m","backend":"openai","start_times":[10.0,10.5],"ttfts":[0.3,0.05],"itls":[[0.1,0.2],[]],"output_lens":[3,1],"input_lens":[7,8,9],"errors":["","",""]}`,
 	` { "model_id" : "m\u00e9" , "backend" : "vllm" , "ttfts" : [ 0.1 , null ] , "itls" : [ null , [ 0.01 ] ] } `,
 	`{"model_id":"m","MODEL_ID":"n","ttfts":[0.1]}`,
@@ -85,6 +69,13 @@ var vbenchFastEdges = []string{
 	`{"ttfts":[0.1,0.2],"itls":[[0.1,1e],[0.2]]}`,
 	`{"ttfts":[0.1],"itls":[[0.1,0.2`,
 	`{"ttfts":[0.1],"itls":[[0.1,0.2]`,
+	`null`, ` null `, `[]`, `{"ttfts":["0.5"],"itls":[["0.1", 0.2]]}`, `{"ttfts":["x"]}`, `{"ttfts":[""]}`,
+	`{"ttfts":[true]}`, `{"ttfts":5}`, `{"model_id":5,"ttfts":[1]}`, `{"label":"a","label":null,"ttfts":[1]}`,
+	`{"model_id":"a","model_id":null,"ttfts":[1]}`, `{"ttfts":[1],"ttfts":null}`, `{"itls":[[1]],"itls":null,"ttfts":[1]}`,
+	`{"errors":["a"],"errors":null,"ttfts":[1]}`, `{"Ttfts":[1],"\u0074tfts":[2]}`, `{"ſtart_times":[1],"ttfts":[1]}`,
+	`{"x":[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]],"ttfts":[1]}`, `{"errors":["\ud800"],"ttfts":[1]}`, `{"ttfts":[1]} x`,
+	`{"itls":[5],"ttfts":[1]}`, `{"itls":[["a"]],"ttfts":[1]}`, `{"itls":[[-1]],"ttfts":[1]}`, `{"errors":[1],"ttfts":[1]}`,
+	`{"model_id":"\u00e9\ud83d\ude00","ttfts":[1]}`, `{"ttfts":[1e400]}`, `{"ttfts":["1e400"]}`, `{"itls":[["-0.5"]],"ttfts":[1]}`,
 }
 
 // vbenchLongITLs is a document whose itls outgrow a block of the arena
@@ -115,33 +106,66 @@ func vbenchLongITLs(bad bool) []byte {
 	return []byte(b.String())
 }
 
-func TestVLLMBenchFastMatchesGeneral(t *testing.T) {
-	for _, p := range decodetest.TestdataFiles(t, "testdata") {
-		b, err := os.ReadFile(p)
-		if err != nil {
+// TestVLLMBenchEdges decodes every edge document and compares what the
+// sink was told with testdata/edges/edges.golden.
+func TestVLLMBenchEdges(t *testing.T) {
+	b, err := os.ReadFile("testdata/edges/edges.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []struct {
+		Input   string          `json:"input"`
+		Decoded json.RawMessage `json:"decoded"`
+	}
+	if err := json.Unmarshal(b, &want); err != nil || len(want) != len(vbenchEdges) {
+		t.Fatalf("%d golden edges for %d: %v", len(want), len(vbenchEdges), err)
+	}
+	for i, e := range vbenchEdges {
+		rec := &decodetest.Recorder{}
+		if err := (Format{}).Decode(&decode.Input{R: strings.NewReader(e), Name: "x", Host: "h"}, rec); err != nil {
 			t.Fatal(err)
 		}
-		if strings.HasSuffix(p, ".json") && !vbenchRoutes(t, b) {
-			t.Errorf("%s: the fast path did not read it", p)
+		got, _ := json.MarshalIndent(rec, "      ", "  ")
+		var w bytes.Buffer
+		json.Indent(&w, want[i].Decoded, "      ", "  ")
+		var input string // as JSON stored it: invalid UTF-8 replaced
+		if q, _ := json.Marshal(e); json.Unmarshal(q, &input) != nil || want[i].Input != input || !bytes.Equal(got, w.Bytes()) {
+			t.Errorf("edge %d %.80q:\ngot  %s\nwant %s", i, e, got, w.Bytes())
 		}
 	}
+}
+
+// TestVLLMBenchLongITLs decodes itls that outgrow a block of the arena: five
+// requests with 20000, 20000, a block + 5, 3 and 30000 itls of 1..9 ms; with
+// a bad value at request 2, that request alone is rejected.
+func TestVLLMBenchLongITLs(t *testing.T) {
+	lens := []int{20000, 20000, vbenchITLBlock + 5, 3, 30000}
 	for _, bad := range []bool{false, true} {
-		if !vbenchRoutes(t, vbenchLongITLs(bad)) {
-			t.Errorf("long itls (bad %v): the fast path did not read it", bad)
+		rec := decodetest.DecodeOne(t, Format{}, decode.Options{}, string(vbenchLongITLs(bad)))
+		if want := 5 - btoi(bad); len(rec.Events) != want {
+			t.Fatalf("bad %v: %d events, want %d", bad, len(rec.Events), want)
+		}
+		if bad && (len(rec.Rejects) != 1 || rec.Rejects[0] != (decodetest.RecordedNote{Line: 2, Reason: "bad number", Detail: "itls: -0.5"})) {
+			t.Errorf("rejects %+v", rec.Rejects)
+		}
+		for _, e := range rec.Events {
+			n, offs := lens[e.Line-1], e.Event.ChunkOffsetsNs
+			var sum int64
+			for k := range n {
+				sum += int64(1+k%9) * 1e6
+			}
+			if len(offs) != n+1 || offs[n]-offs[0] != sum {
+				t.Errorf("request %d: %d offsets, span %d; want %d, %d", e.Line, len(offs), offs[len(offs)-1]-offs[0], n+1, sum)
+			}
 		}
 	}
-	if !testing.Short() && !vbenchRoutes(t, benchVLLMBenchInput()) {
-		t.Error("benchmark input: the fast path did not read it")
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
 	}
-	for _, e := range vbenchFastEdges {
-		vbenchRoutes(t, []byte(e))
-	}
-	// The fast path must read the usual shapes itself.
-	for _, e := range vbenchFastEdges[:2] {
-		if !vbenchRoutes(t, []byte(e)) {
-			t.Errorf("fast path did not read %s", e)
-		}
-	}
+	return 0
 }
 
 func TestVLLMBenchNs(t *testing.T) {
@@ -155,14 +179,15 @@ func TestVLLMBenchNs(t *testing.T) {
 	}
 }
 
-func FuzzVLLMBenchFast(f *testing.F) {
+// FuzzVLLMBenchLists checks the numbers of the lists a document holds
+// against scaledDecimalToNs.
+func FuzzVLLMBenchLists(f *testing.F) {
 	decodetest.SeedFuzz(f, "testdata")
-	for _, e := range vbenchFastEdges {
+	for _, e := range vbenchEdges {
 		f.Add([]byte(e))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		vbenchRoutes(t, data)
-		var v vbenchFast
+		var v vbenchReader
 		if !v.read(vbenchNullNonFinite(data)) {
 			return
 		}

@@ -1,32 +1,29 @@
 package vllmbench
 
 import (
+	"bytes"
 	"cmp"
+	"encoding/json"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
-// The fast path of the vllm-bench decoder. Profiling showed the time in
-// encoding/json decoding every number of the per-request lists into its own
-// *json.Number and the big.Rat arithmetic converting it; here the document
-// is walked once in place, each list kept as spans of the document, and
-// numbers read from their bytes; the itls, most of the numbers, are
-// converted as they are validated (vllmbench_itls.go). A second profile
-// showed the allocations next: one Attrs map per request (now one map per
-// run, which the sink copies), the itl spans' growth and the document's.
-// Whatever the fast path does not reproduce
-// exactly (escaped, non-ASCII or case-folded keys, duplicate keys, mistyped
-// values, strings it would have to unescape in a key field) sends the whole
-// document to the general route before anything is reported, so events,
-// rejects and reasons are the same either way; TestVLLMBenchFastMatchesGeneral
-// and FuzzVLLMBenchFast check it.
+// The vllm-bench document is walked once in place: each per-request list is
+// kept as spans of the document and numbers are read from their bytes; the
+// itls, most of the numbers, are converted as they are validated
+// (vllmbench_itls.go). One Attrs map serves the whole run (the sink copies
+// it). Keys match as encoding/json matches struct fields (escapes decoded,
+// exact name first, else case-insensitively; a repeated key's last value
+// wins), a number may be written as a JSON string holding one, and a
+// document that encoding/json would refuse for vbenchDoc (bad syntax, a value
+// of the wrong type) is rejected in encoding/json's words (vbenchRefuse).
 
 // vbenchSpan is a number's place in the document; lo < 0 is null.
-type vbenchSpan struct{ lo, hi int32 }
+type vbenchSpan struct{ lo, hi int }
 
-// vbenchFast reads a result document in place.
-type vbenchFast struct {
+// vbenchReader reads a result document in place.
+type vbenchReader struct {
 	data    []byte
 	run     vbenchRun
 	endType string
@@ -41,42 +38,67 @@ type vbenchFast struct {
 // vbenchErr is one element of errors: its unescaped text ("" for null).
 type vbenchErr struct{ text string }
 
-// vbenchFields are the document keys the fast path reads, by index; the
-// first five are number lists in the order of vbenchFast.lists.
+// vbenchFields are the document keys read, by index; the
+// first five are number lists in the order of vbenchReader.lists.
 var vbenchFields = []string{"start_times", "ttfts", "latencies", "input_lens", "output_lens",
 	"itls", "errors", "model_id", "backend", "endpoint_type", "label"}
 
-// read walks data, a whole result document, and reports false when it
-// needs the general route.
-func (f *vbenchFast) read(data []byte) bool {
-	if len(data) >= 1<<31-1 {
-		return false
-	}
+// read walks data, a whole result document, and reports false when
+// encoding/json would refuse it for vbenchDoc.
+func (f *vbenchReader) read(data []byte) bool {
 	f.data = data
-	seen := 0
 	end := jsonwalk.WalkObject(data, 0, func(key []byte, j int) int {
-		k, ok := jsonwalk.StructKey(key, vbenchFields)
+		k, ok := vbenchKey(key)
 		switch {
 		case !ok:
 			return -1
 		case k < 0:
-			return jsonwalk.WalkSkip(data, j, &f.stack)
-		case seen&(1<<k) != 0:
-			return -1
+			end, st, grown := jsonwalk.ValueEnd(data, j, f.stack)
+			if f.stack = grown[:0]; st != jsonwalk.OK {
+				return -1
+			}
+			return end
 		}
-		seen |= 1 << k
 		return f.member(k, j)
 	})
 	return end >= 0 && jsonwalk.SkipWS(data, end) == len(data)
 }
 
+// vbenchKey returns the index in vbenchFields of the raw key (between its
+// quotes) as encoding/json matches it: escapes decoded, the exact name
+// first, else a name equal under Unicode case folding; -1 for another key,
+// ok false for a key that is not a valid JSON string.
+func vbenchKey(key []byte) (k int, ok bool) {
+	if bytes.IndexByte(key, '\\') >= 0 {
+		if key, ok = jsonwalk.AppendUnescapedText(nil, key); !ok {
+			var s string
+			if json.Unmarshal(append(append([]byte{'"'}, key...), '"'), &s) != nil {
+				return -1, false
+			}
+			key = []byte(s)
+		}
+	}
+	for i, name := range vbenchFields {
+		if string(key) == name {
+			return i, true
+		}
+	}
+	for i, name := range vbenchFields {
+		if bytes.EqualFold(key, []byte(name)) {
+			return i, true
+		}
+	}
+	return -1, true
+}
+
 // member reads the value at data[j] of field k and returns the index past
 // it, or -1.
-func (f *vbenchFast) member(k, j int) int {
+func (f *vbenchReader) member(k, j int) int {
 	b := f.data
 	switch {
 	case k < 5:
 		if b[j] == 'n' {
+			f.lists[k] = nil
 			return jsonwalk.WalkLiteral(b, j, "null")
 		}
 		var end int
@@ -89,6 +111,9 @@ func (f *vbenchFast) member(k, j int) int {
 		return f.readErrors(j)
 	}
 	if b[j] == 'n' {
+		if vbenchFields[k] == "label" {
+			f.run.label = "" // a *string; null leaves the others as they were
+		}
 		return jsonwalk.WalkLiteral(b, j, "null")
 	}
 	s, end, ok := vbenchString(b, j)
@@ -111,7 +136,7 @@ func (f *vbenchFast) member(k, j int) int {
 // numbers returns the spans of the array of numbers and nulls at data[j],
 // in a list with room for f.hint, and the index past it, or -1 for
 // anything else. It is a plain loop rather than a jsonWalkArray callback.
-func (f *vbenchFast) numbers(j int) ([]vbenchSpan, int) {
+func (f *vbenchReader) numbers(j int) ([]vbenchSpan, int) {
 	b := f.data
 	dst := make([]vbenchSpan, 0, f.hint)
 	if j >= len(b) || b[j] != '[' {
@@ -141,29 +166,43 @@ func (f *vbenchFast) numbers(j int) ([]vbenchSpan, int) {
 	return dst, -1
 }
 
-// vbenchElem reads the number or null at b[j] and returns the index past it
-// (-1 for anything else) and its span.
+// vbenchElem reads the number, null or number-holding string (as
+// json.Number takes it) at b[j] and returns the index past it (-1 for
+// anything else) and the span of the number's text.
 func vbenchElem(b []byte, j int) (int, vbenchSpan) {
-	if b[j] == 'n' {
+	switch c := b[j]; {
+	case c == 'n':
 		return jsonwalk.WalkLiteral(b, j, "null"), vbenchSpan{-1, -1}
-	}
-	if b[j] != '-' && (b[j] < '0' || b[j] > '9') {
+	case c == '"':
+		s, end, plain, ok := jsonwalk.WalkString(b, j)
+		if !ok || !plain {
+			return -1, vbenchSpan{} // an escaped number: see vbenchRefuse
+		}
+		if len(s) == 0 || s[0] != '-' && (s[0] < '0' || s[0] > '9') {
+			return -1, vbenchSpan{}
+		}
+		if e, st := jsonwalk.NumberEnd(b, j+1); st != jsonwalk.OK || e != end-1 {
+			return -1, vbenchSpan{} // the closing quote ends the number in b
+		}
+		return end, vbenchSpan{j + 1, end - 1}
+	case c != '-' && (c < '0' || c > '9'):
 		return -1, vbenchSpan{}
 	}
 	e, st := jsonwalk.NumberEnd(b, j)
 	if st != jsonwalk.OK {
 		return -1, vbenchSpan{}
 	}
-	return e, vbenchSpan{int32(j), int32(e)}
+	return e, vbenchSpan{j, e}
 }
 
 // readITLs reads itls, an array of number arrays or nulls (or null).
-func (f *vbenchFast) readITLs(j int) int {
+func (f *vbenchReader) readITLs(j int) int {
 	b := f.data
 	if b[j] == 'n' {
+		f.hasITLs, f.itls = false, vbenchITLs{}
 		return jsonwalk.WalkLiteral(b, j, "null")
 	}
-	f.hasITLs = true
+	f.hasITLs, f.itls = true, vbenchITLs{}
 	f.itls.sets = make([]vbenchITLSet, 0, f.hint)
 	end := jsonwalk.WalkArray(b, j, func(k int) int {
 		switch b[k] {
@@ -180,9 +219,10 @@ func (f *vbenchFast) readITLs(j int) int {
 }
 
 // readErrors reads errors, an array of strings or nulls (or null).
-func (f *vbenchFast) readErrors(j int) int {
+func (f *vbenchReader) readErrors(j int) int {
 	b := f.data
 	if b[j] == 'n' {
+		f.errs = nil
 		return jsonwalk.WalkLiteral(b, j, "null")
 	}
 	f.errs = make([]vbenchErr, 0, f.hint)
@@ -200,8 +240,8 @@ func (f *vbenchFast) readErrors(j int) int {
 	})
 }
 
-// emit reports the requests read, as decodeGeneral does.
-func (f *vbenchFast) emit(in *decode.Input, sink decode.Sink) {
+// emit reports the requests read.
+func (f *vbenchReader) emit(in *decode.Input, sink decode.Sink) {
 	n := max(len(f.itls.sets), len(f.errs))
 	for _, l := range f.lists {
 		n = max(n, len(l))
@@ -231,7 +271,7 @@ func (f *vbenchFast) emit(in *decode.Input, sink decode.Sink) {
 }
 
 // at is the text of list k's element i, nil when missing or null.
-func (f *vbenchFast) at(k, i int) []byte {
+func (f *vbenchReader) at(k, i int) []byte {
 	if i >= len(f.lists[k]) {
 		return nil
 	}
@@ -239,7 +279,7 @@ func (f *vbenchFast) at(k, i int) []byte {
 }
 
 // text is the bytes of span s, nil for null.
-func (f *vbenchFast) text(s vbenchSpan) []byte {
+func (f *vbenchReader) text(s vbenchSpan) []byte {
 	if s.lo < 0 {
 		return nil
 	}
@@ -259,6 +299,10 @@ func vbenchString(b []byte, j int) (string, int, bool) {
 	case plain:
 		return string(s), end, true
 	}
-	t, ok := jsonwalk.AppendUnescapedText(nil, s)
-	return string(t), end, ok
+	if t, ok := jsonwalk.AppendUnescapedText(nil, s); ok {
+		return string(t), end, true
+	}
+	var t string // escapes AppendUnescapedText leaves (bad surrogates): encoding/json's reading
+	err := json.Unmarshal(b[j:end], &t)
+	return t, end, err == nil
 }
