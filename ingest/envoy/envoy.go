@@ -1,3 +1,5 @@
+// Package envoy reads Envoy access logs (text or JSON): the decoder is Format,
+// whose doc says which instant each field marks.
 package envoy
 
 import (
@@ -11,7 +13,7 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// envoy decodes Envoy access logs (proxy source): text lines written with a
+// Format decodes Envoy access logs (proxy source): text lines written with a
 // format string, or JSON objects written with a key→operator map
 // (Options.LogFormat holds either; empty means Envoy's default text format, or
 // one of Istio's, chosen per line, and for JSON the keys Istio's JSON encoding

@@ -1,3 +1,5 @@
+// Package haproxy reads HAProxy httplog lines: the decoder is Format,
+// whose doc says which instant each field marks.
 package haproxy
 
 import (
@@ -10,7 +12,7 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// haproxy decodes HAProxy "option httplog" lines (proxy source), with or
+// Format decodes HAProxy "option httplog" lines (proxy source), with or
 // without a syslog prefix. Fields, from HAProxy's configuration manual,
 // section 8.2.3 "HTTP log format" and 8.4 "Timing events":
 //

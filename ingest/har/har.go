@@ -1,3 +1,5 @@
+// Package har reads HTTP Archive 1.2 files: the decoder is Format,
+// whose doc says which instant each field marks.
 package har
 
 import (
@@ -16,7 +18,7 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// har decodes HTTP Archive 1.2 files (client source): one record per
+// Format decodes HTTP Archive 1.2 files (client source): one record per
 // log.entries[] element, kept only for LLM API paths. Fields and the instants
 // they mark, from the HAR 1.2 specification (w3c-webperf "HTTP Archive (HAR)
 // format", section "timings"):

@@ -1,3 +1,5 @@
+// Package jsonl reads JSON lines of any shape, read through a --map field mapping: the decoder is Format,
+// whose doc says which instant each field marks.
 package jsonl
 
 import (
@@ -15,7 +17,7 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// genericJSONL decodes JSON lines of any shape, one request per line, with a
+// Format decodes JSON lines of any shape, one request per line, with a
 // field mapping the user gives as JSON text in Input.Opts.Map (--map
 // JSON|@FILE). Without a mapping Decode fails with "jsonl needs --map". It
 // never sniffs: generic JSON must be chosen with --format jsonl.

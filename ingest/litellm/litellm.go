@@ -1,3 +1,5 @@
+// Package litellm reads LiteLLM proxy logs: the decoder is Format,
+// whose doc says which instant each field marks.
 package litellm
 
 import (
@@ -15,7 +17,7 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// litellm decodes LiteLLM proxy logs (proxy source): StandardLoggingPayload
+// Format decodes LiteLLM proxy logs (proxy source): StandardLoggingPayload
 // objects (what LiteLLM hands every logging callback as
 // kwargs["standard_logging_object"], see docs/proxy/logging_spec.md and
 // litellm_logging.py get_standard_logging_object_payload), one per line or

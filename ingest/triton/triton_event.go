@@ -98,7 +98,7 @@ func (o *tritonOut) finishAll(in *decode.Input, order []*tritonTrace, sink decod
 	}
 }
 
-// event maps a trace's timestamps to an event (see triton's doc); id is
+// event maps a trace's timestamps to an event (see Format's doc); id is
 // the decimal text of its id.
 func (o *tritonOut) event(in *decode.Input, tr *tritonTrace, id string) (*schema.Event, string, string) {
 	first, last := tr.first, tr.last
