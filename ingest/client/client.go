@@ -41,8 +41,8 @@ import (
 //   - error: "stream_interrupted"/"interrupted" (or any value containing
 //     "interrupt") is interrupted, values containing "timeout" are timeout,
 //     the class names themselves map to themselves, anything else takes its
-//     class from the status (ErrorClass) or else is server_error. A status
-//     outside 2xx that ErrorClass leaves unclassified (0 = no response, 3xx)
+//     class from the status (decode.ErrorClass) or else is server_error. A status
+//     outside 2xx that decode.ErrorClass leaves unclassified (0 = no response, 3xx)
 //     is server_error. A record not marked "stream": false that has no error but
 //     no end_ms was not seen to its end: it is interrupted.
 //   - attrs: string values are kept; numbers and booleans are kept as their

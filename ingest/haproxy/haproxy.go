@@ -25,7 +25,7 @@ import (
 //
 //   - request_date (%tr, 1.7+): the exact date the first byte of the HTTP
 //     request was received → start. It carries no zone: it is read in
-//     Options.TZ (UTC when nil). Before 1.7 the field is accept_date, when
+//     decode.Options.TZ (UTC when nil). Before 1.7 the field is accept_date, when
 //     the connection was accepted; it is used as start too (for a new
 //     connection the two differ by the client's send delay only).
 //   - TR (1.7+; Tq before): ms from that first byte to the end of the request

@@ -26,7 +26,7 @@ import (
 //
 //   - startTime: epoch seconds (float) when LiteLLM started handling the call
 //     → start. Spend-log rows write ISO dates; a date without a zone is read
-//     in Options.TZ (UTC when nil).
+//     in decode.Options.TZ (UTC when nil).
 //   - completionStartTime: when the first chunk came back from the provider
 //     on a streaming call; LiteLLM sets it to endTime on a non-streaming one.
 //     → first_token only when the call streamed (stream is true, or, when

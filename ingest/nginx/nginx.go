@@ -19,7 +19,7 @@ import (
 )
 
 // Format decodes nginx access logs written with a log_format the user gives
-// (Options.LogFormat; default "combined", with the Common Log Format tried
+// (decode.Options.LogFormat; default "combined", with the Common Log Format tried
 // next). One line is one request, seen by nginx as a proxy, on the wall clock
 // of the host running nginx. What each variable marks
 // (https://nginx.org/en/docs/http/ngx_http_log_module.html,

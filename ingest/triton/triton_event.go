@@ -13,7 +13,7 @@ import (
 // from the traces each route gathered.
 
 // tritonOut reports a file's traces. The sink copies an event with its
-// slices and map (Sink's contract), so one event, Attrs map and chunk
+// slices and map (decode.Sink's contract), so one event, Attrs map and chunk
 // offset buffer serve every trace; the values the event's pointer fields
 // point to are kept by the sink, so they are cut from a slab instead.
 type tritonOut struct {
