@@ -3,7 +3,7 @@
 # gives byte-identical outputs to revision REV's: on the generated fleet logs
 # (bench/data/nREQUESTS, default 20000), on damaged copies of their first
 # lines (truncated lines, flipped bytes, doubled lines; seeded, so repeatable),
-# on every file under ingest/testdata and ../shared/corpus. Compares the
+# on every file under ingest/*/testdata and ../shared/corpus. Compares the
 # Parquet parts, _manifest.jsonl, _rejects.jsonl (or the commit log, _log/)
 # and the command's output.
 # The speed work of issue 5 replaced decoders by fast paths; this is the
@@ -74,7 +74,7 @@ for f in "$DATA"/*.jsonl "$DATA"/*.json "$DATA"/*.log "$WORK"/damaged/*; do
   case "$f" in *format*) continue;; esac
   check "$f" "${FMT[@]}"
 done
-for f in $(find ingest/testdata ../shared/corpus -type f -not -path '*/fuzz/*' 2>/dev/null | sort); do
+for f in $(find ingest/*/testdata ../shared/corpus -type f -not -path '*/fuzz/*' 2>/dev/null | sort); do
   case "$f" in *.golden|*.opts.json|*.md|*.yaml) continue;; esac
   check "$f"
 done

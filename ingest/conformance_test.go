@@ -2,103 +2,39 @@ package ingest
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
-	"maps"
 	"os"
+	"path"
 	"path/filepath"
-	"slices"
+	"reflect"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
-// recorder is a Sink that keeps everything it is told, for tests.
-type recorder struct {
-	Events  []recordedEvent `json:"events"`
-	Skips   []recordedNote  `json:"skips"`
-	Rejects []recordedNote  `json:"rejects"`
-}
-
-type recordedEvent struct {
-	Line  int64        `json:"line"`
-	Event schema.Event `json:"event"`
-}
-
-type recordedNote struct {
-	Line   int64  `json:"line"`
-	Reason string `json:"reason"`
-	Detail string `json:"detail,omitempty"`
-}
-
-// Event keeps a copy of ev with its own slices and map, as the driver's
-// sink does: formats may reuse them (Sink's contract).
-func (r *recorder) Event(line int64, raw []byte, ev *schema.Event) {
-	e := *ev
-	e.OtherIDs = slices.Clone(e.OtherIDs)
-	e.ChunkOffsetsNs = slices.Clone(e.ChunkOffsetsNs)
-	e.ChunkTokens = slices.Clone(e.ChunkTokens)
-	e.Attrs = maps.Clone(e.Attrs)
-	r.Events = append(r.Events, recordedEvent{line, e})
-}
-func (r *recorder) Skip(line int64, reason string) {
-	r.Skips = append(r.Skips, recordedNote{Line: line, Reason: reason})
-}
-func (r *recorder) Reject(line int64, reason, detail string) {
-	r.Rejects = append(r.Rejects, recordedNote{line, reason, detail})
-}
-
-// total is the number of records the sink was told about.
-func (r *recorder) total() int { return len(r.Events) + len(r.Skips) + len(r.Rejects) }
-
-// decodeFile runs f over one testdata file with options read from a sibling
-// "<file>.opts.json" when present.
-func decodeFile(t testing.TB, f Format, path string) (*recorder, error) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := &Input{R: bytes.NewReader(data), Name: filepath.Base(path), Host: "testhost"}
-	if o, err := os.ReadFile(path + ".opts.json"); err == nil {
-		var opts struct {
-			LogFormat string   `json:"log_format"`
-			Map       string   `json:"map"`
-			TZ        string   `json:"tz"`
-			Endpoints []string `json:"endpoints"`
-		}
-		if err := json.Unmarshal(o, &opts); err != nil {
-			t.Fatalf("%s.opts.json: %v", path, err)
-		}
-		in.Opts.LogFormat, in.Opts.Map, in.Opts.Endpoints = opts.LogFormat, opts.Map, opts.Endpoints
-		if opts.TZ != "" {
-			if in.Opts.TZ, err = time.LoadLocation(opts.TZ); err != nil {
-				t.Fatalf("%s.opts.json: %v", path, err)
-			}
-		}
-	}
-	rec := &recorder{}
-	err = f.Decode(in, rec)
-	return rec, err
-}
-
-// testdataFiles lists the inputs of testdata/<format>/, leaving out goldens
-// and option files.
+// testdataFiles lists the inputs of the testdata folder of the format
+// named name (formatDir), leaving out goldens, option files and notes.
 func testdataFiles(t testing.TB, name string) []string {
 	t.Helper()
-	all, _ := filepath.Glob(filepath.Join("testdata", name, "*"))
-	var files []string
-	for _, p := range all {
-		if strings.HasSuffix(p, ".golden") || strings.HasSuffix(p, ".opts.json") || strings.HasSuffix(p, ".md") {
-			continue
-		}
-		files = append(files, p)
+	f, ok := Lookup(name)
+	if !ok || formatDir(f) == "." {
+		return decodetest.TestdataFiles(t, filepath.Join("testdata", name))
 	}
-	return files
+	return decodetest.TestdataFiles(t, filepath.Join(formatDir(f), "testdata"))
+}
+
+// formatDir is the folder of f relative to this package: its package's
+// folder ingest/<format>/, or "." for a format still in package ingest.
+func formatDir(f Format) string {
+	pkg := reflect.TypeOf(f).PkgPath()
+	if strings.HasSuffix(pkg, "/ingest") {
+		return "."
+	}
+	return path.Base(pkg)
 }
 
 // TestConformance runs every format over its testdata and compares what it
@@ -112,12 +48,11 @@ func TestConformance(t *testing.T) {
 		}
 		for _, path := range files {
 			t.Run(filepath.Base(path), func(t *testing.T) {
-				rec, err := decodeFile(t, f, path)
+				rec, err := decodetest.DecodeFile(t, f, path)
 				if err != nil {
 					t.Fatalf("decode: %v", err)
 				}
-				got, _ := json.MarshalIndent(rec, "", "  ")
-				got = append(got, '\n')
+				got := rec.Golden()
 				golden := path + ".golden"
 				if *update {
 					if err := os.WriteFile(golden, got, 0o644); err != nil {
@@ -149,29 +84,6 @@ func TestFormatNamesUnique(t *testing.T) {
 		case schema.SourceClient, schema.SourceProxy, schema.SourceServer:
 		default:
 			t.Errorf("format %q: bad source %q", f.Name(), f.Source())
-		}
-	}
-}
-
-// fuzzDecode is the body every format's fuzz test shares: Decode must not
-// panic, and must account for every record it reads exactly once (it may
-// return an error only for an input it cannot read at all).
-func fuzzDecode(t *testing.T, f Format, opts Options, data []byte) {
-	rec := &recorder{}
-	in := &Input{R: bytes.NewReader(data), Name: "fuzz", Host: "fuzzhost", Opts: opts}
-	_ = f.Decode(in, rec)
-	for _, e := range rec.Events {
-		if e.Event.Source == "" || e.Event.Format != f.Name() {
-			t.Fatalf("event without source or with format %q", e.Event.Format)
-		}
-	}
-}
-
-// seedFuzz adds a format's testdata files to a fuzz corpus.
-func seedFuzz(f *testing.F, name string) {
-	for _, p := range testdataFiles(f, name) {
-		if b, err := os.ReadFile(p); err == nil {
-			f.Add(b)
 		}
 	}
 }

@@ -1,14 +1,27 @@
 // Package ingest turns timing logs into schema.Events. Each input format is
-// one small type in its own file, listed once in the formats table below; the
-// shared driver (driver.go) opens inputs, decompresses, sniffs the format,
-// counts every record and decodes files in parallel.
+// one folder, ingest/<format>/, holding its one decoder (a type Format), its
+// tests, fuzz test, benchmark and testdata/ with goldens, and is listed once
+// in the formats table below; the shared driver (driver.go) opens inputs,
+// decompresses, sniffs the format, counts every record and decodes files in
+// parallel. What decoders share (Input, Sink, line and JSON-record readers)
+// is ingest/decode; the number, time and JSON readers are internal/textscan
+// and internal/jsonwalk.
 package ingest
 
 import (
-	"io"
-	"time"
-
-	"github.com/ttftrace/ttftrace/schema"
+	"github.com/ttftrace/ttftrace/ingest/client"
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/ingest/envoy"
+	"github.com/ttftrace/ttftrace/ingest/genaiperf"
+	"github.com/ttftrace/ttftrace/ingest/haproxy"
+	"github.com/ttftrace/ttftrace/ingest/har"
+	"github.com/ttftrace/ttftrace/ingest/jsonl"
+	"github.com/ttftrace/ttftrace/ingest/litellm"
+	"github.com/ttftrace/ttftrace/ingest/nginx"
+	"github.com/ttftrace/ttftrace/ingest/otlp"
+	"github.com/ttftrace/ttftrace/ingest/tgi"
+	"github.com/ttftrace/ttftrace/ingest/triton"
+	"github.com/ttftrace/ttftrace/ingest/vllmbench"
 )
 
 // Format decodes one input format. Implementations are plain sequential code
@@ -31,71 +44,30 @@ type Format interface {
 	// once, as an event, a skip or a reject. It returns an error only when
 	// the whole input is unreadable (e.g. not the format at all, or a bad
 	// --log-format); a bad record is a reject, never an error.
-	Decode(in *Input, sink Sink) error
+	Decode(in *decode.Input, sink decode.Sink) error
 }
 
-// SniffSize is the number of leading bytes given to Format.Sniff.
-const SniffSize = 64 << 10
-
-// Input is one decompressed input file handed to a Format.
-type Input struct {
-	R    io.Reader // decompressed contents; a truncated compressed file ends in a clean EOF
-	Name string    // path as the user gave it ("-" for standard input)
-	Host string    // observer host for records that do not carry one
-	Size int64     // bytes in R when known beforehand (an uncompressed file's size), else 0
-	Opts Options
-}
-
-// Options are the user's settings that formats may need.
-type Options struct {
-	// LogFormat is the nginx log_format string, Envoy format string or
-	// Envoy JSON key→operator map (already read when given as @FILE);
-	// empty means the format's default.
-	LogFormat string
-	// Map is the generic jsonl field mapping (already read from @FILE).
-	Map string
-	// TZ is the zone of log times that carry none (HAProxy [%tr]); nil = UTC.
-	TZ *time.Location
-	// Endpoints filters HAR entries to these URL paths; nil means the usual
-	// LLM API paths (/v1/chat/completions, /v1/completions, …).
-	Endpoints []string
-}
-
-// Sink receives the records a Format decodes. Line is the 1-based line on
-// which the record starts (or its 1-based index for formats without lines).
-type Sink interface {
-	// Event reports a request record. raw is the record's bytes as read; the
-	// driver uses it to recognize exact repeats (duplicates) and does not keep
-	// it. The sink copies ev, so the caller may reuse it.
-	Event(line int64, raw []byte, ev *schema.Event)
-	// Skip reports a record that is not a request record (a startup line, a
-	// health check, an error-log line, a blank line).
-	Skip(line int64, reason string)
-	// Reject reports a request record that could not be decoded; reason is
-	// short and stable ("invalid json", "bad status"), detail names the
-	// offending value.
-	Reject(line int64, reason, detail string)
-}
-
-// formats lists every input format. Adding a format is one file, one line
-// here and one testdata/<name>/ folder.
+// formats lists every input format. Adding a format is one folder
+// ingest/<format>/ (decoder, tests, fuzz test, benchmark, testdata/ with
+// goldens), one line here and one sample in samples/demo; TestFormatFolders
+// checks that each entry has them.
 var formats = []Format{
 	// clients
-	clientJSONL{},
-	genaiPerf{},
-	vllmBench{},
-	har{},
+	client.Format{},
+	genaiperf.Format{},
+	vllmbench.Format{},
+	har.Format{},
 	// proxies
-	nginx{},
-	envoy{},
-	haproxy{},
-	litellm{},
+	nginx.Format{},
+	envoy.Format{},
+	haproxy.Format{},
+	litellm.Format{},
 	// servers, and clients by span kind
-	otlp{},
-	tgi{},
-	triton{},
+	otlp.Format{},
+	tgi.Format{},
+	triton.Format{},
 	// any source, by mapping
-	genericJSONL{},
+	jsonl.Format{},
 }
 
 // Formats returns the table of input formats in a fixed order.
@@ -110,3 +82,14 @@ func Lookup(name string) (Format, bool) {
 	}
 	return nil, false
 }
+
+// Input, Options and Sink are the decode package's types under the names the
+// driver and the command line use; SniffSize likewise.
+type (
+	Input   = decode.Input
+	Options = decode.Options
+	Sink    = decode.Sink
+)
+
+// SniffSize is the number of leading bytes given to Format.Sniff.
+const SniffSize = decode.SniffSize

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ttftrace/ttftrace/dataset"
+	"github.com/ttftrace/ttftrace/ingest/nginx"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -20,7 +21,7 @@ func BenchmarkSinkStream(b *testing.B) {
 	raw := []byte(`10.0.0.1 - - [23/Nov/2026:09:59:59 +0000] "POST /v1/chat/completions HTTP/1.1" 200 5120 "-" "python-httpx/0.27.0" 1.000 0.052`)
 	for _, keep := range []bool{false, true} {
 		b.Run(fmt.Sprintf("keep=%v", keep), func(b *testing.B) {
-			s := newInputSink("bench.log", "edge-1", nginx{})
+			s := newInputSink("bench.log", "edge-1", nginx.Format{})
 			s.writer = dataset.NewPartWriter(b.TempDir())
 			s.keepEvents = keep
 			b.ReportAllocs()

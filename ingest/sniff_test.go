@@ -7,11 +7,17 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/ingest/jsonl"
+	"github.com/ttftrace/ttftrace/ingest/tgi"
+	"github.com/ttftrace/ttftrace/ingest/triton"
+	"github.com/ttftrace/ttftrace/ingest/vllmbench"
 )
 
 // sniffers returns the names of the formats that claim data.
 func sniffers(data []byte) []string {
-	head := data[:min(len(data), SniffSize)]
+	head := data[:min(len(data), decode.SniffSize)]
 	var names []string
 	for _, f := range Formats() {
 		if f.Sniff(head) {
@@ -111,5 +117,27 @@ func TestSniffCorpus(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestServerFormatsSniff checks that each of the tgi, triton and vllm-bench
+// formats claims its own testdata and none of the others', and that jsonl
+// claims nothing.
+func TestServerFormatsSniff(t *testing.T) {
+	mine := []Format{tgi.Format{}, triton.Format{}, vllmbench.Format{}, jsonl.Format{}}
+	for _, owner := range mine {
+		for _, path := range testdataFiles(t, owner.Name()) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			head := data[:min(len(data), decode.SniffSize)]
+			for _, f := range mine {
+				want := f.Name() == owner.Name() && f.Name() != "jsonl"
+				if got := f.Sniff(head); got != want {
+					t.Errorf("%s.Sniff(%s) = %v, want %v", f.Name(), filepath.Base(path), got, want)
+				}
+			}
+		}
 	}
 }

@@ -12,10 +12,25 @@ import (
 //go:embed demo
 var demo embed.FS
 
+//go:embed formats
+var formats embed.FS
+
 // Demo returns the demo logs; nginx.log_format and envoy.format.json are the
 // formats the proxies wrote with.
 func Demo() fs.FS {
 	sub, err := fs.Sub(demo, "demo")
+	if err != nil {
+		panic(err) // the embedded tree is fixed at build time
+	}
+	return sub
+}
+
+// Formats returns the samples of the formats the demo fleet does not write,
+// one folder per format name (formats/README.md): vllm-bench, har, haproxy,
+// litellm, triton and jsonl (with the --map its sample needs,
+// jsonl/gateway.map.json).
+func Formats() fs.FS {
+	sub, err := fs.Sub(formats, "formats")
 	if err != nil {
 		panic(err) // the embedded tree is fixed at build time
 	}

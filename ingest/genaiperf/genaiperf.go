@@ -1,0 +1,361 @@
+// Package genaiperf reads the GenAI-Perf / perf_analyzer profile export: the decoder is Format,
+// whose doc says which instant each field marks.
+package genaiperf
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	gojson "github.com/goccy/go-json"
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// Format is the profile export of GenAI-Perf / perf_analyzer
+// (profile_export.json): one JSON document
+//
+//	{"experiments": [{"experiment": {"mode": "concurrency", "value": 10},
+//	                  "requests": [REQUEST, …], "window_boundaries": […]}, …],
+//	 "version": "…", "service_kind": "openai", "endpoint": "v1/chat/completions"}
+//
+// where each REQUEST is
+//
+//	{"timestamp": NS, "sequence_id": N (optional), "request_inputs": {"payload": "<request JSON>"},
+//	 "response_timestamps": [NS, …], "response_outputs": [{"response": "<raw body bytes>"}, …]}
+//
+// All timestamps are perf_analyzer's std::chrono::system_clock read as
+// nanoseconds since the Unix epoch: the client host's wall clock.
+// "timestamp" is the instant the request was sent → StartNs; each entry of
+// "response_timestamps" is the instant one read of the response body
+// returned, and the matching "response_outputs" entry holds the bytes read
+// then (raw SSE text for streams, which may hold several events or half of
+// one; the whole JSON body for a non-streamed response). Triton exports
+// carry {"text_output": "…"} outputs instead.
+//
+// Each request becomes one client event:
+//   - chunks: a response holding at least one SSE event whose choice has a
+//     non-empty delta content, reasoning_content/reasoning or tool_calls (or
+//     completions text) is a token chunk arriving at that response's
+//     timestamp; ChunkTokens counts such events in it (one token per event,
+//     which is how vLLM, SGLang and TGI stream). Role-only, usage-only and
+//     [DONE] events are not tokens. A non-streamed body has no token times.
+//   - FirstTokenNs/LastTokenNs: the first/last token chunk; EndNs: the last
+//     response; HeadersNs is not logged by perf_analyzer.
+//   - tokens: usage.completion_tokens/prompt_tokens when a usage block was
+//     sent (provenance usage), else the counted token events.
+//   - Completed: [DONE] or a finish_reason was seen, and no error. An error
+//     object in a response gives the error class (its numeric code as an HTTP
+//     status, else its type); a stream cut before its end is interrupted; a
+//     request with no response at all is server_error.
+//   - ResponseID and Model come from the chunks (Model falls back to the
+//     request payload's "model"); Stream from the payload's "stream", else
+//     from the response shape; Endpoint from the top-level "endpoint" when it
+//     precedes "experiments", else from the object type of the responses.
+//   - Attrs: "experiment" = "<mode>=<value>", e.g. "concurrency=10".
+//
+// The document is read with a token walk, one request object at a time, so
+// its size does not bound memory; each request by the one-pass route
+// (genaiperf_quick.go) or, when that route does not handle it, by struct
+// decoding (gpEvent). perf_analyzer writes
+// the document on one line, so a request's "line" is its 1-based index in
+// the document. No response text is kept: only counted.
+type Format struct{}
+
+func (Format) Name() string   { return "genai-perf" }
+func (Format) Source() string { return schema.SourceClient }
+func (Format) Describe() string {
+	return "GenAI-Perf/perf_analyzer profile_export.json: send time, every response's arrival, SSE ids and usage (client wall clock; no header time)"
+}
+
+// Sniff claims a JSON object holding "experiments" with "requests" whose
+// entries have perf_analyzer's request keys.
+func (Format) Sniff(head []byte) bool {
+	head = bytes.TrimLeft(head, " \t\r\n")
+	return len(head) > 0 && head[0] == '{' &&
+		jsonwalk.HasKey(head, "experiments") && jsonwalk.HasKey(head, "requests") &&
+		jsonwalk.HasKey(head, "timestamp") &&
+		(jsonwalk.HasKey(head, "request_inputs") || jsonwalk.HasKey(head, "response_timestamps"))
+}
+
+// gpStop ends the walk after a reject that leaves the document unreadable.
+var gpStop = errors.New("genai-perf: stop")
+
+// gpWalker walks the document, reading one request object at a time.
+type gpWalker struct {
+	sc         *gpScanner
+	in         *decode.Input
+	sink       decode.Sink
+	quick      gpQuick // scratch for the one-pass route
+	index      int64   // requests seen so far
+	endpoint   string  // top-level endpoint, when it came before the experiments
+	experiment string  // "mode=value" of the experiment being read
+	// experimentsRead is set once the whole "experiments" array was read.
+	experimentsRead bool
+	// general makes every request go by the general route (for tests), and
+	// onePassRead counts the requests the one-pass route read.
+	general     bool
+	onePassRead int64
+}
+
+// Decode reads the document; see Format.
+func (Format) Decode(in *decode.Input, sink decode.Sink) error {
+	return (&gpWalker{sc: &gpScanner{r: in.R}, in: in, sink: sink}).decode()
+}
+
+// decode reads the document and reports its requests.
+func (w *gpWalker) decode() error {
+	err := w.document()
+	switch {
+	case err == nil || errors.Is(err, gpStop):
+		return nil
+	case w.index == 0:
+		return fmt.Errorf("not a genai-perf profile export: %w", err)
+	case w.experimentsRead:
+		return nil // damage after the last request loses nothing
+	}
+	// The document broke between requests: what was read is kept, and the
+	// break is reported once, as the record that could not be read.
+	w.index++
+	w.sink.Reject(w.index, "invalid json", decode.TruncateDetail("document ends early: "+err.Error()))
+	return nil
+}
+
+func (w *gpWalker) document() error {
+	return w.object(func(key string) error {
+		switch key {
+		case "experiments":
+			err := w.array(w.experimentEntry)
+			w.experimentsRead = err == nil
+			return err
+		case "endpoint":
+			v, err := w.sc.value()
+			if err != nil {
+				return err
+			}
+			var e string
+			if json.Unmarshal(v, &e) == nil && e != "" {
+				w.endpoint = "/" + strings.TrimPrefix(decode.EndpointPath(e), "/")
+			}
+			return nil
+		}
+		return w.skip()
+	})
+}
+
+func (w *gpWalker) experimentEntry() error {
+	w.experiment = ""
+	return w.object(func(key string) error {
+		switch key {
+		case "experiment":
+			raw, err := w.sc.value()
+			if err != nil {
+				return err
+			}
+			var e struct {
+				Mode  string      `json:"mode"`
+				Value json.Number `json:"value"`
+			}
+			if gojson.Unmarshal(raw, &e) == nil && e.Mode != "" {
+				w.experiment = e.Mode + "=" + e.Value.String()
+			}
+			return nil
+		case "requests":
+			return w.array(w.request)
+		}
+		return w.skip()
+	})
+}
+
+// request reads one request object and reports it, by the one-pass route
+// when it takes the object, else by the general route.
+func (w *gpWalker) request() error {
+	w.index++
+	if ev, raw := w.onePass(); ev != nil {
+		w.emit(ev, raw)
+		return nil
+	}
+	raw, err := w.sc.value()
+	if err != nil {
+		w.sink.Reject(w.index, "invalid json", decode.TruncateDetail(err.Error()))
+		return gpStop
+	}
+	ev, reason, detail := gpEvent(raw, w.endpoint)
+	if ev == nil {
+		w.sink.Reject(w.index, reason, decode.TruncateDetail(detail))
+		return nil
+	}
+	w.emit(ev, raw)
+	return nil
+}
+
+// emit reports the event of the request object raw.
+func (w *gpWalker) emit(ev *schema.Event, raw []byte) {
+	if w.experiment != "" {
+		ev.Attrs = map[string]string{"experiment": w.experiment}
+	}
+	ev.Host, ev.InputFile, ev.InputLine = w.in.Host, w.in.Name, w.index
+	w.sink.Event(w.index, raw, ev)
+}
+
+// object reads a JSON object, calling member for each key with the scanner
+// positioned at its value; member must consume the value.
+func (w *gpWalker) object(member func(key string) error) error {
+	if err := w.sc.delim('{'); err != nil {
+		return err
+	}
+	for first := true; ; first = false {
+		more, err := w.sc.more(first, '}')
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		key, err := w.sc.key()
+		if err != nil {
+			return err
+		}
+		if err := member(key); err != nil {
+			return err
+		}
+	}
+	return w.sc.delim('}')
+}
+
+// array reads a JSON array, calling elem for each element.
+func (w *gpWalker) array(elem func() error) error {
+	if err := w.sc.delim('['); err != nil {
+		return err
+	}
+	for first := true; ; first = false {
+		more, err := w.sc.more(first, ']')
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		if err := elem(); err != nil {
+			return err
+		}
+	}
+	return w.sc.delim(']')
+}
+
+// skip consumes one value of any kind without keeping it.
+func (w *gpWalker) skip() error {
+	_, err := w.sc.value()
+	return err
+}
+
+// gpRequest is one request object of the export.
+type gpRequest struct {
+	Timestamp     *int64 `json:"timestamp"`
+	RequestInputs struct {
+		Payload string `json:"payload"`
+	} `json:"request_inputs"`
+	ResponseTimestamps []int64    `json:"response_timestamps"`
+	ResponseOutputs    []gpOutput `json:"response_outputs"`
+}
+
+// gpOutput is one response read: raw body text (OpenAI-compatible
+// services) or a Triton text output.
+type gpOutput struct {
+	Response   *string `json:"response"`
+	TextOutput *string `json:"text_output"`
+}
+
+// out returns o's text as a gpOut.
+func (o gpOutput) out() gpOut {
+	var g gpOut
+	if o.Response != nil {
+		g.resp, g.hasResp = []byte(*o.Response), true
+	}
+	if o.TextOutput != nil {
+		g.text, g.hasText = []byte(*o.TextOutput), true
+	}
+	return g
+}
+
+// gpEvent builds the event of one request object, or returns nil and why it
+// was rejected.
+func gpEvent(raw []byte, endpoint string) (*schema.Event, string, string) {
+	var r gpRequest
+	if err := gojson.Unmarshal(raw, &r); err != nil {
+		return nil, "bad request", err.Error()
+	}
+	if r.Timestamp == nil {
+		return nil, "missing timestamp", ""
+	}
+	start := *r.Timestamp
+	if start <= 0 {
+		return nil, "bad timestamp", strconv.FormatInt(start, 10)
+	}
+	if reason, detail := gpCheckTimes(len(r.ResponseOutputs), r.ResponseTimestamps, start); reason != "" {
+		return nil, reason, detail
+	}
+	s := &gpStream{start: start}
+	for i, ts := range r.ResponseTimestamps {
+		if i < len(r.ResponseOutputs) {
+			if reason := s.output(r.ResponseOutputs[i].out(), ts); reason != "" {
+				return nil, reason, "response " + strconv.Itoa(i)
+			}
+		}
+		s.lastNs = ts
+	}
+	return s.result(len(r.ResponseTimestamps), r.RequestInputs.Payload, endpoint), "", ""
+}
+
+// result finishes the stream after its last response and builds the event;
+// responses is the number of response timestamps, payload the request JSON
+// sent, endpoint the document's endpoint ("" when it gave none).
+func (s *gpStream) result(responses int, payload, endpoint string) *schema.Event {
+	s.finish()
+	ev := s.event(responses)
+	gpPayload(ev, payload)
+	if endpoint != "" {
+		ev.Endpoint = endpoint
+	}
+	return ev
+}
+
+// gpCheckTimes checks that the responses are timed, in order and after start.
+func gpCheckTimes(outputs int, times []int64, start int64) (string, string) {
+	if outputs > len(times) {
+		return "bad response_timestamps", fmt.Sprintf("%d outputs, %d timestamps", outputs, len(times))
+	}
+	prev := start
+	for _, ts := range times {
+		if ts < prev {
+			return "bad response_timestamps", fmt.Sprintf("%d before %d", ts, prev)
+		}
+		prev = ts
+	}
+	return "", ""
+}
+
+// gpPayload takes the model and stream flag from the request payload (the
+// request JSON perf_analyzer sent), when it has them.
+func gpPayload(ev *schema.Event, payload string) {
+	if payload == "" {
+		return
+	}
+	var p struct {
+		Model  string `json:"model"`
+		Stream *bool  `json:"stream"`
+	}
+	if gojson.Unmarshal([]byte(payload), &p) != nil {
+		return
+	}
+	if ev.Model == "" {
+		ev.Model = p.Model
+	}
+	if p.Stream != nil {
+		ev.Stream = p.Stream
+	}
+}

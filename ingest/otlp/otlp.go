@@ -1,0 +1,239 @@
+// Package otlp reads OpenTelemetry traces as JSON: the decoder is Format,
+// whose doc says which instant each field marks.
+package otlp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// Format decodes OpenTelemetry traces written as JSON: OTLP/JSON
+// ExportTraceServiceRequest documents (the collector's file exporter writes
+// one per line; a single pretty-printed document works too), bare OTLP/JSON
+// span objects, and the Python SDK's ConsoleSpanExporter output (one
+// pretty-printed object per span, concatenated). Enums may be integers or
+// protojson names ("SPAN_KIND_SERVER", "STATUS_CODE_ERROR"). One span is one
+// record; its line is the line its document starts on.
+//
+// Instants are Unix nanoseconds on the clock of the host that recorded the
+// span: the resource's host.name, else service.instance.id, else --host.
+// Server spans (vLLM and SGLang "llm_request") and client spans map to
+// events as described in otlpServerEvent and otlpClientEvent; spans that are
+// not LLM requests are skipped. Prompt and completion text (input.value,
+// output.value, llm.input_messages.*, gen_ai.prompt.*) is never read into
+// the event: only the attributes named in otlp_event.go are.
+type Format struct{}
+
+func (Format) Name() string   { return "otlp" }
+func (Format) Source() string { return schema.SourceServer }
+func (Format) Describe() string {
+	return "OTLP/JSON or Python console-exporter traces: vLLM/SGLang llm_request server spans (arrival, ttft, e2e, " +
+		"queue, prefill, decode, usage) and LLM client spans (start, first token event or time_to_first_chunk, chunk events, end)"
+}
+
+// otlpConsoleKind matches the console exporter's span kind, "kind": "SpanKind.CLIENT".
+var otlpConsoleKind = regexp.MustCompile(`"kind"\s*:\s*"SpanKind\.`)
+
+// otlpBareSpan matches a bare OTLP/JSON span's protojson enum kind.
+var otlpBareSpan = regexp.MustCompile(`"kind"\s*:\s*"SPAN_KIND_`)
+
+// Sniff claims OTLP/JSON requests ("resourceSpans"), console-exporter spans
+// ("context" with "trace_id" and "kind": "SpanKind.…") and bare OTLP/JSON
+// spans with a protojson kind or "startTimeUnixNano".
+func (Format) Sniff(head []byte) bool {
+	h := bytes.TrimLeft(bytes.TrimPrefix(head, decode.UTF8BOM), " \t\r\n[")
+	if len(h) == 0 || h[0] != '{' {
+		return false
+	}
+	switch {
+	case bytes.Contains(head, []byte(`"resourceSpans"`)):
+		return true
+	case bytes.Contains(head, []byte(`"context"`)) && bytes.Contains(head, []byte(`"trace_id"`)) &&
+		otlpConsoleKind.Match(head):
+		return true
+	}
+	return otlpBareSpan.Match(head) || bytes.Contains(head, []byte(`"startTimeUnixNano"`))
+}
+
+// Decode splits the input into JSON documents (one per line, or spanning
+// lines) and reports every span in them.
+func (o Format) Decode(in *decode.Input, sink decode.Sink) error {
+	return o.decode(in, sink, &otlpFast{})
+}
+
+// decode is Decode trying fast (nil: none) on every document before the
+// general route.
+func (Format) decode(in *decode.Input, sink decode.Sink, fast *otlpFast) error {
+	d := &otlpDocs{in: in, sink: sink, limit: otlpMaxDocBytes, fast: fast}
+	err := decode.EachTextLine(in.R, d.line, func(n int64) {
+		d.flushBroken("invalid json")
+		sink.Reject(n, "line too long", fmt.Sprintf("longer than %d bytes", decode.MaxLineBytes))
+	})
+	d.flushBroken("invalid json")
+	return err
+}
+
+// otlpMaxDocBytes bounds a multi-line document.
+const otlpMaxDocBytes = 256 << 20
+
+// otlpDocs gathers lines into JSON documents by following the nesting of
+// braces and brackets outside strings.
+type otlpDocs struct {
+	in      *decode.Input
+	sink    decode.Sink
+	buf     []byte
+	start   int64 // line the current document starts on; 0 = none open
+	depth   int
+	inStr   bool
+	escaped bool
+	discard bool // the open document was too large: skip to its end unbuffered
+	limit   int  // largest document kept, bytes
+	fast    *otlpFast
+}
+
+// line takes the next input line. A line that is a whole JSON object by
+// itself, starting in column 0, while a document is open, means that
+// document was cut short (a JSON-lines writer died mid-line): it is rejected
+// and the line starts afresh, so one broken line does not swallow the rest.
+func (d *otlpDocs) line(n int64, line []byte) {
+	if d.start != 0 && !d.discard && len(line) > 0 && line[0] == '{' && json.Valid(line) {
+		d.flushBroken("invalid json")
+	}
+	if d.start == 0 {
+		t := bytes.TrimSpace(line)
+		if len(t) == 0 {
+			d.sink.Skip(n, "blank line")
+			return
+		}
+		if t[0] != '{' && t[0] != '[' {
+			d.sink.Reject(n, "invalid json", decode.TruncateDetail(string(t)))
+			return
+		}
+		if t[0] == '{' && d.fast != nil && d.fast.document(d.in, n, t, d.sink) {
+			return // a whole document on one line, read by the fast path
+		}
+		d.start, d.depth, d.inStr, d.escaped, d.discard = n, 0, false, false, false
+	}
+	if !d.discard && len(d.buf)+len(line) > d.limit {
+		d.sink.Reject(d.start, "document too large", fmt.Sprintf("over %d bytes", d.limit))
+		d.buf, d.discard = d.buf[:0], true
+	}
+	if !d.discard {
+		d.buf = append(append(d.buf, line...), '\n')
+	}
+	if d.scan(line) {
+		doc, start, discard := d.buf, d.start, d.discard
+		d.buf, d.start, d.discard = d.buf[:0], 0, false
+		if !discard {
+			otlpDocument(d.in, start, doc, d.sink, d.fast)
+		}
+	}
+}
+
+// scan follows the nesting through line and reports whether the open
+// document closed on it (or can never close: a stray closing bracket).
+func (d *otlpDocs) scan(line []byte) bool {
+	for _, c := range line {
+		switch {
+		case d.escaped:
+			d.escaped = false
+		case d.inStr && c == '\\':
+			d.escaped = true
+		case c == '"':
+			d.inStr = !d.inStr
+		case d.inStr:
+		case c == '{' || c == '[':
+			d.depth++
+		case c == '}' || c == ']':
+			if d.depth--; d.depth <= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// flushBroken rejects a document left open (truncated input) unless it
+// was already rejected as too large.
+func (d *otlpDocs) flushBroken(reason string) {
+	if d.start != 0 && !d.discard {
+		d.sink.Reject(d.start, reason, "document not closed: "+decode.TruncateDetail(string(bytes.TrimSpace(d.buf))))
+	}
+	d.buf, d.start, d.discard = d.buf[:0], 0, false
+}
+
+// otlpDocument reports every span of one JSON document starting on line n,
+// by fast when it can (nil: never). A top-level array is read as a list of
+// documents.
+func otlpDocument(in *decode.Input, n int64, doc []byte, sink decode.Sink, fast *otlpFast) {
+	t := bytes.TrimSpace(doc)
+	if len(t) > 0 && t[0] == '{' && fast != nil && fast.document(in, n, t, sink) {
+		return
+	}
+	if len(t) > 0 && t[0] == '[' {
+		var items []json.RawMessage
+		if err := json.Unmarshal(doc, &items); err != nil {
+			sink.Reject(n, "invalid json", otlpJSONDetail(err, doc))
+			return
+		}
+		if len(items) == 0 {
+			sink.Skip(n, "no spans")
+		}
+		for _, it := range items {
+			if t := bytes.TrimSpace(it); len(t) > 0 && t[0] != '{' {
+				sink.Reject(n, "not a trace document", decode.TruncateDetail(string(t)))
+				continue
+			}
+			otlpObject(in, n, it, sink)
+		}
+		return
+	}
+	otlpObject(in, n, doc, sink)
+}
+
+// otlpObject reports every span of one JSON object starting on line n.
+func otlpObject(in *decode.Input, n int64, doc []byte, sink decode.Sink) {
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(doc, &keys); err != nil {
+		sink.Reject(n, "invalid json", otlpJSONDetail(err, doc))
+		return
+	}
+	spans, known, err := otlpSpans(keys, doc)
+	switch {
+	case err != nil:
+		sink.Reject(n, "invalid json", otlpJSONDetail(err, doc))
+	case !known:
+		sink.Skip(n, "not a trace document")
+	case len(spans) == 0:
+		sink.Skip(n, "no spans")
+	}
+	for _, s := range spans {
+		otlpReport(in, n, s, sink)
+	}
+}
+
+// otlpJSONDetail names a JSON error and the start of the document.
+func otlpJSONDetail(err error, doc []byte) string {
+	return err.Error() + " in " + decode.TruncateDetail(string(bytes.TrimSpace(doc)))
+}
+
+// otlpReport turns one decoded span into an event, skip or reject.
+func otlpReport(in *decode.Input, n int64, s otlpParsed, sink decode.Sink) {
+	var bad otlpBad
+	switch {
+	case errors.As(s.err, &bad):
+		sink.Reject(n, bad.reason, decode.TruncateDetail(bad.value))
+		return
+	case s.err != nil:
+		sink.Reject(n, "invalid json", otlpJSONDetail(s.err, s.raw))
+		return
+	}
+	ev, skip, reason, detail := otlpEvent(&s.span, in.Host)
+	decode.Emit(in, sink, n, s.raw, ev, skip, reason, detail)
+}

@@ -1,0 +1,95 @@
+package jsonwalk
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// walkValue validates the value at b[i] with the walker alone (containers by
+// WalkObject and WalkArray, scalars by WalkString, Float and
+// WalkLiteral) and returns the index after it, or -1.
+func walkValue(b []byte, i, depth int) int {
+	i = SkipWS(b, i)
+	if i >= len(b) || depth > 100 {
+		return -1
+	}
+	switch c := b[i]; {
+	case c == '{':
+		return WalkObject(b, i, func(_ []byte, j int) int { return walkValue(b, j, depth+1) })
+	case c == '[':
+		return WalkArray(b, i, func(j int) int { return walkValue(b, j, depth+1) })
+	case c == '"':
+		if _, end, _, ok := WalkString(b, i); ok {
+			return end
+		}
+		return -1
+	case c == 't':
+		return WalkLiteral(b, i, "true")
+	case c == 'f':
+		return WalkLiteral(b, i, "false")
+	case c == 'n':
+		return WalkLiteral(b, i, "null")
+	}
+	// A number out of float64's range is still JSON.
+	if end, st := NumberEnd(b, i); st == OK {
+		_, err := strconv.ParseFloat(string(b[i:end]), 64)
+		if _, fend, ok := Float(b, i); fend != end || ok != (err == nil) {
+			return -2 // jsonFloat disagrees with jsonNumberEnd
+		}
+		return end
+	}
+	return -1
+}
+
+// checkWalk compares the walker's verdict on s with ValueEnd's.
+func checkWalk(t *testing.T, s string) {
+	b := []byte(s + " ") // a number may not end the input
+	end, st, _ := ValueEnd(b, 0, nil)
+	want := -1
+	if st == OK {
+		want = end
+	}
+	if got := walkValue(b, 0, 0); got != want && !(got == -1 && strings.Count(s, "[")+strings.Count(s, "{") > 100) {
+		t.Fatalf("walk %q = %d; jsonValueEnd gives %d (status %d)", s, got, want, st)
+	}
+	if st == OK && (s[0] == '{' || s[0] == '[' || s[0] == '"') {
+		var stack []byte
+		if got := WalkSkip(b, 0, &stack); got != end && !(got == -1 && cap(stack) == 0) {
+			t.Fatalf("jsonWalkSkip(%q) = %d; want %d", s, got, end)
+		}
+	}
+}
+
+var walkCases = []string{
+	`{}`, `[]`, `{"a":1}`, `{"a":[1,2,{"b":null}],"c":"x\"y"}`, ` { "a" : [ ] , "b" : { } } `,
+	`{"a":1,}`, `[1,]`, `{"a" 1}`, `{"a":}`, `{a:1}`, `[1 2]`, `{"a":1"b":2}`, `{"a":01}`, `[-]`, `[1.]`,
+	`[1e]`, `[1e+]`, `[.5]`, `[-0.0e-0]`, `[tru]`, `[nul]`, `["\x"]`, `["\u12"]`, `["` + "\x01" + `"]`,
+	`[1e999]`, `{"a":1}}`, `[[[[]]]]`, `{"a":{"b":{"c":[true,false,null]}}}`, `[` + strings.Repeat("[", 600) +
+		strings.Repeat("]", 601),
+}
+
+func TestJSONWalkMatchesValueEnd(t *testing.T) {
+	for _, s := range walkCases {
+		checkWalk(t, s)
+	}
+}
+
+func FuzzJSONWalk(f *testing.F) {
+	for _, s := range walkCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if s != "" {
+			checkWalk(t, s)
+		}
+		b := []byte(s + ",")
+		v, end, ok := StrictInt(b, 0)
+		nEnd, st := NumberEnd(b, 0)
+		want, err := strconv.ParseInt(s[:max(0, min(nEnd, len(s)))], 10, 64)
+		isInt := s != "" && st == OK && !strings.ContainsAny(s[:nEnd], ".eE")
+		if ok != (isInt && err == nil) || (ok && (v != want || end != nEnd)) {
+			t.Fatalf("jsonStrictInt(%q) = %d, %d, %v; ParseInt gives %d, %v", s, v, end, ok, want, err)
+		}
+	})
+}
