@@ -163,7 +163,7 @@ type commonFlags struct {
 
 func (c *commonFlags) register(fs *flag.FlagSet, output string, strict bool) {
 	fs.StringVar(&c.Output, "o", "", output)
-	fs.BoolVar(&c.Quiet, "q", false, "quiet: no summary, no progress bar")
+	fs.BoolVar(&c.Quiet, "q", false, "quiet: no summary, no progress bar (warnings are still printed)")
 	if strict {
 		fs.BoolVar(&c.Strict, "strict", false, "fail (exit 3) when any record is rejected")
 	}
