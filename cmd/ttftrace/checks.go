@@ -66,11 +66,11 @@ func (c *cli) stdinIsTerminal() bool {
 // meaningless: an input with lines but no record kept (a forced --format
 // that does not fit, a log of another kind), or no record at all over
 // every input (empty files, empty standard input). It prints why.
-func (c *cli) checkRecords(cmd string, res *ingest.Result, format string) int {
+func (c *cli) checkRecords(cmd string, res *ingest.Result, dopts ingest.DriverOptions) int {
 	bad := 0
 	for _, in := range res.Inputs {
 		if in.Error == nil && in.Records == 0 && in.Duplicates == 0 && (in.Read > 0 || spanBytes(in) > 0) {
-			fmt.Fprintf(c.stderr, "%s\n", noRecordReason(in, format))
+			fmt.Fprintf(c.stderr, "%s\n", noRecordReason(in, dopts))
 			bad++
 		}
 	}
@@ -95,7 +95,13 @@ func spanBytes(in schema.InputStats) int64 {
 
 // noRecordReason says why an input with lines gave no record and what to
 // do.
-func noRecordReason(in schema.InputStats, format string) string {
+func noRecordReason(in schema.InputStats, dopts ingest.DriverOptions) string {
+	if dopts.Options.LogFormat != "" && dopts.LogFormats[in.Format] == "" && (in.Format == "nginx" || in.Format == "envoy") {
+		return fmt.Sprintf("%s: read as %s with the --log-format given without a format name, no request record kept (%s): "+
+			"that --log-format applies to every nginx and Envoy input; name the format it is for (--log-format nginx=@FILE or envoy=@FILE)",
+			in.Path, in.Format, analyze.TopReasons(in.RejectsByReason, 5))
+	}
+	format := dopts.Format
 	what := fmt.Sprintf("%s records rejected (%s)", analyze.Grouped(in.Rejected), analyze.TopReasons(in.RejectsByReason, 5))
 	switch {
 	case in.Read == 0:

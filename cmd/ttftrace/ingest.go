@@ -83,7 +83,7 @@ func (c *cli) ingestInto(cmd string, w *dataset.Writer, inputs []string, dopts i
 	}
 	status := c.checkIngest(cmd, res, o.Strict, o.Quiet)
 	if status == exitOK {
-		status = c.checkRecords(cmd, res, dopts.Format)
+		status = c.checkRecords(cmd, res, dopts)
 	}
 	if status != exitOK {
 		res.Discard()
