@@ -60,7 +60,7 @@ func TestQualityCases(t *testing.T) {
 			args:  []string{"run", "$D/proxy", "-o", "$D/out", "--log-format", nginxFmt, "--host", "$D/proxy/gw-[a]/*.log=glob"},
 			hosts: map[string]string{"$D/proxy/gw-a/access.log": "glob", "$D/proxy/gw-c/access.log": "gw-c"}},
 		{name: "unprefixed --log-format on an Envoy log", code: 1,
-			files: map[string]string{"e/envoy-access.log": "demo:edge-2.access.json.gz", "nginx.fmt": "demo:nginx.log_format"},
+			files:  map[string]string{"e/envoy-access.log": "demo:edge-2.access.json.gz", "nginx.fmt": "demo:nginx.log_format"},
 			args:   []string{"run", "-q", "$D/e", "-o", "$D/out", "--log-format", "@$D/nginx.fmt"},
 			stderr: []string{"$D/e/envoy-access.log: read as envoy with the --log-format given without a format name", "--log-format nginx=@FILE or envoy=@FILE"}},
 		{name: "--host PATH naming no input", files: fleetFiles, code: 2,
