@@ -65,10 +65,16 @@ func (c *cli) stdinIsTerminal() bool {
 // checkRecords fails (exit 1) an ingest whose result would be empty or
 // meaningless: an input with lines but no record kept (a forced --format
 // that does not fit, a log of another kind), or no record at all over
-// every input (empty files, empty standard input). It prints why.
+// every input (empty files, empty standard input). It prints why. An input
+// read from where the last ingest stopped (a grown log) may well have
+// nothing new but skips: it is never a failure.
 func (c *cli) checkRecords(cmd string, res *ingest.Result, dopts ingest.DriverOptions) int {
-	bad := 0
+	bad, resumed := 0, false
 	for _, in := range res.Inputs {
+		if in.Span != nil && in.Span.Start > 0 {
+			resumed = true
+			continue
+		}
 		if in.Error == nil && in.Records == 0 && in.Duplicates == 0 && (in.Read > 0 || spanBytes(in) > 0) {
 			fmt.Fprintf(c.stderr, "%s\n", noRecordReason(in, dopts))
 			bad++
@@ -78,7 +84,7 @@ func (c *cli) checkRecords(cmd string, res *ingest.Result, dopts ingest.DriverOp
 		fmt.Fprintf(c.stderr, "ttftrace %s: %d of %d inputs gave no request record; nothing written\n", cmd, bad, len(res.Inputs))
 		return exitFailure
 	}
-	if res.Records == 0 && len(res.Inputs) > 0 && allDuplicates(res.Inputs) == 0 {
+	if res.Records == 0 && len(res.Inputs) > 0 && allDuplicates(res.Inputs) == 0 && !resumed {
 		fmt.Fprintf(c.stderr, "ttftrace %s: no request record in %s; nothing written\n", cmd, inputNames(res.Inputs))
 		return exitFailure
 	}

@@ -16,7 +16,7 @@ import (
 // qualityCase is one mistake a user makes, run on the real formats: the
 // files it writes under $D (a body "demo:NAME" is that embedded demo log,
 // decompressed; "demo:NAME|OLD>NEW" with OLD replaced by NEW), the commands
-// run before it, its exit status, what standard error must and must not
+// run before it (or {"append", FILE, TEXT}), its exit status, what standard error must and must not
 // say, and the host the summary must show per input path.
 type qualityCase struct {
 	name      string
@@ -98,6 +98,9 @@ func TestQualityCases(t *testing.T) {
 			args: []string{"run", "-q", "$D/c.jsonl", "-o", "$D/out", "--format", "genai-perf"}, stderr: []string{"--format genai-perf fits none of it"}},
 		{name: "empty file", files: map[string]string{"e.log": ""}, code: 1,
 			args: []string{"run", "-q", "$D/e.log", "-o", "$D/out"}, stderr: []string{"no request record in $D/e.log; nothing written"}},
+		{name: "a grown log with only skips is no failure", files: map[string]string{"c.jsonl": clientGood + "|HEAD2+BAD0"},
+			pre:  [][]string{{"ingest", "-q", "$D/c.jsonl", "-o", "$D/ds"}, {"append", "$D/c.jsonl", "{\"x\":1}\n"}},
+			args: []string{"ingest", "-q", "$D/c.jsonl", "-o", "$D/ds"}, notStderr: []string{"no request record"}},
 		{name: "empty standard input", code: 1,
 			args: []string{"ingest", "-q", "-", "-o", "$D/out"}, stderr: []string{"no request record in standard input"}},
 		{name: "standard input on a terminal", terminal: true, code: 2,
@@ -133,6 +136,17 @@ func runQualityCase(t *testing.T, tc qualityCase) {
 	var stdout, stderr bytes.Buffer
 	c := &cli{stdin: strings.NewReader(tc.stdin), stdout: &stdout, stderr: &stderr, terminal: func() bool { return tc.terminal }}
 	for _, p := range tc.pre {
+		if p[0] == "append" { // append TEXT to FILE, a log growing
+			f, err := os.OpenFile(sub(p[1]), os.O_APPEND|os.O_WRONLY, 0)
+			if err == nil {
+				_, err = f.WriteString(p[2])
+				f.Close()
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
 		if code := c.main(subAll(p)); code != 0 {
 			t.Fatalf("%v: exit %d\n%s", p, code, stderr.String())
 		}
