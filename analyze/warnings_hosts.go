@@ -4,17 +4,19 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// hostInput is what one input gave one host: its folder, format, source
+// hostInput is what one input gave one host: its path, the host, its
+// folder, format, source
 // and the wall-clock range of its starts (ns).
 type hostInput struct {
-	path, dir, format, source string
-	first, last               int64
+	path, host, dir, format, source string
+	first, last                     int64
 }
 
 // hostWarnings warns when one host name holds the events of inputs that
@@ -30,13 +32,19 @@ func hostWarnings(events []schema.Event, inputs []schema.InputStats) []Warning {
 		given[in.Path] = in.Host
 	}
 	byHost := map[string]map[string]*hostInput{}
+	var last *hostInput // events come input by input: most widen the last one
 	for i := range events {
 		e := &events[i]
-		h, ok := given[e.InputFile]
-		if !ok || e.Host != h || e.Clock != schema.ClockWall || e.StartNs == nil {
+		if e.Clock != schema.ClockWall || e.StartNs == nil {
 			continue
 		}
-		addHostInput(byHost, e)
+		if last != nil && e.InputFile == last.path && e.Host == last.host {
+			last.first, last.last = min(last.first, *e.StartNs), max(last.last, *e.StartNs)
+			continue
+		}
+		if h, ok := given[e.InputFile]; ok && e.Host == h {
+			last = addHostInput(byHost, e)
+		}
 	}
 	ws := []Warning{}
 	for _, host := range slices.Sorted(maps.Keys(byHost)) {
@@ -50,8 +58,9 @@ func hostWarnings(events []schema.Event, inputs []schema.InputStats) []Warning {
 	return ws
 }
 
-// addHostInput widens the start range of e's input under e's host.
-func addHostInput(byHost map[string]map[string]*hostInput, e *schema.Event) {
+// addHostInput widens the start range of e's input under e's host and
+// returns that input's entry.
+func addHostInput(byHost map[string]map[string]*hostInput, e *schema.Event) *hostInput {
 	m := byHost[e.Host]
 	if m == nil {
 		m = map[string]*hostInput{}
@@ -59,11 +68,12 @@ func addHostInput(byHost map[string]map[string]*hostInput, e *schema.Event) {
 	}
 	hi := m[e.InputFile]
 	if hi == nil {
-		hi = &hostInput{path: e.InputFile, dir: filepath.Dir(e.InputFile), format: e.Format,
+		hi = &hostInput{path: e.InputFile, host: e.Host, dir: filepath.Dir(e.InputFile), format: e.Format,
 			source: e.Source, first: *e.StartNs, last: *e.StartNs}
 		m[e.InputFile] = hi
 	}
 	hi.first, hi.last = min(hi.first, *e.StartNs), max(hi.last, *e.StartNs)
+	return hi
 }
 
 // mergedMachines returns the first pair of inputs (in path order) that look
@@ -101,36 +111,73 @@ var builtinKeys = []string{"model", "endpoint", "host", "status", "format", "sou
 // naming the keys the data has and the closest one; and a built-in key no
 // event gives a value.
 func byWarnings(events []schema.Event, by [][]string) []Warning {
-	if len(by) == 0 {
-		return []Warning{}
-	}
-	attrs := map[string]bool{}
-	valued := map[string]bool{}
-	for i := range events {
-		for k := range events[i].Attrs {
-			attrs[k] = true
-		}
-		for _, k := range builtinKeys {
-			if !valued[k] && hasBuiltin(&events[i], k) {
-				valued[k] = true
+	var keys []string // each key once, in option order
+	for _, ks := range by {
+		for _, k := range ks {
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
 			}
 		}
 	}
-	known := append(slices.Clone(builtinKeys), slices.Sorted(maps.Keys(attrs))...)
+	found := foundKeys(events, keys)
 	ws := []Warning{}
-	seen := map[string]bool{}
-	for _, keys := range by {
-		for _, k := range keys {
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			if w, ok := byKeyWarning(k, known, attrs[k], valued[k], len(events)); ok {
-				ws = append(ws, w)
-			}
+	var known []string
+	for _, k := range keys {
+		if found[k] || (!slices.Contains(builtinKeys, k) && len(events) == 0) {
+			continue
 		}
+		if known == nil {
+			known = append(slices.Clone(builtinKeys), attrKeys(events)...)
+		}
+		ws = append(ws, byKeyWarning(k, known))
 	}
 	return ws
+}
+
+// foundKeys reports which keys some event has a value for, reading the
+// events until every key is found.
+func foundKeys(events []schema.Event, keys []string) map[string]bool {
+	found := map[string]bool{}
+	for i := range events {
+		if len(found) == len(keys) {
+			break
+		}
+		e := &events[i]
+		for _, k := range keys {
+			if found[k] {
+				continue
+			}
+			if slices.Contains(builtinKeys, k) {
+				found[k] = hasBuiltin(e, k)
+			} else if _, ok := e.Attrs[k]; ok {
+				found[k] = true
+			}
+			if !found[k] {
+				delete(found, k)
+			}
+		}
+	}
+	return found
+}
+
+// attrKeys lists the attribute names of the events, sorted.
+func attrKeys(events []schema.Event) []string {
+	attrs := map[string]bool{}
+	var last map[string]string // events of one input often share one map
+	for i := range events {
+		if a := events[i].Attrs; len(a) > 0 && !sameMap(a, last) {
+			for k := range a {
+				attrs[k] = true
+			}
+			last = a
+		}
+	}
+	return slices.Sorted(maps.Keys(attrs))
+}
+
+// sameMap reports whether a and b are the same map (not equal: the same).
+func sameMap(a, b map[string]string) bool {
+	return b != nil && reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 // hasBuiltin reports whether e has a value for the built-in key k.
@@ -150,21 +197,18 @@ func hasBuiltin(e *schema.Event, k string) bool {
 	return e.Source != ""
 }
 
-// byKeyWarning words the warning of one --by key, if it needs one.
-func byKeyWarning(k string, known []string, isAttr, hasValue bool, events int) (Warning, bool) {
-	switch {
-	case slices.Contains(builtinKeys, k) && !hasValue && events > 0:
+// byKeyWarning words the warning of a --by key no event has a value for.
+func byKeyWarning(k string, known []string) Warning {
+	if slices.Contains(builtinKeys, k) {
 		return Warning{Kind: WarnByNoValue, Message: fmt.Sprintf(
-			"--by %s: no event has a value for this key, so every request falls in one group \"(none)\"", k)}, true
-	case slices.Contains(builtinKeys, k) || isAttr:
-		return Warning{}, false
+			"--by %s: no event has a value for this key, so every request falls in one group \"(none)\"", k)}
 	}
 	msg := fmt.Sprintf("--by %s: no event has this key, so every request falls in one group \"(none)\"; keys in the data: %s",
 		k, strings.Join(known, ", "))
 	if c := closestKey(k, known); c != "" {
 		msg += fmt.Sprintf(" (did you mean --by %s?)", c)
 	}
-	return Warning{Kind: WarnByUnknownKey, Message: msg}, true
+	return Warning{Kind: WarnByUnknownKey, Message: msg}
 }
 
 // closestKey returns the known key within edit distance 2 of k (the first

@@ -114,3 +114,41 @@ func TestGrouped(t *testing.T) {
 		}
 	}
 }
+
+// warningEvents are n successful proxy events over 8 inputs in 8 folders,
+// one host each, with a model, an attribute and start/end instants.
+func warningEvents(n int) ([]schema.Event, []schema.InputStats) {
+	var inputs []schema.InputStats
+	for i := range 8 {
+		inputs = append(inputs, schema.InputStats{Path: "gw-" + string(rune('a'+i)) + "/access.log", Host: "gw-" + string(rune('a'+i))})
+	}
+	evs := make([]schema.Event, n)
+	attrs := map[string]string{"region": "eu"}
+	for i := range evs {
+		in := inputs[i%8]
+		start, end := int64(1e18+int64(i)*1e6), int64(1e18+int64(i)*1e6+5e8)
+		evs[i] = schema.Event{Source: schema.SourceProxy, Format: "nginx", Host: in.Host, Clock: schema.ClockWall,
+			Model: "m", StartNs: &start, EndNs: &end, InputFile: in.Path, Attrs: attrs}
+	}
+	return evs, inputs
+}
+
+// BenchmarkWarnings measures Warnings beside Run on the same events (the
+// ratio is what matters): go test ./analyze -run '^$' -bench 'Warnings|RunBeside'.
+func BenchmarkWarnings(b *testing.B) {
+	evs, inputs := warningEvents(100_000)
+	opts := Options{By: [][]string{{"model"}, {"region"}}}
+	b.ResetTimer()
+	for range b.N {
+		Warnings(evs, inputs, opts)
+	}
+}
+
+func BenchmarkRunBesideWarnings(b *testing.B) {
+	evs, inputs := warningEvents(100_000)
+	opts := Options{By: [][]string{{"model"}, {"region"}}}
+	b.ResetTimer()
+	for range b.N {
+		Run(evs, inputs, opts)
+	}
+}
