@@ -25,6 +25,7 @@ type qualityCase struct {
 	args      []string
 	stdin     string
 	terminal  bool
+	chdir     bool // run in $D
 	code      int
 	stderr    []string
 	notStderr []string
@@ -63,6 +64,9 @@ func TestQualityCases(t *testing.T) {
 			files:  map[string]string{"e/envoy-access.log": "demo:edge-2.access.json.gz", "nginx.fmt": "demo:nginx.log_format"},
 			args:   []string{"run", "-q", "$D/e", "-o", "$D/out", "--log-format", "@$D/nginx.fmt"},
 			stderr: []string{"$D/e/envoy-access.log: read as envoy with the --log-format given without a format name", "--log-format nginx=@FILE or envoy=@FILE"}},
+		{name: "--host PATH=NAME: a relative PATH names absolute inputs", files: fleetFiles, chdir: true,
+			args:  []string{"run", "$D/proxy", "-o", "$D/out", "--log-format", nginxFmt, "--host", "./proxy/gw-a=rel"},
+			hosts: map[string]string{"$D/proxy/gw-a/access.log": "rel", "$D/proxy/gw-c/access.log": "gw-c"}},
 		{name: "--host PATH naming no input", files: fleetFiles, code: 2,
 			args:   []string{"run", "$D/proxy", "-o", "$D/out", "--host", "$D/prxy=a"},
 			stderr: []string{"$D/prxy names none of the inputs", "usage: ttftrace run"}},
@@ -125,6 +129,9 @@ func runQualityCase(t *testing.T, tc qualityCase) {
 		if err := os.WriteFile(p, caseBody(t, body), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if tc.chdir {
+		t.Chdir(dir)
 	}
 	subAll := func(args []string) []string {
 		var out []string

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/ttftrace/ttftrace/ingest"
@@ -37,7 +39,7 @@ func parseHosts(values []string) (hostSettings, error) {
 		case pair && path == "":
 			return h, usagef("--host %q: empty PATH in PATH=NAME", v)
 		case pair:
-			h.rules = append(h.rules, hostRule{filepath.Clean(path), name})
+			h.rules = append(h.rules, hostRule{absPath(path), name})
 		case h.all != "":
 			return h, usagef("--host %q: a host for every input was already given (%q); name inputs with --host PATH=NAME", v, h.all)
 		default:
@@ -45,6 +47,16 @@ func parseHosts(values []string) (hostSettings, error) {
 		}
 	}
 	return h, nil
+}
+
+// absPath is p made absolute and clean, so that a rule and an input match
+// however each was written ("./proxy", "/home/u/proxy"); p itself, cleaned,
+// when the working folder is unknown.
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
 }
 
 // cutLast splits s around the last sep.
@@ -67,7 +79,7 @@ func checkHostName(v, name string) error {
 // matches reports whether the rule names the input file, and how closely:
 // the length of the rule's path, so that the most specific rule wins.
 func (r hostRule) matches(file string) (int, bool) {
-	f := filepath.Clean(file)
+	f := absPath(file)
 	if f == r.path {
 		return len(r.path) + 1, true // an exact file beats its folder
 	}
@@ -105,7 +117,7 @@ func (h hostSettings) apply(inputs []string, o *ingest.DriverOptions) error {
 	}
 	for _, r := range h.rules {
 		if !matchesAny(r, files) {
-			return usagef("--host %s=%s: %s names none of the inputs (%s)", r.path, r.name, r.path, strings.Join(files, ", "))
+			return usagef("--host %s=%s: %s names none of the inputs (%s)", r.path, r.name, r.path, strings.Join(firstFew(files, 5), ", "))
 		}
 	}
 	o.Host, o.HostOf = h.all, h.hostOf
@@ -119,4 +131,12 @@ func matchesAny(r hostRule, files []string) bool {
 		}
 	}
 	return false
+}
+
+// firstFew returns up to n names, then "… (N in all)".
+func firstFew(names []string, n int) []string {
+	if len(names) <= n {
+		return names
+	}
+	return append(slices.Clone(names[:n]), fmt.Sprintf("… (%d in all)", len(names)))
 }
