@@ -12,17 +12,17 @@ import (
 )
 
 // hostInput is what one input gave one host: its path, the host, its
-// folder, format, source
+// folder, format, source, clock (of its first event)
 // and the wall-clock range of its starts (ns).
 type hostInput struct {
-	path, host, dir, format, source string
-	first, last                     int64
+	path, host, dir, format, source, clock string
+	first, last                            int64
 }
 
 // hostWarnings warns when one host name holds the events of inputs that
 // look like different machines: inputs in different folders, or in one
 // folder with one source but different formats (two kinds of proxy), whose
-// wall-clock start ranges overlap. Their clocks would be taken as one in
+// wall-clock start ranges overlap or one of which is on a steady clock. Their clocks would be taken as one in
 // clock offsets and joins. Only events whose host is their input's default
 // (the name the file gave, or --host) count: a host a record names itself
 // (OTLP host.name) is the record's word.
@@ -35,8 +35,8 @@ func hostWarnings(events []schema.Event, inputs []schema.InputStats) []Warning {
 	var last *hostInput // events come input by input: most widen the last one
 	for i := range events {
 		e := &events[i]
-		if e.Clock != schema.ClockWall || e.StartNs == nil {
-			continue
+		if e.Clock == schema.ClockRelative || e.StartNs == nil {
+			continue // relative clocks never join
 		}
 		if last != nil && e.InputFile == last.path && e.Host == last.host {
 			last.first, last.last = min(last.first, *e.StartNs), max(last.last, *e.StartNs)
@@ -69,7 +69,7 @@ func addHostInput(byHost map[string]map[string]*hostInput, e *schema.Event) *hos
 	hi := m[e.InputFile]
 	if hi == nil {
 		hi = &hostInput{path: e.InputFile, host: e.Host, dir: filepath.Dir(e.InputFile), format: e.Format,
-			source: e.Source, first: *e.StartNs, last: *e.StartNs}
+			source: e.Source, clock: e.Clock, first: *e.StartNs, last: *e.StartNs}
 		m[e.InputFile] = hi
 	}
 	hi.first, hi.last = min(hi.first, *e.StartNs), max(hi.last, *e.StartNs)
@@ -84,12 +84,22 @@ func mergedMachines(m map[string]*hostInput) (a, b *hostInput, ok bool) {
 		for _, q := range paths[i+1:] {
 			x, y := m[p], m[q]
 			apart := x.dir != y.dir || x.source == y.source && x.format != y.format
-			if apart && x.first <= y.last && y.first <= x.last {
+			if apart && overlap(x, y) {
 				return x, y, true
 			}
 		}
 	}
 	return nil, nil, false
+}
+
+// overlap reports whether the start ranges of x and y overlap; ranges on
+// a steady clock (an arbitrary origin per machine) cannot be told apart,
+// so they count as overlapping.
+func overlap(x, y *hostInput) bool {
+	if x.clock != schema.ClockWall || y.clock != schema.ClockWall {
+		return true
+	}
+	return x.first <= y.last && y.first <= x.last
 }
 
 // suggestHost proposes a --host PATH=NAME for input a, told apart from b:

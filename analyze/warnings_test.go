@@ -86,6 +86,15 @@ func TestHostWarnings(t *testing.T) {
 	if ws := hostWarnings(evs, inputs); !strings.Contains(ws[0].Message, "--host a=a") {
 		t.Errorf("no suggestion: %s", ws[0].Message)
 	}
+	// Two folders on steady clocks: their origins cannot be compared.
+	steady := func(file string, start int64) schema.Event {
+		e := ev(file, "triton", "triton", start)
+		e.Clock = schema.ClockSteady
+		return e
+	}
+	evs = []schema.Event{steady("m1/triton.log", 10), steady("m2/triton.log", 1e12)}
+	inputs = []schema.InputStats{{Path: "m1/triton.log", Host: "triton"}, {Path: "m2/triton.log", Host: "triton"}}
+	checkWarnings(t, hostWarnings(evs, inputs), []Warning{{WarnHostMerged, "", `host "triton" holds m1/triton.log and m2/triton.log`}})
 	// One folder, one source, two formats: two kinds of proxy.
 	evs = []schema.Event{ev("logs/access.log", "logs", "nginx", 10), ev("logs/envoy.log", "logs", "envoy", 10)}
 	inputs = []schema.InputStats{{Path: "logs/access.log", Host: "logs"}, {Path: "logs/envoy.log", Host: "logs"}}
