@@ -145,19 +145,19 @@ func warningEvents(n int) ([]schema.Event, []schema.InputStats) {
 // BenchmarkWarnings measures Warnings beside Run on the same events (the
 // ratio is what matters): go test ./analyze -run '^$' -bench 'Warnings|RunBeside'.
 func BenchmarkWarnings(b *testing.B) {
-	evs, inputs := warningEvents(100_000)
-	opts := Options{By: [][]string{{"model"}, {"region"}}}
-	b.ResetTimer()
-	for range b.N {
-		Warnings(evs, inputs, opts)
-	}
+	benchOn100k(b, func(evs []schema.Event, inputs []schema.InputStats, opts Options) { Warnings(evs, inputs, opts) })
 }
 
 func BenchmarkRunBesideWarnings(b *testing.B) {
+	benchOn100k(b, func(evs []schema.Event, inputs []schema.InputStats, opts Options) { Run(evs, inputs, opts) })
+}
+
+// benchOn100k times fn on 100,000 warningEvents with two breakdowns.
+func benchOn100k(b *testing.B, fn func([]schema.Event, []schema.InputStats, Options)) {
 	evs, inputs := warningEvents(100_000)
 	opts := Options{By: [][]string{{"model"}, {"region"}}}
 	b.ResetTimer()
 	for range b.N {
-		Run(evs, inputs, opts)
+		fn(evs, inputs, opts)
 	}
 }
