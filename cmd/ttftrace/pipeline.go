@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 
 	"github.com/ttftrace/ttftrace/analyze"
 	"github.com/ttftrace/ttftrace/dataset"
@@ -46,7 +47,7 @@ func (c *cli) runAnalyze(args []string) int {
 		c.sayf(o.Quiet, "wrote %d reconciled requests to %s\n", len(a.Requests), o.RequestsOut)
 	}
 	c.printWarnings("analyze", a.Warnings)
-	c.sayf(o.Quiet, "analysed %d events from %d inputs into %s\n", len(events), len(inputs), o.Output)
+	c.sayf(o.Quiet, "analysed %d events from %d inputs into %s; hosts: %s\n", len(events), len(inputs), o.Output, sourceHosts(a.Sources))
 	return exitOK
 }
 
@@ -170,6 +171,19 @@ func analyzeEvents(events []schema.Event, inputs []schema.InputStats, opts analy
 	a := analyze.Run(events, inputs, opts)
 	a.Warnings = analyze.Warnings(events, inputs, opts)
 	return a
+}
+
+// sourceHosts names the hosts the analysis uses per source: "client
+// web-1,web-2; server gpu-1".
+func sourceHosts(sources []analyze.SourceSummary) string {
+	var parts []string
+	for _, s := range sources {
+		parts = append(parts, s.Source+" "+strings.Join(s.Hosts, ","))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, "; ")
 }
 
 // writeAnalysis writes a as indented JSON, atomically.
