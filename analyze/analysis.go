@@ -54,6 +54,7 @@ type Analysis struct {
 	TTFTDelta     *Metric          `json:"ttft_client_minus_server"`
 	Examples      []Timeline       `json:"examples"` // slow requests seen by several observers
 	Notes         []string         `json:"notes"`    // caveats a reader must know (relative clocks, …)
+	Warnings      []Warning        `json:"warnings"` // data-quality problems and what to do (warnings.go); the report shows them first
 
 	Throughput      []Throughput     `json:"throughput"`       // per source, over its whole span
 	Slowest         []SlowRequest    `json:"slowest_requests"` // successful client requests by client TTFT, slowest first

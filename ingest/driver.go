@@ -23,6 +23,9 @@ type DriverOptions struct {
 	// Host is the --host name given to records that carry none; empty means
 	// HostFromPath of each input.
 	Host string
+	// HostOf, when not nil, names the host of an input (--host PATH=NAME);
+	// an empty name falls back to Host, then HostFromPath.
+	HostOf func(path string) string
 	// Options are handed to every format.
 	Options Options
 	// LogFormats holds per-format --log-format values (--log-format
@@ -190,6 +193,9 @@ func parallel(n, workers int, fn func(i int)) {
 // to read the input at all ends up in the returned sink's stats.Error.
 func decodeInput(name string, opts DriverOptions, prog *progress) *inputSink {
 	host := opts.Host
+	if opts.HostOf != nil && opts.HostOf(name) != "" {
+		host = opts.HostOf(name)
+	}
 	if host == "" {
 		host = HostFromPath(name)
 	}

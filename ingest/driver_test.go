@@ -353,8 +353,17 @@ func TestHostFromPath(t *testing.T) {
 	for in, want := range map[string]string{
 		"logs/edge-1.access.log.1.gz": "edge-1",
 		"gpu-7.log":                   "gpu-7",
-		"/var/log/nginx/access.log":   "access",
-		"router":                      "router",
+		"/var/log/nginx/access.log":   "nginx", // generic stems: the folder (inputs.go)
+		"proxy/gw-a/access.log.2.gz":  "gw-a",
+		"/srv/router":                 "srv",
+		"/router.log":                 "router",
+		"a/b/Access_20250101.log":     "b",
+		"a/b/traces.jsonl":            "b",
+		"a/b/profile_export.json":     "b",
+		"a/b/envoy-access.log":        "b",
+		"a/b/gpu-01.log":              "gpu-01",
+		"a/b/bench-1.json":            "bench-1",
+		"a/b/access_2025-01-01.log":   "b",
 		".env":                        ".env",
 		"-":                           "stdin",
 	} {

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -145,17 +146,64 @@ func (x *expansion) walk(dir string, info os.FileInfo) error {
 	return nil
 }
 
+// GenericNames are the file stems HostFromPath does not take for a host
+// name, because every machine writes a file of that name: nginx's and
+// Envoy's access logs, OTLP exports, routers' and benchmarks' outputs. The
+// stem is compared in lower case, "_" read as "-", without a trailing date
+// ("access-20250101"); a stem with a number ("bench-1") is a name.
+var GenericNames = []string{
+	"access", "access-log", "envoy-access", "nginx-access", "error", "errors",
+	"events", "traces", "trace", "spans", "otel", "otlp", "export", "exports",
+	"router", "proxy", "gateway", "server", "client", "requests", "requests-log",
+	"profile-export", "profile", "results", "benchmark", "bench", "output", "out",
+	"log", "logs", "app", "stdout", "stderr", "current", "messages", "spend-logs",
+	"nginx", "envoy", "haproxy", "litellm", "tgi", "triton", "vllm", "genai-perf", "har",
+}
+
 // HostFromPath names the observer host of an input that carries none: the
 // file's base name up to its first dot, so "logs/edge-1.access.log.1.gz"
-// gives "edge-1" and "gpu-7.log" gives "gpu-7". Standard input gives
-// "stdin"; a name starting with a dot is kept whole. --host overrides it.
+// gives "edge-1" and "gpu-7.log" gives "gpu-7", unless that stem is one of
+// GenericNames: then the name of the folder holding the file, so
+// "proxy/gw-a/access.log" gives "gw-a" (a file in the working folder gets
+// that folder's name; one in the root folder keeps its stem). Standard
+// input gives "stdin"; a name starting with a dot is kept whole. --host
+// overrides it.
 func HostFromPath(path string) string {
 	if path == StdinName {
 		return "stdin"
 	}
 	base := filepath.Base(path)
+	stem := base
 	if i := strings.IndexByte(base, '.'); i > 0 {
-		return base[:i]
+		stem = base[:i]
 	}
-	return base
+	if !IsGenericName(stem) {
+		return stem
+	}
+	dir, err := filepath.Abs(filepath.Dir(path))
+	if err != nil || filepath.Base(dir) == string(filepath.Separator) || filepath.Base(dir) == "." {
+		return stem
+	}
+	return filepath.Base(dir)
+}
+
+// IsGenericName reports whether the file stem is one of GenericNames,
+// compared as GenericNames says. A date suffix of 6 digits or more
+// ("access-20250101", "access_2025-01-01") is dropped first; a short
+// number is part of a name ("bench-1" is a host).
+func IsGenericName(stem string) bool {
+	s := strings.ReplaceAll(strings.ToLower(stem), "_", "-")
+	trimmed, digits := s, 0
+	for {
+		i := strings.LastIndexByte(trimmed, '-')
+		if i <= 0 || trimmed[i+1:] == "" || strings.Trim(trimmed[i+1:], "0123456789") != "" {
+			break
+		}
+		digits += len(trimmed) - i - 1
+		trimmed = trimmed[:i]
+	}
+	if digits >= 6 {
+		s = trimmed
+	}
+	return slices.Contains(GenericNames, s)
 }

@@ -75,3 +75,19 @@ func TestFIFOIsAStream(t *testing.T) {
 	}
 	res.Discard()
 }
+
+// TestHostFromPathWorkingFolder: a generic file named without a folder
+// takes the working folder's name.
+func TestHostFromPathWorkingFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "gw-c")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	if got := HostFromPath("access.log"); got != "gw-c" {
+		t.Errorf("HostFromPath(access.log) in gw-c = %q", got)
+	}
+	if got := HostFromPath("edge-1.log"); got != "edge-1" {
+		t.Errorf("HostFromPath(edge-1.log) = %q", got)
+	}
+}

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/ttftrace/ttftrace/dataset"
@@ -63,9 +65,28 @@ func (r *Result) Discard() {
 	}
 }
 
-// WriteSummary prints one row per input: path, format, host, the record
-// counts, whether it was truncated, and its error if any.
-func WriteSummary(w io.Writer, inputs []schema.InputStats) error {
+// RecordHosts returns, per input path, the hosts its events carry, sorted:
+// the hosts the analysis uses, which records may name themselves (OTLP
+// host.name) instead of the input's default.
+func RecordHosts(events []schema.Event) map[string][]string {
+	m := map[string][]string{}
+	for i := range events {
+		e := &events[i]
+		if hs := m[e.InputFile]; !slices.Contains(hs, e.Host) {
+			m[e.InputFile] = append(hs, e.Host)
+		}
+	}
+	for _, hs := range m {
+		slices.Sort(hs)
+	}
+	return m
+}
+
+// WriteSummary prints one row per input: path, format, hosts, the record
+// counts, whether it was truncated, and its error if any. The hosts are
+// those of hosts[path] (RecordHosts) when the events were kept, else the
+// input's default host.
+func WriteSummary(w io.Writer, inputs []schema.InputStats, hosts map[string][]string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "PATH\tFORMAT\tHOST\tREAD\tRECORDS\tDUP\tSKIPPED\tREJECTED\tTRUNCATED\n")
 	var total schema.InputStats
@@ -74,7 +95,11 @@ func WriteSummary(w io.Writer, inputs []schema.InputStats) error {
 		if in.Truncated {
 			trunc = "yes"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\n", in.Path, in.Format, in.Host,
+		host := in.Host
+		if hs := hosts[in.Path]; len(hs) > 0 {
+			host = summaryHosts(hs)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\n", in.Path, in.Format, host,
 			in.Read, in.Records, in.Duplicates, in.Skipped, in.Rejected, trunc)
 		total.Read += in.Read
 		total.Records += in.Records
@@ -95,4 +120,12 @@ func WriteSummary(w io.Writer, inputs []schema.InputStats) error {
 		}
 	}
 	return nil
+}
+
+// summaryHosts joins hosts with commas, at most 3 then how many more.
+func summaryHosts(hs []string) string {
+	if len(hs) > 3 {
+		return fmt.Sprintf("%s,… (%d)", strings.Join(hs[:3], ","), len(hs))
+	}
+	return strings.Join(hs, ",")
 }

@@ -11,6 +11,7 @@ import (
 type reportView struct {
 	Subtitle     string
 	Nav          []navItem
+	Warnings     []warningRow // shown first, above the headline
 	Options      []kv
 	Sources      []sourceRow
 	Headline     headlineSection
@@ -60,10 +61,14 @@ func buildReport(a *analyze.Analysis, cs *chartSet) *reportView {
 	for _, p := range breakdownParts {
 		v.PartNames = append(v.PartNames, p.Name)
 	}
+	v.Warnings = buildWarnings(a.Warnings)
 	v.Nav = []navItem{{"headline", "Headline"}, {"ttft", "TTFT"}, {"breakdown", "Where TTFT goes"},
 		{"distributions", "ITL · TPOT · e2e"}, {"time", "Over time"}, {"groups", "Breakdowns"},
 		{"errors", "Errors"}, {"clocks", "Clocks & matching"}, {"slowest", "Slowest requests"}, {"examples", "Examples"},
 		{"quality", "Data quality"}, {"definitions", "Definitions"}}
+	if len(v.Warnings) > 0 {
+		v.Nav = append([]navItem{{"warnings", "Warnings"}}, v.Nav...)
+	}
 	return v
 }
 

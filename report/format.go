@@ -41,24 +41,10 @@ func fmtValue(v float64) string {
 	return strings.Replace(s, "-", "−", 1)
 }
 
-// fmtCount formats an integer with thousands separators: 18001 → "18,001".
+// fmtCount formats an integer with thousands separators: 18001 → "18,001"
+// (analyze.Grouped, with a typographic minus).
 func fmtCount(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "−" + b.String()
-	}
-	return b.String()
+	return strings.Replace(analyze.Grouped(n), "-", "−", 1)
 }
 
 // fmtPct formats a fraction (0.023) as a percentage ("2.3%").

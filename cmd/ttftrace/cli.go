@@ -33,6 +33,9 @@ type cli struct {
 	// fault is handed to dataset.WriterOptions.Fault: tests fail or kill a
 	// commit at each of its steps with it. nil in the command.
 	fault func(step string) error
+	// terminal, when not nil, says whether standard input is a terminal
+	// (tests); nil asks the operating system.
+	terminal func() bool
 }
 
 // formatTable returns the input formats the commands use.

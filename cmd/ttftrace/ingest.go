@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/ttftrace/ttftrace/analyze"
 	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/ingest"
 )
@@ -19,13 +20,9 @@ func (c *cli) runIngest(args []string) int {
 	if err != nil {
 		return c.fail("ingest", err)
 	}
-	dopts, err := o.Input.driverOptions()
+	dopts, err := c.inputOptions(&o.Input, o.Inputs)
 	if err != nil {
 		return c.fail("ingest", err)
-	}
-	dopts.Stdin, dopts.Formats = c.stdin, c.formatTable()
-	if o.Input.Format != "" && !hasFormat(dopts.Formats, o.Input.Format) {
-		return c.fail("ingest", usagef("unknown --format %q (ttftrace formats lists them)", o.Input.Format))
 	}
 	if f, ok := c.stderr.(*os.File); ok && !o.Quiet && isTerminal(f) {
 		dopts.Progress = f
@@ -39,6 +36,7 @@ func (c *cli) runIngest(args []string) int {
 	if status != exitOK || res == nil {
 		return status
 	}
+	c.printWarnings("ingest", analyze.InputWarnings(res.Inputs))
 	c.sayf(o.Quiet, "wrote %d events in %d files to %s\n", res.Records, res.Files, o.Output)
 	return exitOK
 }
@@ -73,7 +71,7 @@ func (c *cli) ingestInto(cmd string, w *dataset.Writer, inputs []string, dopts i
 		return nil, c.fail(cmd, err)
 	}
 	if !o.Quiet && len(res.Inputs) > 0 {
-		ingest.WriteSummary(c.stderr, res.Inputs)
+		ingest.WriteSummary(c.stderr, res.Inputs, ingest.RecordHosts(res.Events))
 	}
 	for _, in := range res.Inputs {
 		if in.Span != nil && in.Span.Start > 0 {
@@ -83,7 +81,11 @@ func (c *cli) ingestInto(cmd string, w *dataset.Writer, inputs []string, dopts i
 	for _, k := range res.Known {
 		c.sayf(o.Quiet, "%s: already in %s (its %d bytes were read as %s), nothing added\n", k.Path, w.Dir(), k.Committed.Span.End, k.Committed.Path)
 	}
-	if status := c.checkIngest(res, o.Strict, o.Quiet); status != exitOK {
+	status := c.checkIngest(cmd, res, o.Strict, o.Quiet)
+	if status == exitOK {
+		status = c.checkRecords(cmd, res, dopts)
+	}
+	if status != exitOK {
 		res.Discard()
 		return nil, status
 	}
@@ -100,14 +102,14 @@ func (c *cli) ingestInto(cmd string, w *dataset.Writer, inputs []string, dopts i
 
 // checkIngest returns exit 1 when an input could not be read and exit 3
 // under --strict when a record was rejected, printing why.
-func (c *cli) checkIngest(res *ingest.Result, strict, quiet bool) int {
+func (c *cli) checkIngest(cmd string, res *ingest.Result, strict, quiet bool) int {
 	if failed := res.Failed(); len(failed) > 0 {
 		if quiet { // the summary, which names them, was not printed
 			for _, in := range failed {
 				fmt.Fprintf(c.stderr, "%s: %s\n", in.Path, *in.Error)
 			}
 		}
-		fmt.Fprintf(c.stderr, "ttftrace ingest: %d of %d inputs could not be read; nothing written\n", len(failed), len(res.Inputs))
+		fmt.Fprintf(c.stderr, "ttftrace %s: %d of %d inputs could not be read; nothing written\n", cmd, len(failed), len(res.Inputs))
 		return exitFailure
 	}
 	if n := res.RejectedCount(); strict && n > 0 {
@@ -118,7 +120,7 @@ func (c *cli) checkIngest(res *ingest.Result, strict, quiet bool) int {
 			}
 			fmt.Fprintf(c.stderr, "%s:%d: %s: %s\n", r.File, r.Line, r.Reason, r.Detail)
 		}
-		fmt.Fprintf(c.stderr, "ttftrace ingest: %d records rejected under --strict; nothing written\n", n)
+		fmt.Fprintf(c.stderr, "ttftrace %s: %d records rejected under --strict; nothing written\n", cmd, n)
 		return exitRejected
 	}
 	return exitOK

@@ -14,7 +14,7 @@ import (
 // inputFlags are the flags of commands that read logs (ingest, run).
 type inputFlags struct {
 	Format    string     // --format: skip sniffing
-	Host      string     // --host: host of records that carry none
+	Host      stringList // --host NAME or PATH=NAME, repeatable: host of records that carry none
 	LogFormat stringList // --log-format [FORMAT=]STRING|@FILE, repeatable
 	Map       string     // --map @FILE (or the mapping itself)
 	TZ        string     // --tz: zone of log times without one
@@ -23,16 +23,17 @@ type inputFlags struct {
 
 func (f *inputFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Format, "format", "", "input format `NAME`, instead of sniffing (see ttftrace formats)")
-	fs.StringVar(&f.Host, "host", "", "observer host `NAME` of records that carry none (default: the file name up to its first dot)")
+	fs.Var(&f.Host, "host", "observer host of records that carry none: `NAME` for every input, or PATH=NAME for the inputs a file, folder or glob names (repeatable; default: the file name up to its first dot, or its folder's name when the file name is generic: access, traces, router… see README)")
 	fs.Var(&f.LogFormat, "log-format", "nginx log_format, Envoy format string or Envoy JSON key→operator map, inline or from a file: `[FORMAT=]STRING|@FILE`; prefix a format name to give several (--log-format nginx=@a --log-format envoy=@b)")
 	fs.StringVar(&f.Map, "map", "", "field mapping of the generic jsonl format: `@FILE` or the JSON itself")
 	fs.StringVar(&f.TZ, "tz", "", "time `ZONE` of log times that carry none, e.g. Europe/Paris (default UTC)")
 	fs.Var(&f.Endpoints, "endpoint", "URL `PATH` of HAR entries to keep (repeatable; default: the LLM API paths)")
 }
 
-// driverOptions resolves @FILE values and the time zone. Its errors are
-// usage errors.
-func (f *inputFlags) driverOptions() (ingest.DriverOptions, error) {
+// driverOptions resolves @FILE values, the time zone and the hosts of the
+// inputs, and checks --map. Its errors are usage errors, but for inputs
+// that cannot be listed.
+func (f *inputFlags) driverOptions(inputs []string) (ingest.DriverOptions, error) {
 	var o ingest.DriverOptions
 	var err error
 	for _, v := range f.LogFormat {
@@ -58,8 +59,15 @@ func (f *inputFlags) driverOptions() (ingest.DriverOptions, error) {
 			return o, usagef("--tz: %v", err)
 		}
 	}
-	o.Format, o.Host, o.Options.Endpoints = f.Format, f.Host, f.Endpoints
-	return o, nil
+	if err := checkMap(o.Options.Map); err != nil {
+		return o, err
+	}
+	hosts, err := parseHosts(f.Host)
+	if err == nil {
+		err = hosts.apply(inputs, &o)
+	}
+	o.Format, o.Options.Endpoints = f.Format, f.Endpoints
+	return o, err
 }
 
 // cutFormatPrefix splits "nginx=@file" into the format name and the rest
@@ -155,7 +163,7 @@ type commonFlags struct {
 
 func (c *commonFlags) register(fs *flag.FlagSet, output string, strict bool) {
 	fs.StringVar(&c.Output, "o", "", output)
-	fs.BoolVar(&c.Quiet, "q", false, "quiet: no summary, no progress bar")
+	fs.BoolVar(&c.Quiet, "q", false, "quiet: no summary, no progress bar (warnings are still printed)")
 	if strict {
 		fs.BoolVar(&c.Strict, "strict", false, "fail (exit 3) when any record is rejected")
 	}

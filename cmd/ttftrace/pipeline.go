@@ -9,12 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 
 	"github.com/ttftrace/ttftrace/analyze"
 	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/ingest"
 	"github.com/ttftrace/ttftrace/report"
 	"github.com/ttftrace/ttftrace/samples"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // runAnalyze reads datasets and writes analysis.json.
@@ -34,7 +36,7 @@ func (c *cli) runAnalyze(args []string) int {
 	}
 	inputs := snap.Inputs
 	aopts.KeepRequests = o.RequestsOut != ""
-	a := analyze.Run(events, inputs, aopts)
+	a := analyzeEvents(events, inputs, aopts)
 	if err := writeAnalysis(o.Output, a); err != nil {
 		return c.fail("analyze", err)
 	}
@@ -44,7 +46,8 @@ func (c *cli) runAnalyze(args []string) int {
 		}
 		c.sayf(o.Quiet, "wrote %d reconciled requests to %s\n", len(a.Requests), o.RequestsOut)
 	}
-	c.sayf(o.Quiet, "analysed %d events from %d inputs into %s\n", len(events), len(inputs), o.Output)
+	c.printWarnings("analyze", a.Warnings)
+	c.sayf(o.Quiet, "analysed %d events from %d inputs into %s; hosts: %s\n", len(events), len(inputs), o.Output, sourceHosts(a.Sources))
 	return exitOK
 }
 
@@ -75,7 +78,7 @@ func (c *cli) runRun(args []string) int {
 	if err != nil {
 		return c.fail("run", err)
 	}
-	dopts, err := o.Input.driverOptions()
+	dopts, err := c.inputOptions(&o.Input, o.Inputs)
 	if err != nil {
 		return c.fail("run", err)
 	}
@@ -147,7 +150,7 @@ func (c *cli) pipeline(cmd string, inputs []string, dopts ingest.DriverOptions, 
 	// writers' buffers were live (peak memory of the 20k-request benchmark's
 	// run: about 40 MB less, at no measurable cost).
 	runtime.GC()
-	a := analyze.Run(res.Events, res.Inputs, aopts)
+	a := analyzeEvents(res.Events, res.Inputs, aopts)
 	if err := writeAnalysis(filepath.Join(o.Output, "analysis.json"), a); err != nil {
 		return c.fail(cmd, err)
 	}
@@ -158,8 +161,29 @@ func (c *cli) pipeline(cmd string, inputs []string, dopts ingest.DriverOptions, 
 	if err := dataset.WriteFileAtomic(filepath.Join(o.Output, "report.html"), buf.Bytes()); err != nil {
 		return c.fail(cmd, err)
 	}
+	c.printWarnings(cmd, a.Warnings)
 	c.sayf(o.Quiet, "wrote %s: dataset/ (%d events), analysis.json, report.html\n", o.Output, len(res.Events))
 	return exitOK
+}
+
+// analyzeEvents is analyze.Run with the data-quality warnings added.
+func analyzeEvents(events []schema.Event, inputs []schema.InputStats, opts analyze.Options) *analyze.Analysis {
+	a := analyze.Run(events, inputs, opts)
+	a.Warnings = analyze.Warnings(events, inputs, opts)
+	return a
+}
+
+// sourceHosts names the hosts the analysis uses per source: "client
+// web-1,web-2; server gpu-1".
+func sourceHosts(sources []analyze.SourceSummary) string {
+	var parts []string
+	for _, s := range sources {
+		parts = append(parts, s.Source+" "+strings.Join(s.Hosts, ","))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, "; ")
 }
 
 // writeAnalysis writes a as indented JSON, atomically.

@@ -1,0 +1,193 @@
+package analyze
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// Warning is a data-quality problem that leaves figures wrong or missing,
+// said with what to do about it. The command line prints every warning on
+// standard error and the report shows them first.
+type Warning struct {
+	// Kind is stable: "input_rejects", "input_empty", "input_truncated",
+	// "no_timing", "host_merged", "by_unknown_key", "by_no_value".
+	Kind string `json:"kind"`
+	// Input is the path of the input the warning is about; "" when it is
+	// about several or none.
+	Input string `json:"input,omitempty"`
+	// Message says what is wrong, how much, and what to do, in one or two
+	// sentences.
+	Message string `json:"message"`
+}
+
+// Warning kinds.
+const (
+	WarnInputRejects   = "input_rejects"
+	WarnInputEmpty     = "input_empty"
+	WarnInputTruncated = "input_truncated"
+	WarnNoTiming       = "no_timing"
+	WarnHostMerged     = "host_merged"
+	WarnByUnknownKey   = "by_unknown_key"
+	WarnByNoValue      = "by_no_value"
+)
+
+// Warnings computes the data-quality warnings of an analysis from what was
+// read: the inputs' counts (InputWarnings), the events lacking the fields
+// a figure needs, inputs of different machines merged into one host, and
+// --by keys the data does not have. The order is deterministic: input
+// warnings in input order, then timing warnings in input order, host
+// warnings by host name, --by warnings in option order.
+func Warnings(events []schema.Event, inputs []schema.InputStats, opts Options) []Warning {
+	ws := InputWarnings(inputs)
+	ws = append(ws, timingWarnings(events, inputs)...)
+	ws = append(ws, hostWarnings(events, inputs)...)
+	return append(ws, byWarnings(events, opts.By)...)
+}
+
+// InputWarnings computes the warnings the inputs' counts alone show (ingest
+// prints them without analysing): over half an input's records rejected,
+// an empty input, a truncated compressed input. An input that could not
+// be read gives none: its error says why.
+func InputWarnings(inputs []schema.InputStats) []Warning {
+	ws := []Warning{}
+	for _, in := range inputs {
+		switch {
+		case in.Error != nil:
+			continue
+		case in.Read == 0:
+			ws = append(ws, Warning{WarnInputEmpty, in.Path,
+				fmt.Sprintf("%s: empty, no line read: check it is the log you meant", in.Path)})
+		case in.Rejected*2 > in.Read:
+			ws = append(ws, Warning{WarnInputRejects, in.Path, rejectsMessage(in)})
+		}
+		if in.Truncated {
+			ws = append(ws, Warning{WarnInputTruncated, in.Path,
+				fmt.Sprintf("%s: the compressed file ends early; the records after the cut are missing: copy it again whole", in.Path)})
+		}
+	}
+	return ws
+}
+
+// rejectsMessage words the warning of an input most of whose records were
+// rejected, naming the commonest reasons.
+func rejectsMessage(in schema.InputStats) string {
+	pct := in.Rejected * 100 / in.Read
+	return fmt.Sprintf("%s: %s of %s records (%d%%) rejected as %s (%s): its figures rest on the few kept; "+
+		"check --format and --log-format (ttftrace ingest --strict lists the rejected lines)",
+		in.Path, Grouped(in.Rejected), Grouped(in.Read), pct, in.Format, TopReasons(in.RejectsByReason, 3))
+}
+
+// TopReasons lists up to n reject reasons with their counts, commonest
+// first, ties by name ("bad status: 12, invalid json: 3, …").
+func TopReasons(m map[string]int64, n int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int { return cmp.Or(cmp.Compare(m[b], m[a]), cmp.Compare(a, b)) })
+	var parts []string
+	for i, k := range keys {
+		if i == n {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, k+": "+Grouped(m[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// timingHint says, for a format, what its records lack for a latency
+// figure and how to get it.
+type timingHint struct{ lack, fix string }
+
+// timingHints are the hints of the formats whose fix is known; others get
+// defaultTimingHint.
+var timingHints = map[string]timingHint{
+	"nginx": {"carry no `$request_time`/`$msec` (as `combined` writes them)",
+		"give `--log-format nginx=@FILE` with the log_format line of that log"},
+	"envoy": {"carry no `%START_TIME%`/`%DURATION%`/`%RESPONSE_DURATION%`",
+		"give `--log-format envoy=@FILE` with the access log format of that listener"},
+	"haproxy": {"carry no timers (TR/Tw/Tc/Tr/Ta)", "log with `option httplog`"},
+	"jsonl":   {"have no start instant or no instant after it", "map them in --map"},
+}
+
+var defaultTimingHint = timingHint{"have no start instant or no instant after it",
+	"check the settings of the tool that wrote them"}
+
+// timingWarnings warns, per input, of successful requests that give no
+// latency figure: no start instant, or no instant after it.
+func timingWarnings(events []schema.Event, inputs []schema.InputStats) []Warning {
+	count := map[string]int64{}
+	format := map[string]string{}
+	for i := range events {
+		e := &events[i]
+		if e.Error == schema.ErrorNone && !hasLatency(e) {
+			count[e.InputFile]++
+			format[e.InputFile] = e.Format
+		}
+	}
+	ws := []Warning{}
+	for _, path := range inputOrder(inputs, count) {
+		h, ok := timingHints[format[path]]
+		if !ok {
+			h = defaultTimingHint
+		}
+		ws = append(ws, Warning{WarnNoTiming, path, fmt.Sprintf(
+			"%s: %s successful %s records %s, so they count as succeeded requests but are in no latency figure: %s",
+			path, Grouped(count[path]), format[path], h.lack, h.fix)})
+	}
+	return ws
+}
+
+// hasLatency reports whether e gives at least one latency figure: a start
+// instant and a later instant or a duration from it.
+func hasLatency(e *schema.Event) bool {
+	if e.StartNs == nil {
+		return false
+	}
+	return e.HeadersNs != nil || e.FirstTokenNs != nil || e.LastTokenNs != nil || e.EndNs != nil
+}
+
+// inputOrder returns the keys of m, inputs' paths first in input order,
+// then any other (an event of an input the stats do not list) sorted.
+func inputOrder[V any](inputs []schema.InputStats, m map[string]V) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, in := range inputs {
+		if _, ok := m[in.Path]; ok && !seen[in.Path] {
+			out = append(out, in.Path)
+			seen[in.Path] = true
+		}
+	}
+	var rest []string
+	for k := range m {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	return append(out, rest...)
+}
+
+// Grouped writes n with thousands separators: 1537 → "1,537".
+func Grouped(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
