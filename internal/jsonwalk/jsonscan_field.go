@@ -3,6 +3,7 @@ package jsonwalk
 import (
 	"bytes"
 	"encoding/json"
+	"unicode/utf8"
 )
 
 // FieldIndex returns the index in names (the JSON names of a struct's
@@ -12,16 +13,8 @@ import (
 // Kelvin sign included); -1 for a key the struct ignores; ok false for a
 // key that is not a valid JSON string.
 func FieldIndex(key []byte, names []string) (k int, ok bool) {
-	if bytes.IndexByte(key, '\\') >= 0 {
-		text, ok := AppendUnescapedText(nil, key)
-		if !ok {
-			var s string
-			if json.Unmarshal(append(append([]byte{'"'}, key...), '"'), &s) != nil {
-				return -1, false
-			}
-			text = []byte(s)
-		}
-		key = text
+	if key, ok = KeyText(key); !ok {
+		return -1, false
 	}
 	for i, name := range names {
 		if string(key) == name {
@@ -34,6 +27,24 @@ func FieldIndex(key []byte, names []string) (k int, ok bool) {
 		}
 	}
 	return -1, true
+}
+
+// KeyText returns the raw key (between its quotes) as encoding/json
+// decodes it: escapes decoded, invalid UTF-8 and lone surrogates replaced
+// by U+FFFD; a key with neither is returned as it is. ok is false for a key
+// that is not a valid JSON string.
+func KeyText(key []byte) (text []byte, ok bool) {
+	if bytes.IndexByte(key, '\\') < 0 && utf8.Valid(key) {
+		return key, true
+	}
+	if text, ok = AppendUnescapedText(nil, key); ok {
+		return text, true
+	}
+	var s string
+	if json.Unmarshal(append(append([]byte{'"'}, key...), '"'), &s) != nil {
+		return nil, false
+	}
+	return []byte(s), true
 }
 
 // Text returns the JSON string at b[j] as encoding/json decodes it into a

@@ -74,3 +74,22 @@ func FuzzIsNumber(f *testing.F) {
 		}
 	})
 }
+
+// FuzzKeyText checks KeyText against encoding/json decoding a key into a
+// map's key.
+func FuzzKeyText(f *testing.F) {
+	for _, k := range []string{"a", `a\"b`, `\ud800`, "\xff", `\u00e9`, `\\b000` + "\xc0"} {
+		f.Add([]byte(k))
+	}
+	f.Fuzz(func(t *testing.T, key []byte) {
+		doc := append(append([]byte(`{"`), key...), `":1}`...)
+		var m map[string]int
+		if json.Unmarshal(doc, &m) != nil || len(m) != 1 {
+			return
+		}
+		got, ok := KeyText(key)
+		if _, in := m[string(got)]; !ok || !in {
+			t.Fatalf("key %q: %q %v, want one of %v", key, got, ok, m)
+		}
+	})
+}
