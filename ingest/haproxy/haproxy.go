@@ -4,7 +4,6 @@ package haproxy
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -59,17 +58,9 @@ func (Format) Describe() string {
 	return "HAProxy option httplog (1.7+ TR/Tw/Tc/Tr/Ta or older Tq/Tw/Tc/Tr/Tt): start, queue, connect, time to upstream headers, end; no body or token times"
 }
 
-// haproxyHead finds "client:port [dd/Mon/yyyy:hh:mm:ss.mmm] " in a line.
-var haproxyHead = regexp.MustCompile(`(\S+):(\d+) \[(\d\d/[A-Z][a-z]{2}/\d{4}:\d\d:\d\d:\d\d\.\d{3})\] `)
-
 // haproxyHTTPSniff is a full httplog head: date, frontend, backend/server
 // and five timers.
 var haproxyHTTPSniff = regexp.MustCompile(`\S+:\d+ \[\d\d/[A-Z][a-z]{2}/\d{4}:\d\d:\d\d:\d\d\.\d{3}\] \S+ \S+/\S+ -?\d+/-?\d+/-?\d+/-?\d+/\+?-?\d+ -?\d+ `)
-
-var (
-	haproxyUUID        = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-	haproxyTraceparent = regexp.MustCompile(`^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$`)
-)
 
 // Sniff claims an input when one of its first lines is a full httplog line.
 func (Format) Sniff(head []byte) bool {
@@ -87,169 +78,14 @@ func (Format) Sniff(head []byte) bool {
 
 // Decode reads one log line per record.
 func (Format) Decode(in *decode.Input, sink decode.Sink) error {
-	return haproxyDecode(in, sink, true)
-}
-
-// haproxyDecode is Decode, by the fast path (haproxy_fast.go) when fast is
-// set and it takes the line, else by haproxyLine.
-func haproxyDecode(in *decode.Input, sink decode.Sink, fast bool) error {
 	loc := in.Opts.TZ
 	if loc == nil {
 		loc = time.UTC
 	}
-	f := &haproxyFast{loc: loc}
+	d := &haproxyReader{loc: loc}
 	return decode.ReadRecordsByLine(in.R, sink, func(line int64, text []byte) {
-		if !fast || !f.line(in, sink, line, text) {
-			haproxyLine(in, sink, line, text, loc)
-		}
+		d.line(in, sink, line, text)
 	})
-}
-
-// haproxyLine decodes one line by the general route.
-func haproxyLine(in *decode.Input, sink decode.Sink, line int64, text []byte, loc *time.Location) {
-	s := strings.TrimSpace(string(text))
-	if s == "" {
-		sink.Skip(line, "blank line")
-		return
-	}
-	ev, skip, reason, detail := haproxyEvent(s, loc)
-	decode.Emit(in, sink, line, text, decode.OnWallClock(ev, in, "haproxy", schema.SourceProxy), skip, reason, detail)
-}
-
-// haproxyEvent decodes one line; it returns a skip reason for lines that are
-// not HTTP request logs, or a reject reason and detail.
-func haproxyEvent(s string, loc *time.Location) (ev *schema.Event, skip, reason, detail string) {
-	m := haproxyHead.FindStringSubmatchIndex(s)
-	if m == nil {
-		if strings.Contains(s, "Connect from ") || strings.Contains(s, "haproxy[") {
-			return nil, "not an HTTP request log line", "", ""
-		}
-		return nil, "", "format mismatch", s
-	}
-	date := s[m[6]:m[7]]
-	t, err := time.ParseInLocation("02/Jan/2006:15:04:05.000", date, loc)
-	if err != nil {
-		return nil, "", "bad timestamp", date
-	}
-	f := strings.SplitN(s[m[1]:], " ", 10)
-	if len(f) >= 3 && strings.Count(f[2], "/") == 2 {
-		return nil, "tcp log line (not an HTTP request)", "", ""
-	}
-	if len(f) < 10 || strings.Count(f[2], "/") != 4 || !strings.Contains(f[1], "/") {
-		return nil, "", "format mismatch", s
-	}
-	ev = &schema.Event{StartNs: decode.Ptr(t.UnixNano())}
-	if r, d := haproxyTimers(ev, f[2]); r != "" {
-		return nil, "", r, d
-	}
-	if code, err := strconv.Atoi(f[3]); err != nil {
-		return nil, "", "bad status", f[3]
-	} else if code > 0 {
-		ev.Status = decode.Ptr(int32(code))
-	}
-	backend, server, _ := strings.Cut(f[1], "/")
-	decode.SetAttr(ev, "frontend", f[0])
-	decode.SetAttr(ev, "backend", backend)
-	decode.SetAttr(ev, "server", server)
-	decode.SetAttr(ev, "termination_state", f[7])
-	haproxyTail(ev, f[9])
-	haproxyClassify(ev, f[7])
-	return ev, "", "", ""
-}
-
-// haproxyTimers reads "TR/Tw/Tc/Tr/Ta" and sets the instants and phases.
-func haproxyTimers(ev *schema.Event, field string) (string, string) {
-	parts := strings.Split(field, "/")
-	var ms [5]int64
-	logasap := strings.HasPrefix(parts[4], "+")
-	for i, p := range parts {
-		v, err := strconv.ParseInt(strings.TrimPrefix(p, "+"), 10, 64)
-		if err != nil || v < -1 {
-			return "bad timer", field
-		}
-		ms[i] = v
-	}
-	const msNs = int64(time.Millisecond)
-	start := *ev.StartNs
-	if ms[1] >= 0 {
-		ev.QueueNs = decode.Ptr(ms[1] * msNs)
-	}
-	if ms[2] >= 0 {
-		ev.ConnectNs = decode.Ptr(ms[2] * msNs)
-	}
-	if ms[0] >= 0 && ms[1] >= 0 && ms[2] >= 0 && ms[3] >= 0 {
-		ev.HeadersNs = decode.Ptr(start + (ms[0]+ms[1]+ms[2]+ms[3])*msNs)
-	}
-	if ms[4] >= 0 && !logasap {
-		ev.EndNs = decode.Ptr(start + ms[4]*msNs)
-	}
-	if logasap {
-		decode.SetAttr(ev, "logasap", "true")
-	}
-	return "", ""
-}
-
-// haproxyTail reads what follows the queue counters: captured headers in
-// braces, the quoted request line and an appended unique id.
-func haproxyTail(ev *schema.Event, rest string) {
-	_, rest, _ = strings.Cut(rest, " ") // srv_queue/backend_queue
-	rest = strings.TrimSpace(rest)
-	for first := true; strings.HasPrefix(rest, "{"); first = false {
-		end := strings.IndexByte(rest, '}')
-		if end < 0 {
-			break
-		}
-		if first {
-			haproxyCaptured(ev, rest[1:end])
-		}
-		rest = strings.TrimSpace(rest[end+1:])
-	}
-	if !strings.HasPrefix(rest, `"`) {
-		return
-	}
-	req, trailing := rest[1:], ""
-	if last := strings.LastIndexByte(rest, '"'); last > 0 {
-		req, trailing = rest[1:last], strings.TrimSpace(rest[last+1:])
-	}
-	method, target, _ := strings.Cut(req, " ")
-	target, _, _ = strings.Cut(target, " ")
-	if i := strings.Index(target, "://"); i >= 0 {
-		target = target[i+3:]
-		if j := strings.IndexByte(target, '/'); j >= 0 {
-			target = target[j:]
-		} else {
-			target = "/"
-		}
-	}
-	if strings.HasPrefix(target, "/") {
-		ev.Endpoint = decode.EndpointPath(target)
-	}
-	decode.SetAttr(ev, "method", method)
-	if id, _, _ := strings.Cut(trailing, " "); id != "" && id != "-" {
-		ev.RequestID = id
-	}
-}
-
-// haproxyCaptured looks for ids among the captured request headers.
-func haproxyCaptured(ev *schema.Event, captured string) {
-	for _, h := range strings.Split(captured, "|") {
-		h = strings.TrimSpace(h)
-		switch {
-		case haproxyTraceparent.MatchString(h):
-			ev.TraceID = decode.TraceIDFromTraceparent(h)
-		case haproxyUUID.MatchString(h) && ev.RequestID == "":
-			ev.RequestID = h
-		}
-	}
-}
-
-// haproxyClassify sets the error class from the termination state's first
-// letter, falling back on the status, and whether the response completed.
-func haproxyClassify(ev *schema.Event, state string) {
-	haproxyError(ev, state)
-	if (ev.Status != nil || ev.Error != "") && ev.Attrs["logasap"] == "" {
-		ev.Completed = decode.Ptr(ev.Error == schema.ErrorNone)
-	}
 }
 
 // haproxyError sets ev.Error from the termination state's first letter

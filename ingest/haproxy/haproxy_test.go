@@ -37,7 +37,7 @@ func TestHAProxyInstants(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ev, skip, reason, _ := haproxyEvent(head+c.tail, time.UTC)
+			ev, skip, reason := haproxyOne(t, head+c.tail)
 			if ev == nil {
 				t.Fatalf("skip %q reject %q", skip, reason)
 			}
@@ -88,7 +88,7 @@ func TestHAProxyIDs(t *testing.T) {
 		{`"GET / HTTP/1.1" -`, "", ""},
 	}
 	for _, c := range cases {
-		ev, _, _, _ := haproxyEvent(head+c.tail, time.UTC)
+		ev, _, _ := haproxyOne(t, head+c.tail)
 		if ev == nil || ev.RequestID != c.rid || ev.TraceID != c.tid {
 			t.Errorf("%s: %+v", c.tail, ev)
 		}
@@ -121,4 +121,20 @@ func FuzzHAProxy(f *testing.F) {
 			t.Fatalf("%d lines, %d records reported", decodetest.LineCount(data), rec.Total())
 		}
 	})
+}
+
+// haproxyOne decodes one line (in UTC) and returns its event, or the reason
+// it was skipped or rejected for.
+func haproxyOne(t *testing.T, line string) (ev *schema.Event, skip, reject string) {
+	t.Helper()
+	rec := decodetest.DecodeOne(t, Format{}, decode.Options{}, line)
+	switch {
+	case len(rec.Events) == 1:
+		return &rec.Events[0].Event, "", ""
+	case len(rec.Skips) == 1:
+		return nil, rec.Skips[0].Reason, ""
+	case len(rec.Rejects) == 1:
+		return nil, "", rec.Rejects[0].Reason
+	}
+	return nil, "", ""
 }

@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -118,48 +117,21 @@ var litellmEndpoints = map[string]string{
 }
 
 // Decode reads JSON lines, pretty-printed objects or an array of objects.
-func (l Format) Decode(in *decode.Input, sink decode.Sink) error {
+func (Format) Decode(in *decode.Input, sink decode.Sink) error {
 	loc := in.Opts.TZ
 	if loc == nil {
 		loc = time.UTC
 	}
-	return l.decode(in, sink, loc, newLiteLLMFast())
-}
-
-// decode reads the input, trying fast (nil: none) on every line that starts
-// an object before the general route.
-func (Format) decode(in *decode.Input, sink decode.Sink, loc *time.Location, fast *litellmFast) error {
-	var fastLine func(line int64, t []byte) bool
-	r := io.Reader(in.R)
-	if fast != nil {
-		fastLine = func(line int64, t []byte) bool { return fast.decode(in, loc, line, t, sink) }
-		br := bufio.NewReaderSize(in.R, 64<<10)
-		if decode.PeekJSONArray(br) {
-			return fast.stream(in, loc, sink, br)
-		}
-		r = br
+	f := newLiteLLMReader()
+	br := bufio.NewReaderSize(in.R, 64<<10)
+	if decode.PeekJSONArray(br) {
+		return f.stream(in, loc, sink, br)
 	}
-	return decode.JSONRecordsFast(r, sink, fastLine, func(line int64, raw []byte) {
-		litellmGeneral(in, loc, sink, line, raw)
+	return decode.JSONRecordsFast(br, sink, func(line int64, t []byte) bool {
+		return f.decode(in, loc, line, t, sink)
+	}, func(line int64, raw []byte) {
+		f.record(in, loc, sink, line, raw)
 	})
-}
-
-// litellmGeneral reads one record by the general route.
-func litellmGeneral(in *decode.Input, loc *time.Location, sink decode.Sink, line int64, raw []byte) {
-	var r litellmRecord
-	if err := json.Unmarshal(raw, &r); err != nil {
-		sink.Reject(line, "invalid json", decode.TruncateDetail(err.Error()))
-		return
-	}
-	b := &litellmBuild{}
-	if reason, detail := r.event(loc, b); reason != "" {
-		sink.Reject(line, reason, decode.TruncateDetail(detail))
-		return
-	}
-	ev := &b.ev
-	ev.Format, ev.Source, ev.Host, ev.Clock = "litellm", schema.SourceProxy, in.Host, schema.ClockWall
-	ev.InputFile, ev.InputLine = in.Name, line
-	sink.Event(line, raw, ev)
 }
 
 // event builds the event of one payload in b.ev, or returns a reject

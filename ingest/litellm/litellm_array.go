@@ -13,20 +13,20 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// The fast path of a LiteLLM input that is one JSON array of records (a
-// spend-log export). Profiling showed a third of the time in reading the
-// whole input (io.ReadAll) and validating it before walking it again, and
-// again per element. Here the array is read through a window, each element
-// walked once where it lies (litellmFast.readAt validates it as it goes),
-// and only the bytes from the end of the last element read are kept.
+// A LiteLLM input that is one JSON array of records (a spend-log export).
+// Profiling showed a third of the time in reading the whole input
+// (io.ReadAll) and validating it before walking it again, and again per
+// element. Here the array is read through a window, each element walked
+// once where it lies (litellmReader.readAt validates it as it goes), and
+// only the bytes from the end of the last element read are kept.
 //
-// The general route (decode.JSONArray) reports each element as json.Decoder
-// reads it and ends at the first syntax error with a reject; so when the
-// window finds one (or a truncated array), the elements before it have
-// been reported as the general route would have, and the general route
-// reads on from there: from the input's start when no element was read,
-// else from the end of the last one, its decoder put into the same state by
-// a stand-in element ("[{}") whose record is dropped, its lines shifted.
+// The array is split as decode.JSONArray splits it: each element as
+// json.Decoder reads it, ending at the first syntax error with a reject; so
+// when the window finds one (or a truncated array), the elements before it
+// have been reported as decode.JSONArray would have, and it reads on from
+// there (tail): from the input's start when no element was read, else from
+// the end of the last one, its decoder put into the same state by a
+// stand-in element ("[{}") whose record is dropped, its lines shifted.
 
 // jsonWindow holds the bytes of a stream from offset off on, refilled as a
 // reader of it asks for more.
@@ -91,9 +91,9 @@ func (w *jsonWindow) ws(p, keep int64) (int64, bool) {
 	}
 }
 
-// litellmArray is the state of one array read by the fast path.
+// litellmArray is the state of one array being read.
 type litellmArray struct {
-	f        *litellmFast
+	f        *litellmReader
 	in       *decode.Input
 	loc      *time.Location
 	sink     decode.Sink
@@ -106,37 +106,37 @@ type litellmArray struct {
 }
 
 // stream reads the array at the start of br.
-func (f *litellmFast) stream(in *decode.Input, loc *time.Location, sink decode.Sink, br *bufio.Reader) error {
+func (f *litellmReader) stream(in *decode.Input, loc *time.Location, sink decode.Sink, br *bufio.Reader) error {
 	a := &litellmArray{f: f, in: in, loc: loc, sink: sink, line: 1}
 	a.w = jsonWindow{r: br}
 	a.w.more(0)
 	p, ok := a.w.ws(0, 0)
 	if !ok || a.w.buf[p-a.w.off] != '[' {
-		return a.general(br)
+		return a.tail(br)
 	}
 	for p++; ; p++ { // p is after the '[' or a ','
 		if p, ok = a.w.ws(p, a.keep); !ok {
-			return a.general(br)
+			return a.tail(br)
 		}
 		if a.done == 0 && a.w.buf[p-a.w.off] == ']' {
 			break
 		}
 		if p = a.element(p); p < 0 {
-			return a.general(br)
+			return a.tail(br)
 		}
 		if p, ok = a.w.ws(p, a.keep); !ok {
-			return a.general(br)
+			return a.tail(br)
 		}
 		if c := a.w.buf[p-a.w.off]; c == ']' {
 			break
 		} else if c != ',' {
-			return a.general(br)
+			return a.tail(br)
 		}
 	}
 	if a.w.err != nil {
 		return a.w.err
 	}
-	_, err := io.Copy(io.Discard, br) // read to the end, as the general route's callers expect
+	_, err := io.Copy(io.Discard, br) // read to the end, as decode.JSONRecords' callers expect
 	return err
 }
 
@@ -158,8 +158,8 @@ func (a *litellmArray) element(p int64) int64 {
 		if b[j] == '{' {
 			end = a.f.readAt(b, j)
 		}
-		if end >= 0 && !a.f.emit(a.in, a.loc, line, b[j:end], a.sink) {
-			litellmGeneral(a.in, a.loc, a.sink, line, b[j:end])
+		if end >= 0 {
+			a.f.emit(a.in, a.loc, line, b[j:end], a.sink)
 		}
 		if end < 0 {
 			var st int
@@ -172,7 +172,7 @@ func (a *litellmArray) element(p int64) int64 {
 			if st != jsonwalk.OK {
 				return -1
 			}
-			litellmGeneral(a.in, a.loc, a.sink, line, b[j:end])
+			a.f.record(a.in, a.loc, a.sink, line, b[j:end])
 		}
 		a.done++
 		a.keep = a.w.off + int64(end)
@@ -181,16 +181,16 @@ func (a *litellmArray) element(p int64) int64 {
 	}
 }
 
-// general hands the rest of the input to the general route, as described
+// tail hands the rest of the input to decode.JSONArray, as described
 // above.
-func (a *litellmArray) general(br *bufio.Reader) error {
+func (a *litellmArray) tail(br *bufio.Reader) error {
 	if a.w.err != nil {
 		return a.w.err
 	}
 	if a.done == 0 { // a.w.buf holds the input from its start
 		r := io.MultiReader(bytes.NewReader(a.w.buf), br)
 		return decode.JSONRecordsFast(r, a.sink, nil, func(line int64, raw []byte) {
-			litellmGeneral(a.in, a.loc, a.sink, line, raw)
+			a.f.record(a.in, a.loc, a.sink, line, raw)
 		})
 	}
 	rest := a.w.buf[a.keep-a.w.off:]
@@ -202,7 +202,7 @@ func (a *litellmArray) general(br *bufio.Reader) error {
 			stand = false // the stand-in element
 			return
 		}
-		litellmGeneral(a.in, a.loc, a.sink, line+shifted.by, raw)
+		a.f.record(a.in, a.loc, a.sink, line+shifted.by, raw)
 	})
 }
 

@@ -9,50 +9,29 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// litellmBuild holds what litellmRecord.event builds an event with. The
-// general route's zero value allocates each value; the fast path's reuses
-// its event, draws values from an arena and shares attribute maps.
+// litellmBuild holds what litellmRecord.event builds an event with: the
+// event, reused record to record, values drawn from an arena and
+// attribute maps shared between events.
 type litellmBuild struct {
 	ev    schema.Event
-	arena *decode.ValueArena // nil: allocate each value
-	maps  *decode.AttrMaps   // nil: a new map per event
+	arena *decode.ValueArena
+	maps  *decode.AttrMaps
 	attrs []decode.AttrKV
 }
 
-// newLiteLLMFast returns a fast path whose events draw from its own arena
+// newLiteLLMReader returns a reader whose events draw from its own arena
 // and attribute maps.
-func newLiteLLMFast() *litellmFast {
-	f := &litellmFast{}
+func newLiteLLMReader() *litellmReader {
+	f := &litellmReader{}
 	f.build.arena, f.build.maps = &f.arena, &f.maps
 	return f
 }
 
-func (b *litellmBuild) int64(v int64) *int64 {
-	if b.arena == nil {
-		p := new(int64) // not &v, which would move v to the heap on every call
-		*p = v
-		return p
-	}
-	return b.arena.Int64(v)
-}
+func (b *litellmBuild) int64(v int64) *int64 { return b.arena.Int64(v) }
 
-func (b *litellmBuild) int32(v int32) *int32 {
-	if b.arena == nil {
-		p := new(int32) // not &v, which would move v to the heap on every call
-		*p = v
-		return p
-	}
-	return b.arena.Int32(v)
-}
+func (b *litellmBuild) int32(v int32) *int32 { return b.arena.Int32(v) }
 
-func (b *litellmBuild) bool(v bool) *bool {
-	if b.arena == nil {
-		p := new(bool) // not &v, which would move v to the heap on every call
-		*p = v
-		return p
-	}
-	return b.arena.Bool(v)
-}
+func (b *litellmBuild) bool(v bool) *bool { return b.arena.Bool(v) }
 
 // attr adds attribute k unless v is empty, as decode.SetAttr does; later ones win.
 func (b *litellmBuild) attr(k, v string) {
@@ -62,15 +41,7 @@ func (b *litellmBuild) attr(k, v string) {
 }
 
 // setAttrs sets the event's attributes from those added.
-func (b *litellmBuild) setAttrs() {
-	if b.maps != nil {
-		b.ev.Attrs = b.maps.Get(b.attrs)
-		return
-	}
-	for _, a := range b.attrs {
-		decode.SetAttr(&b.ev, a.Key, a.Val)
-	}
-}
+func (b *litellmBuild) setAttrs() { b.ev.Attrs = b.maps.Get(b.attrs) }
 
 // litellmFieldsByLen are the indices of litellmFields by name length.
 var litellmFieldsByLen = func() (l [32][]int) {

@@ -43,7 +43,7 @@ func TestLiteLLMInstants(t *testing.T) {
 			if err := json.Unmarshal([]byte(c.rec), &r); err != nil {
 				t.Fatal(err)
 			}
-			b := &litellmBuild{}
+			b := &newLiteLLMReader().build
 			if reason, _ := r.event(time.UTC, b); reason != "" {
 				t.Fatal(reason)
 			}
@@ -82,7 +82,7 @@ func TestLiteLLMOutcome(t *testing.T) {
 			t.Fatal(err)
 		}
 		r.StartTime = json.RawMessage("1795428000")
-		b := &litellmBuild{}
+		b := &newLiteLLMReader().build
 		r.event(time.UTC, b)
 		ev := &b.ev
 		if ev.Error != c.class || (ev.Status == nil) != (c.status == 0) || ev.Status != nil && *ev.Status != c.status {

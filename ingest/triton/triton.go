@@ -4,9 +4,6 @@ package triton
 
 import (
 	"bytes"
-	"encoding/json"
-	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -64,19 +61,6 @@ func (Format) Sniff(head []byte) bool {
 		(bytes.Contains(head, []byte(`"timestamps"`)) || bytes.Contains(head, []byte(`"model_name"`)))
 }
 
-// tritonEntry is one element of the trace array.
-type tritonEntry struct {
-	ID           *json.Number `json:"id"`
-	ModelName    string       `json:"model_name"`
-	ModelVersion any          `json:"model_version"`
-	RequestID    string       `json:"request_id"`
-	ParentID     *json.Number `json:"parent_id"`
-	Timestamps   []struct {
-		Name string      `json:"name"`
-		Ns   json.Number `json:"ns"`
-	} `json:"timestamps"`
-}
-
 // tritonTrace gathers the entries of one trace id.
 type tritonTrace struct {
 	id        int64
@@ -89,45 +73,13 @@ type tritonTrace struct {
 	stamps    []tritonNamed // ns values by name, in order of first appearance
 }
 
-func (t Format) Decode(in *decode.Input, sink decode.Sink) error {
+func (Format) Decode(in *decode.Input, sink decode.Sink) error {
 	data, err := decode.ReadAllSized(in.R, in.Size)
 	if err != nil {
-		return t.decodeGeneral(in, io.MultiReader(bytes.NewReader(data), decode.ErrReader{Err: err}), sink)
+		return err
 	}
-	var f tritonFast
-	if f.decode(in, data, sink) {
-		return nil
-	}
-	return t.decodeGeneral(in, bytes.NewReader(data), sink)
-}
-
-// decodeGeneral reads the trace array from r by encoding/json, entry by
-// entry.
-func (t Format) decodeGeneral(in *decode.Input, r io.Reader, sink decode.Sink) error {
-	dec := json.NewDecoder(r)
-	tok, err := dec.Token()
-	if err == io.EOF {
-		return nil
-	}
-	if d, ok := tok.(json.Delim); err != nil || !ok || d != '[' {
-		return fmt.Errorf("triton: not a JSON array of trace entries")
-	}
-	traces := map[int64]*tritonTrace{}
-	var order []*tritonTrace
-	var line int64
-	for dec.More() {
-		line++
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			sink.Reject(line, "invalid json", decode.TruncateDetail(err.Error()))
-			break
-		}
-		tr, reason, detail := tritonMerge(traces, line, raw)
-		order = tritonReport(sink, order, tr, line, reason, detail)
-	}
-	var out tritonOut
-	out.finishAll(in, order, sink)
-	return nil
+	var r tritonReader
+	return r.decode(in, data, sink)
 }
 
 // tritonReport reports an array element merged into tr (or rejected) and
@@ -142,51 +94,6 @@ func tritonReport(sink decode.Sink, order []*tritonTrace, tr *tritonTrace, line 
 		order = append(order, tr)
 	}
 	return order
-}
-
-// tritonMerge adds one array element to the trace of its id, creating it on
-// the id's first element; it returns a reject reason for an element that is
-// not a trace entry.
-func tritonMerge(traces map[int64]*tritonTrace, line int64, raw []byte) (*tritonTrace, string, string) {
-	var e tritonEntry
-	if err := json.Unmarshal(raw, &e); err != nil {
-		return nil, "invalid entry", decode.TruncateDetail(string(raw))
-	}
-	if e.ID == nil {
-		return nil, "missing id", decode.TruncateDetail(string(raw))
-	}
-	id, err := e.ID.Int64()
-	if err != nil {
-		return nil, "bad id", decode.TruncateDetail(e.ID.String())
-	}
-	tr := traces[id]
-	if tr == nil {
-		tr = &tritonTrace{id: id, line: line}
-		traces[id] = tr
-	}
-	if e.ModelName != "" {
-		tr.model = e.ModelName
-	}
-	if e.ModelVersion != nil {
-		tr.version = strings.Trim(fmt.Sprint(e.ModelVersion), `"`)
-	}
-	if e.RequestID != "" {
-		tr.requestID = e.RequestID
-	}
-	if e.ParentID != nil && e.ParentID.String() != "0" {
-		tr.child = true
-	}
-	for _, ts := range e.Timestamps {
-		ns, err := ts.Ns.Int64()
-		if err != nil || ns < 0 {
-			if tr.bad == "" {
-				tr.bad = decode.TruncateDetail(fmt.Sprintf("%s ns=%q", ts.Name, ts.Ns.String()))
-			}
-			continue
-		}
-		tr.add(ts.Name, ns, nil)
-	}
-	return tr, "", ""
 }
 
 // first returns the earliest value of the timestamp name.

@@ -1,6 +1,6 @@
 package triton
 
-// Parts of the triton decoder shared by its general route and fast path.
+// A trace's timestamp values, kept by name.
 
 // tritonNamed is the values of one timestamp name of a trace.
 type tritonNamed struct {

@@ -1,7 +1,6 @@
 package vllmbench
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 
@@ -48,7 +47,7 @@ var vbenchFields = []string{"start_times", "ttfts", "latencies", "input_lens", "
 func (f *vbenchReader) read(data []byte) bool {
 	f.data = data
 	end := jsonwalk.WalkObject(data, 0, func(key []byte, j int) int {
-		k, ok := vbenchKey(key)
+		k, ok := jsonwalk.FieldIndex(key, vbenchFields)
 		switch {
 		case !ok:
 			return -1
@@ -62,33 +61,6 @@ func (f *vbenchReader) read(data []byte) bool {
 		return f.member(k, j)
 	})
 	return end >= 0 && jsonwalk.SkipWS(data, end) == len(data)
-}
-
-// vbenchKey returns the index in vbenchFields of the raw key (between its
-// quotes) as encoding/json matches it: escapes decoded, the exact name
-// first, else a name equal under Unicode case folding; -1 for another key,
-// ok false for a key that is not a valid JSON string.
-func vbenchKey(key []byte) (k int, ok bool) {
-	if bytes.IndexByte(key, '\\') >= 0 {
-		if key, ok = jsonwalk.AppendUnescapedText(nil, key); !ok {
-			var s string
-			if json.Unmarshal(append(append([]byte{'"'}, key...), '"'), &s) != nil {
-				return -1, false
-			}
-			key = []byte(s)
-		}
-	}
-	for i, name := range vbenchFields {
-		if string(key) == name {
-			return i, true
-		}
-	}
-	for i, name := range vbenchFields {
-		if bytes.EqualFold(key, []byte(name)) {
-			return i, true
-		}
-	}
-	return -1, true
 }
 
 // member reads the value at data[j] of field k and returns the index past

@@ -2,8 +2,6 @@ package vllmbench
 
 import (
 	"bytes"
-	"encoding/json"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -109,30 +107,7 @@ func vbenchLongITLs(bad bool) []byte {
 // TestVLLMBenchEdges decodes every edge document and compares what the
 // sink was told with testdata/edges/edges.golden.
 func TestVLLMBenchEdges(t *testing.T) {
-	b, err := os.ReadFile("testdata/edges/edges.golden")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want []struct {
-		Input   string          `json:"input"`
-		Decoded json.RawMessage `json:"decoded"`
-	}
-	if err := json.Unmarshal(b, &want); err != nil || len(want) != len(vbenchEdges) {
-		t.Fatalf("%d golden edges for %d: %v", len(want), len(vbenchEdges), err)
-	}
-	for i, e := range vbenchEdges {
-		rec := &decodetest.Recorder{}
-		if err := (Format{}).Decode(&decode.Input{R: strings.NewReader(e), Name: "x", Host: "h"}, rec); err != nil {
-			t.Fatal(err)
-		}
-		got, _ := json.MarshalIndent(rec, "      ", "  ")
-		var w bytes.Buffer
-		json.Indent(&w, want[i].Decoded, "      ", "  ")
-		var input string // as JSON stored it: invalid UTF-8 replaced
-		if q, _ := json.Marshal(e); json.Unmarshal(q, &input) != nil || want[i].Input != input || !bytes.Equal(got, w.Bytes()) {
-			t.Errorf("edge %d %.80q:\ngot  %s\nwant %s", i, e, got, w.Bytes())
-		}
-	}
+	decodetest.CheckEdges(t, Format{}, vbenchEdges, "testdata/edges/edges.golden")
 }
 
 // TestVLLMBenchLongITLs decodes itls that outgrow a block of the arena: five
@@ -263,5 +238,16 @@ func TestVLLMBenchNsAt(t *testing.T) {
 		"0.00000000049", "1234567890.5", "123456789.5", "0.1234567894", "-0.12345678951", "0.9999999999", "999999999.9999999995",
 		"0." + strings.Repeat("0", 70) + "1", "0." + strings.Repeat("9", 62)} {
 		vbenchCheckNsAt(t, s)
+	}
+}
+
+// TestVLLMBenchOddKey checks that an unknown key with an escape and invalid
+// UTF-8 (which encoding/json takes) is ignored: the document decodes as it
+// does without that key.
+func TestVLLMBenchOddKey(t *testing.T) {
+	with := decodetest.DecodeOne(t, Format{}, decode.Options{}, "{\"\\b000\xc0\":1,\"ttfts\":[0.1]}")
+	without := decodetest.DecodeOne(t, Format{}, decode.Options{}, `{"ttfts":[0.1]}`)
+	if len(with.Events) != 1 || !bytes.Equal(with.Golden(), without.Golden()) {
+		t.Errorf("got %s\nwant %s", with.Golden(), without.Golden())
 	}
 }

@@ -1,7 +1,6 @@
 package haproxy
 
 import (
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -10,10 +9,15 @@ import (
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
-// haproxyEdgeLines are hand-made lines for the HAProxy fast path: syslog
-// prefixes, captured ids, logasap, -1 timers, absolute URLs, appended ids,
-// tcp and foreign lines, bad dates and timers, odd white space.
-var haproxyEdgeLines = []string{
+// haproxyEdges are hand-made inputs: syslog prefixes, captured ids,
+// logasap, -1 timers, absolute URLs, appended ids, tcp and foreign lines,
+// bad dates, timers and statuses, odd white space (Unicode's too). What the
+// decoder must report for each is in testdata/edges/edges.golden (in UTC)
+// and edges_ny.golden (read in America/New_York), written by the route this
+// decoder replaced (a regexp for the head, time.ParseInLocation, strconv
+// and strings), which the one route was fuzzed against before that route
+// was deleted.
+var haproxyEdges = []string{
 	`Nov 23 10:00:04 lb-1 haproxy[311]: 10.1.0.5:51234 [23/Nov/2026:10:00:00.123] llm-in vllm/gpu-7 2/15/3/85/4120 200 51234 - - ---- 12/12/3/2/0 0/4 {00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01|chat-web} "POST /v1/chat/completions HTTP/1.1" 9f1c2d3e-0000-4000-8000-000000000001`,
 	`<134>Nov 23 10:00:05 lb-1 haproxy[311]: 10.1.0.6:51240 [23/Nov/2026:10:00:01.000] llm-in vllm/gpu-7 1/0/2/90/+95 200 +1523 - - ---- 13/13/4/3/0 0/0 "POST /v1/chat/completions HTTP/1.1"`,
 	`10.1.0.7:40001 [23/Nov/2026:10:00:02.500] llm-in vllm/gpu-8 0/0/1/-1/60002 504 194 - - sH-- 14/14/5/4/0 0/0 {9F1C2D3E-0000-4000-8000-000000000003} "POST http://llm.internal:8000/v1/completions HTTP/1.1"`,
@@ -51,57 +55,52 @@ var haproxyEdgeLines = []string{
 	"h:1 [01/Nov/2026:01:30:00.900] f b/s 1/1/1/1/1 200 1 - - - 1/1/1/1/1 0/0 \"GET /a\"",
 	"h:1 [01/Nov/2026:01:30:00.900] f b/s 1/1/1/1/1 200 1 - - - 1/1/1/1/1 0/0 \"GET /a\" 3 3",
 	``, ` `,
+	"\u0085h:1 [23/Nov/2026:10:00:07.000] f b/s 1/1/1/1/1 200 1 - - - 1/1/1/1/1 0/0 \"GET /a\" id\u00a0",
+	"h:1 [23/Nov/2026:10:00:07.000] f b/s 1/1/1/1/1 200 1 - - - 1/1/1/1/1 0/0 \u2028{9f1c2d3e-0000-4000-8000-00000000000c\u00a0|x\u3000} \u00a0\"GET /a\"\u2029 id3\u205f",
+	"h:1 [23/Nov/2026:10:00:07.000] f b/s +-1/++5/007/0/+-1 +200 1 - - - 1/1/1/1/1 0/0 \"GET /a\"",
+	"h:1 [23/Nov/2026:10:00:07.000] f b/s -+5/1/1/1/1 200 1 - - - 1/1/1/1/1 0/0 \"GET /a\"",
+	"h:1 [23/Nov/2026:10:00:07.000] f b/s 1/1/1/1/99999999999999999999 200 1 - - - 1/1/1/1/1 0/0 \"GET /a\"",
+	"h:1 [23/Nov/2026:10:00:07.000] f b/s 1/1/1/1/9223372036854775807 9999999999 1 - - - 1/1/1/1/1 0/0 \"GET /a\"",
+	"h:1 [23/Nov/2026:10:00:07.000] f b/s 1/1/1/1/1 4294967496 1 - - - 1/1/1/1/1 0/0 \"GET /a\"",
+	"h:1 [23/Nov/2026:10:00:07.000] f b/s 1/1/1/1/1 2_00 1 - - - 1/1/1/1/1 0/0 \"GET /a\"",
+	"h:1 [23/Nov/2026:10:00:07.000] f b/s 1/1/1/1/1 - 1 - - - 1/1/1/1/1 0/0 \"GET /a\"",
+	"h:1 [31/Feb/2026:10:00:07.000] f b/s 1/1/1/1/1 200 1 - - - 1/1/1/1/1 0/0 \"GET /a\"",
+	"h:1 [23/Nov/2026:24:00:07.000] f b/s 1/1/1/1/1 200 1 - - - 1/1/1/1/1 0/0 \"GET /a\"",
+	"h:1 [23/Xyz/2026:10:00:07.000] f b/s 1/1/1/1/1 200 1 - - - 1/1/1/1/1 0/0 \"GET /a\"",
+	"h:1 [23/Nov/0000:10:00:07.000] f b/s 1/1/1/1/1 200 1 - - - 1/1/1/1/1 0/0 \"GET /a\"",
+	"h\xff:1 [23/Nov/2026:10:00:07.000] f\xfe b/s 1/1/1/1/1 200 1 - - \xc3 1/1/1/1/1 0/0 {\xe9} \"GET /\xff\" \xff",
+	"h:1 [23/Nov/2026:10:00:07.000] f b/s 1/1/1/1/1 200 1 - - - 1/1/1/1/1 0/0 {a}{9f1c2d3e-0000-4000-8000-00000000000d}\"GET /a\"",
+	"h:1 [23/Nov/2026:10:00:07.000] f b/s 1/1/1/1/1 200 1 - - - 1/1/1/1/1 0/0 \"\"",
+	"h:1 [23/Nov/2026:10:00:07.000] f b/s 1/1/1/1/1 200 1 - - - 1/1/1/1/1 0/0 \"GET\"",
+	"h:1 [23/Nov/2026:10:00:07.000] f b/s 1/1/1/1/1 200 1 - - - 1/1/1/1/1",
+	"h:1 [23/Nov/2026:10:00:07.000]  f b/s 1/1/1/1/1 200 1 - - - 1/1/1/1/1 0/0 \"GET /a\"",
+	"\xef\xbb\xbfh:1 [23/Nov/2026:10:00:07.000] f b/s 1/1/1/1/1 200 1 - - - 1/1/1/1/1 0/0 \"GET /a\"",
+	"\x0bh:1 [23/Nov/2026:10:00:07.000] f b/s 1/1/1/1/1 200 1 - - - 1/1/1/1/1 0/0 \"GET /a\"\x0b\x0c",
 }
 
-// checkHAProxyLine decodes one line by the fast path and, when it takes the
-// line, by the general route: both must tell the sink the same.
-func checkHAProxyLine(t *testing.T, f *haproxyFast, line []byte) bool {
-	in := &decode.Input{Name: "t.log", Host: "h"}
-	var a, b decodetest.Recorder
-	if !f.line(in, &a, 3, line) {
-		if a.Total() != 0 {
-			t.Fatalf("%q: fast path declined after reporting %+v", line, a)
-		}
-		return false
-	}
-	haproxyLine(in, &b, 3, line, f.loc)
-	decodetest.RecordersAgree(t, line, &a, &b)
-	return true
+// haproxyEdgesJoined is every edge line in one input, lines ended by CRLF.
+var haproxyEdgesJoined = strings.Join(haproxyEdges, "\r\n")
+
+// haproxyInZone is the decoder with the TZ option set.
+type haproxyInZone struct {
+	Format
+	loc *time.Location
 }
 
-func TestHAProxyFastMatchesGeneral(t *testing.T) {
+func (f haproxyInZone) Decode(in *decode.Input, sink decode.Sink) error {
+	in.Opts.TZ = f.loc
+	return f.Format.Decode(in, sink)
+}
+
+// TestHAProxyEdges decodes every edge input (and all of them in one input)
+// in UTC and in New York time and compares what the sink was told with
+// the edges goldens.
+func TestHAProxyEdges(t *testing.T) {
+	inputs := append(append([]string(nil), haproxyEdges...), haproxyEdgesJoined)
+	decodetest.CheckEdges(t, Format{}, inputs, "testdata/edges/edges.golden")
 	ny, err := time.LoadLocation("America/New_York")
 	if err != nil {
-		ny = time.FixedZone("EST", -5*3600)
+		t.Skip(err)
 	}
-	for _, loc := range []*time.Location{time.UTC, ny} {
-		f := &haproxyFast{loc: loc}
-		took := 0
-		for _, line := range haproxyEdgeLines {
-			if checkHAProxyLine(t, f, []byte(line)) {
-				took++
-			}
-		}
-		if took < 9 {
-			t.Errorf("the fast path took %d lines", took)
-		}
-		decodetest.RoutesAgree(t, haproxyDecode, decode.Options{TZ: loc}, []byte(strings.Join(haproxyEdgeLines, "\r\n")))
-	}
-	for _, path := range decodetest.TestdataFiles(t, "testdata") {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		decodetest.RoutesAgree(t, haproxyDecode, decode.Options{}, data)
-	}
-}
-
-func FuzzHAProxyFast(f *testing.F) {
-	for _, line := range haproxyEdgeLines {
-		f.Add(line)
-	}
-	fast := &haproxyFast{loc: time.UTC}
-	f.Fuzz(func(t *testing.T, line string) {
-		checkHAProxyLine(t, fast, []byte(line))
-	})
+	decodetest.CheckEdges(t, haproxyInZone{loc: ny}, inputs, "testdata/edges/edges_ny.golden")
 }

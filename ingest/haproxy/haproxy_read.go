@@ -9,21 +9,18 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// The fast path of the HAProxy decoder. Profiling the general route
-// (haproxyEvent) on a log built from the testdata showed half the time in
-// regexp: finding the "client:port [date] " head, and matching every
-// captured header against the UUID and traceparent patterns; the rest in
-// time.Parse, strings.SplitN and allocation (the line as a string, the
-// fields, an attribute map per line). Here the head is found by looking at
-// each " [" in turn (the leftmost one whose date and "client:port" fit is
-// where the regexp matches), fields are cut in place, the date is read by
-// textscan.CLFMillisNs and the headers by hand. Lines the general route skips or
-// rejects, and values the fast path does not read the same way, go to it,
-// so both give the same events, skips and rejects
-// (TestHAProxyFastMatchesGeneral, FuzzHAProxyFast).
+// A line is read in place. Its head "client:port [dd/Mon/yyyy:hh:mm:ss.mmm] "
+// is found by looking at each " [" in turn (the leftmost one whose date and
+// "client:port" fit: where the regexp `(\S+):(\d+) \[date\] ` would match),
+// fields are cut in place (as strings.SplitN(…, " ", 10)), the date is read
+// by textscan.CLFMillisNs (time.ParseInLocation for what it does not take)
+// and the rest by hand; the line is trimmed as strings.TrimSpace trims
+// (Unicode white space too). Profiling the former route (regexps, time.Parse,
+// strings.SplitN, a string per line and an attribute map per line) had
+// shown half its time in regexp.
 
-// haproxyFast is the fast path's state for one input.
-type haproxyFast struct {
+// haproxyReader is the decoder's state for one input.
+type haproxyReader struct {
 	loc     *time.Location
 	ev      schema.Event
 	attrs   []decode.AttrKV
@@ -37,23 +34,37 @@ type haproxyFast struct {
 // one holding the rest of the line (strings.SplitN(…, " ", 10)).
 type haproxyFields [10][]byte
 
-// line decodes one line and reports it to sink; it reports false, having
-// told sink nothing, when the general route must decide.
-func (d *haproxyFast) line(in *decode.Input, sink decode.Sink, n int64, s []byte) bool {
-	if len(s) == 0 || !decode.ASCIIGraphic(s[0]) || !decode.ASCIIGraphic(s[len(s)-1]) {
-		return false // maybe blank, or trimmed by the general route
+// line decodes one line and reports it to sink.
+func (d *haproxyReader) line(in *decode.Input, sink decode.Sink, n int64, text []byte) {
+	s := bytes.TrimSpace(text)
+	if len(s) == 0 {
+		sink.Skip(n, "blank line")
+		return
 	}
+	skip, reason, detail := d.event(in, n, s)
+	switch {
+	case skip != "":
+		sink.Skip(n, skip)
+	case reason != "":
+		sink.Reject(n, reason, decode.TruncateDetail(string(detail)))
+	default:
+		sink.Event(n, text, &d.ev)
+	}
+}
+
+// event reads the line s (trimmed) into d.ev; it returns a skip reason for
+// a line that is no HTTP request log, or a reject reason and its detail.
+func (d *haproxyReader) event(in *decode.Input, n int64, s []byte) (skip, reason string, detail []byte) {
 	date, rest, ok := haproxyHeadAt(s)
 	if !ok {
-		if !bytes.Contains(s, []byte("Connect from ")) && !bytes.Contains(s, []byte("haproxy[")) {
-			return false // a reject
+		if bytes.Contains(s, []byte("Connect from ")) || bytes.Contains(s, []byte("haproxy[")) {
+			return "not an HTTP request log line", "", nil
 		}
-		sink.Skip(n, "not an HTTP request log line")
-		return true
+		return "", "format mismatch", s
 	}
-	start, ok := textscan.CLFMillisNs(date, d.loc)
+	start, ok := d.date(date)
 	if !ok {
-		return false
+		return "", "bad timestamp", date
 	}
 	var f haproxyFields
 	nf := haproxySplit(rest, &f)
@@ -62,16 +73,18 @@ func (d *haproxyFast) line(in *decode.Input, sink decode.Sink, n int64, s []byte
 		slashes = bytes.Count(f[2], []byte("/"))
 	}
 	if slashes == 2 {
-		sink.Skip(n, "tcp log line (not an HTTP request)")
-		return true
+		return "tcp log line (not an HTTP request)", "", nil
 	}
 	if nf < 10 || slashes != 4 || bytes.IndexByte(f[1], '/') < 0 {
-		return false
+		return "", "format mismatch", s
 	}
 	d.clearEvent(in, n)
 	d.ev.StartNs = d.arena.Int64(start)
-	if !d.timers(f[2], start) || !d.status(f[3]) {
-		return false
+	if !d.timers(f[2], start) {
+		return "", "bad timer", f[2]
+	}
+	if !d.status(f[3]) {
+		return "", "bad status", f[3]
 	}
 	backend, server, _ := bytes.Cut(f[1], []byte("/"))
 	for _, a := range [...]struct {
@@ -82,19 +95,26 @@ func (d *haproxyFast) line(in *decode.Input, sink decode.Sink, n int64, s []byte
 			d.attrs = append(d.attrs, decode.AttrKV{Key: a.key, Val: d.strs.Get(a.val)})
 		}
 	}
-	if !d.tail(f[9]) {
-		return false
-	}
+	d.tail(f[9])
 	d.classify(f[7])
 	d.ev.Attrs = d.maps.Get(d.attrs)
-	sink.Event(n, s, &d.ev)
-	return true
+	return "", "", nil
 }
 
-// clearEvent readies d.ev for line n: the fields the fast path sets are
+// date reads the head's date in d.loc as time.ParseInLocation with
+// "02/Jan/2006:15:04:05.000" does, in Unix nanoseconds.
+func (d *haproxyReader) date(date []byte) (int64, bool) {
+	if ns, ok := textscan.CLFMillisNs(date, d.loc); ok {
+		return ns, true
+	}
+	t, err := time.ParseInLocation("02/Jan/2006:15:04:05.000", string(date), d.loc)
+	return t.UnixNano(), err == nil
+}
+
+// clearEvent readies d.ev for line n: the fields the reader sets are
 // cleared (the others stay zero), the input's fields set. The sink copies
 // the event it is given, so d.ev is reused.
-func (d *haproxyFast) clearEvent(in *decode.Input, n int64) {
+func (d *haproxyReader) clearEvent(in *decode.Input, n int64) {
 	ev := &d.ev
 	if ev.Format == "" {
 		*ev = schema.Event{Source: schema.SourceProxy, Format: "haproxy", Clock: schema.ClockWall}

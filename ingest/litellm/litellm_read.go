@@ -14,18 +14,19 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// The fast path of the litellm decoder. Profiling showed the time in
-// encoding/json unmarshalling every payload into litellmRecord (reflection,
-// a map of additional headers, a string per field). Here a line is walked
-// once in place: the fields litellmRecord holds are read from the bytes
-// (repeated values interned, counts from one arena) into a litellmRecord
-// whose event is built by the same code as the general route's. Whatever it
-// does not reproduce exactly (case-folded or escaped keys, duplicate keys,
-// values of another type, undecodable escapes) goes to the general route,
-// so events, rejects and reasons are the same either way;
-// TestLiteLLMFastMatchesGeneral and FuzzLiteLLMFast check it.
+// A LiteLLM record is walked once in place: the fields litellmRecord
+// holds are read from the bytes (repeated values interned, counts from one
+// arena) as encoding/json decodes them into it: keys match as it matches
+// fields (escapes decoded, the exact name first, else case-insensitively),
+// a repeated key's last value wins (null leaves a string or an object as it
+// was, and clears a pointer), nested objects met twice are merged, and a
+// number may be written as a string where a json.Number is read. A record
+// encoding/json would refuse (bad syntax, a value of the wrong type) is
+// rejected in its words (litellmRefuse). Profiling had shown the time in
+// encoding/json's reflection, a map of additional headers and a string per
+// field.
 
-// litellmFields are the record keys the fast path reads, by index.
+// litellmFields are the record keys read, by index.
 var litellmFields = []string{"id", "request_id", "litellm_call_id", "trace_id", "call_type", "stream", "status",
 	"startTime", "endTime", "completionStartTime", "model", "model_group", "api_base", "custom_llm_provider",
 	"prompt_tokens", "completion_tokens", "response_cost", "cache_hit", "metadata", "hidden_params", "error_information"}
@@ -36,8 +37,8 @@ type litellmHeader struct {
 	value json.RawMessage
 }
 
-// litellmFast reads litellm lines in place; its scratch is reused.
-type litellmFast struct {
+// litellmReader reads litellm lines in place; its scratch is reused.
+type litellmReader struct {
 	rec     litellmRecord
 	headers []litellmHeader
 	stack   []byte
@@ -48,37 +49,43 @@ type litellmFast struct {
 	build   litellmBuild // the event being built, reused record to record
 }
 
-// read fills f.rec and f.headers from line and reports false when the
-// line needs the general route.
-func (f *litellmFast) read(line []byte) bool {
-	return f.readAt(line, 0) == len(line)
+// read fills f.rec and f.headers from line, one object and white space,
+// and reports false when encoding/json would refuse it.
+func (f *litellmReader) read(line []byte) bool {
+	end := f.readAt(line, 0)
+	return end >= 0 && jsonwalk.SkipWS(line, end) == len(line)
 }
 
 // readAt fills f.rec and f.headers from the object at b[i] (after white
 // space) and returns the index just past it, or -1 when the record needs
 // the general route.
-func (f *litellmFast) readAt(b []byte, i int) int {
-	f.rec, f.headers, f.fail = litellmRecord{}, f.headers[:0], false
-	var seen uint32
-	end := jsonwalk.WalkObject(b, i, func(key []byte, j int) int {
+func (f *litellmReader) readAt(b []byte, i int) int {
+	f.rec, f.headers = litellmRecord{}, f.headers[:0]
+	return jsonwalk.WalkObject(b, i, func(key []byte, j int) int {
 		k, ok := litellmKey(key)
-		if !ok || k >= 0 && seen&(1<<k) != 0 {
+		if !ok {
+			k, ok = jsonwalk.FieldIndex(key, litellmFields)
+		}
+		switch {
+		case !ok:
 			return -1
+		case k < 0:
+			return f.skip(b, j)
 		}
-		if k < 0 {
-			return jsonwalk.WalkSkip(b, j, &f.stack)
-		}
-		seen |= 1 << k
 		return f.field(b, k, j)
 	})
-	if f.fail {
-		return -1
-	}
-	return end
+}
+
+// skip returns the index past the JSON value at b[j], or -1 for one that
+// is not JSON (or nests deeper than encoding/json allows).
+func (f *litellmReader) skip(b []byte, j int) int {
+	end, st, grown := jsonwalk.ValueEnd(b, j, f.stack)
+	f.stack = grown[:0]
+	return jsonwalk.EndIf(st == jsonwalk.OK, end)
 }
 
 // field reads the value at line[j] of field k.
-func (f *litellmFast) field(line []byte, k, j int) int {
+func (f *litellmReader) field(line []byte, k, j int) int {
 	r := &f.rec
 	switch k {
 	case 0, 1, 2, 3:
@@ -92,7 +99,7 @@ func (f *litellmFast) field(line []byte, k, j int) int {
 	case 5, 17:
 		return f.boolean(line, j, []**bool{&r.Stream, &r.CacheHit}[(k-5)/12])
 	case 7, 8, 9:
-		end := jsonwalk.WalkSkip(line, j, &f.stack)
+		end := f.skip(line, j)
 		if end >= 0 {
 			*[]*json.RawMessage{&r.StartTime, &r.EndTime, &r.CompletionStartTime}[k-7] = line[j:end]
 		}
@@ -109,20 +116,14 @@ func (f *litellmFast) field(line []byte, k, j int) int {
 	return f.errorInfo(line, j)
 }
 
-// str reads a string field (null leaves it empty).
-func (f *litellmFast) str(line []byte, j int, dst *string, intern bool) int {
+// str reads a string field (null leaves it as it was).
+func (f *litellmReader) str(line []byte, j int, dst *string, intern bool) int {
 	if line[j] == 'n' {
 		return jsonwalk.WalkLiteral(line, j, "null")
 	}
-	s, end, plain, ok := jsonwalk.WalkString(line, j)
+	s, end, ok := jsonwalk.Text(line, j)
 	if !ok {
 		return -1
-	}
-	if !plain {
-		var good bool
-		if s, good = jsonwalk.AppendUnescapedText(nil, s); !good {
-			return -1
-		}
 	}
 	if intern {
 		*dst = f.intern.Get(s)
@@ -133,7 +134,7 @@ func (f *litellmFast) str(line []byte, j int, dst *string, intern bool) int {
 }
 
 // boolean reads a *bool field.
-func (f *litellmFast) boolean(line []byte, j int, dst **bool) int {
+func (f *litellmReader) boolean(line []byte, j int, dst **bool) int {
 	switch line[j] {
 	case 'n':
 		*dst = nil
@@ -147,7 +148,7 @@ func (f *litellmFast) boolean(line []byte, j int, dst **bool) int {
 }
 
 // count reads a *int64 field.
-func (f *litellmFast) count(line []byte, j int, dst **int64) int {
+func (f *litellmReader) count(line []byte, j int, dst **int64) int {
 	if line[j] == 'n' {
 		*dst = nil
 		return jsonwalk.WalkLiteral(line, j, "null")
@@ -160,10 +161,19 @@ func (f *litellmFast) count(line []byte, j int, dst **int64) int {
 	return end
 }
 
-// number reads response_cost, a json.Number (null leaves it empty).
-func (f *litellmFast) number(line []byte, j int) int {
-	if line[j] == 'n' {
+// number reads response_cost, a json.Number: a number, or a string
+// holding exactly one (null leaves it as it was).
+func (f *litellmReader) number(line []byte, j int) int {
+	switch line[j] {
+	case 'n':
 		return jsonwalk.WalkLiteral(line, j, "null")
+	case '"':
+		s, end, ok := jsonwalk.Text(line, j)
+		if !ok || !jsonwalk.IsNumber(s) {
+			return -1
+		}
+		f.rec.ResponseCost = json.Number(f.intern.Get(s))
+		return end
 	}
 	if c := line[j]; c != '-' && (c < '0' || c > '9') {
 		return -1
@@ -176,40 +186,38 @@ func (f *litellmFast) number(line []byte, j int) int {
 	return end
 }
 
-// object walks the object (or null) at line[j] with member, failing on
-// duplicate keys among names.
-func (f *litellmFast) object(line []byte, j int, names []string, member func(k, j int) int) int {
+// object walks the object at line[j] into a struct with member, which
+// reads the value of field names[k]; null leaves the struct as it was.
+func (f *litellmReader) object(line []byte, j int, names []string, member func(k, j int) int) int {
 	if line[j] == 'n' {
 		return jsonwalk.WalkLiteral(line, j, "null")
 	}
-	var seen uint32
 	return jsonwalk.WalkObject(line, j, func(key []byte, j int) int {
-		k, ok := jsonwalk.StructKey(key, names)
-		if !ok || k >= 0 && seen&(1<<k) != 0 {
+		k, ok := jsonwalk.FieldIndex(key, names)
+		switch {
+		case !ok:
 			return -1
+		case k < 0:
+			return f.skip(line, j)
 		}
-		if k < 0 {
-			return jsonwalk.WalkSkip(line, j, &f.stack)
-		}
-		seen |= 1 << k
 		return member(k, j)
 	})
 }
 
-func (f *litellmFast) metadata(line []byte, j int) int {
+func (f *litellmReader) metadata(line []byte, j int) int {
 	m := &f.rec.Metadata
 	return f.object(line, j, []string{"user_api_key_request_route", "status"}, func(k, j int) int {
 		return f.str(line, j, []*string{&m.Route, &m.Status}[k], true)
 	})
 }
 
-func (f *litellmFast) errorInfo(line []byte, j int) int {
+func (f *litellmReader) errorInfo(line []byte, j int) int {
 	e := &f.rec.ErrorInformation
 	return f.object(line, j, []string{"error_code", "error_class"}, func(k, j int) int {
 		if k == 1 {
 			return f.str(line, j, &e.Class, true)
 		}
-		end := jsonwalk.WalkSkip(line, j, &f.stack)
+		end := f.skip(line, j)
 		if end >= 0 {
 			e.Code = line[j:end]
 		}
@@ -217,32 +225,40 @@ func (f *litellmFast) errorInfo(line []byte, j int) int {
 	})
 }
 
-// hidden reads hidden_params.additional_headers into f.headers.
-func (f *litellmFast) hidden(line []byte, j int) int {
+// hidden reads hidden_params.additional_headers into f.headers, as
+// encoding/json fills a map[string]json.RawMessage: keys decoded, a
+// repeated key's last value wins, a second object adds to the first and
+// null clears it.
+func (f *litellmReader) hidden(line []byte, j int) int {
 	return f.object(line, j, []string{"additional_headers"}, func(_, j int) int {
 		if line[j] == 'n' {
+			f.headers = f.headers[:0]
 			return jsonwalk.WalkLiteral(line, j, "null")
 		}
 		return jsonwalk.WalkObject(line, j, func(key []byte, j int) int {
-			if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) {
-				return -1
+			end := f.skip(line, j)
+			text, ok := jsonwalk.KeyText(key)
+			if end >= 0 && ok {
+				f.header(text, line[j:end])
 			}
-			for _, h := range f.headers {
-				if bytes.Equal(h.key, key) {
-					return -1
-				}
-			}
-			end := jsonwalk.WalkSkip(line, j, &f.stack)
-			if end >= 0 {
-				f.headers = append(f.headers, litellmHeader{key, line[j:end]})
-			}
-			return end
+			return jsonwalk.EndIf(ok, end)
 		})
 	})
 }
 
+// header sets the additional header key to value.
+func (f *litellmReader) header(key []byte, value json.RawMessage) {
+	for i := range f.headers {
+		if bytes.Equal(f.headers[i].key, key) {
+			f.headers[i].value = value
+			return
+		}
+	}
+	f.headers = append(f.headers, litellmHeader{key, value})
+}
+
 // headerIDs appends the x-request-id headers' values as ids does.
-func (f *litellmFast) headerIDs(ev *schema.Event) {
+func (f *litellmReader) headerIDs(ev *schema.Event) {
 	slices.SortFunc(f.headers, func(a, b litellmHeader) int { return bytes.Compare(a.key, b.key) })
 	for _, h := range f.headers {
 		if !litellmRequestIDKey(h.key) {
@@ -265,25 +281,52 @@ func litellmRequestIDKey(k []byte) bool {
 	return len(k) >= len(suffix) && bytes.EqualFold(k[len(k)-len(suffix):], []byte(suffix))
 }
 
-// decode reads one line whose first byte is '{': false when the general
-// route must read it, else it told sink what the general route would have.
-func (f *litellmFast) decode(in *decode.Input, loc *time.Location, line int64, t []byte, sink decode.Sink) bool {
-	return f.read(t) && f.emit(in, loc, line, t, sink)
+// decode reads one line whose first byte is '{' and reports false, having
+// reported nothing, when encoding/json would refuse it: decode.JSONRecords
+// then reads it as the start of a record over several lines, or gives it
+// to record.
+func (f *litellmReader) decode(in *decode.Input, loc *time.Location, line int64, t []byte, sink decode.Sink) bool {
+	if !f.read(t) {
+		return false
+	}
+	f.emit(in, loc, line, t, sink)
+	return true
 }
 
-// emit reports the record read into f.rec, whose bytes are raw: false when
-// the general route must read it (it would reject it).
-func (f *litellmFast) emit(in *decode.Input, loc *time.Location, line int64, raw []byte, sink decode.Sink) bool {
+// record reports one record (raw, any JSON text), rejecting one that
+// encoding/json would refuse in its words.
+func (f *litellmReader) record(in *decode.Input, loc *time.Location, sink decode.Sink, line int64, raw []byte) {
+	if i := jsonwalk.SkipWS(raw, 0); i+4 <= len(raw) && string(raw[i:i+4]) == "null" && jsonwalk.SkipWS(raw, i+4) == len(raw) {
+		f.rec, f.headers = litellmRecord{}, f.headers[:0] // null leaves litellmRecord empty
+	} else if !f.read(raw) {
+		sink.Reject(line, "invalid json", litellmRefuse(raw))
+		return
+	}
+	f.emit(in, loc, line, raw, sink)
+}
+
+// litellmRefuse returns encoding/json's error for a record read refused:
+// a syntax error, or the first value of the wrong type for litellmRecord.
+func litellmRefuse(raw []byte) string {
+	var r litellmRecord
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return decode.TruncateDetail(err.Error())
+	}
+	return "unreadable record" // not reached: read takes what encoding/json takes
+}
+
+// emit reports the record read into f.rec, whose bytes are raw.
+func (f *litellmReader) emit(in *decode.Input, loc *time.Location, line int64, raw []byte, sink decode.Sink) {
 	f.build.ev, f.build.attrs = schema.Event{}, f.build.attrs[:0]
-	if reason, _ := f.rec.event(loc, &f.build); reason != "" {
-		return false
+	if reason, detail := f.rec.event(loc, &f.build); reason != "" {
+		sink.Reject(line, reason, decode.TruncateDetail(detail))
+		return
 	}
 	ev := &f.build.ev
 	f.headerIDs(ev)
 	ev.Format, ev.Source, ev.Host, ev.Clock = "litellm", schema.SourceProxy, in.Host, schema.ClockWall
 	ev.InputFile, ev.InputLine = in.Name, line
 	sink.Event(line, raw, ev)
-	return true
 }
 
 // litellmEpochNs is textscan.DecimalScaled(s, 9) for a JSON number in place, for

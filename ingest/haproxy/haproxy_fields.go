@@ -2,18 +2,21 @@ package haproxy
 
 import (
 	"bytes"
+	"strconv"
 	"time"
+	"unicode"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/textscan"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// This file reads the fields of an HAProxy line for the fast path
-// (haproxy_fast.go), each the byte-reading twin of a part of haproxy.go.
+// The fields of an HAProxy line after its head (haproxy_read.go).
 
-// timers is haproxyTimers: "TR/Tw/Tc/Tr/Ta" (four slashes, checked).
-func (d *haproxyFast) timers(field []byte, start int64) bool {
+// timers reads "TR/Tw/Tc/Tr/Ta" (four slashes, checked) and sets the
+// instants and phases; a '+' before Ta (logasap) means the line was logged
+// before the response ended. It reports false for a bad timer.
+func (d *haproxyReader) timers(field []byte, start int64) bool {
 	var ms [5]int64
 	logasap := false
 	for i, p := 0, 0; i < 5; i, p = i+1, p+1 {
@@ -49,70 +52,71 @@ func (d *haproxyFast) timers(field []byte, start int64) bool {
 	return true
 }
 
-// haproxyTimer reads a timer as haproxyTimers does (one '+' dropped, then
-// an integer of at least -1) when it is "+"?"-"?digits; ok is false for
-// anything else, which the general route reads or rejects.
+// haproxyTimer reads a timer in milliseconds: one '+' dropped, then an
+// integer of at least -1 as strconv.ParseInt reads it (which takes a sign
+// too); "+"?"-"?digits is read in place.
 func haproxyTimer(b []byte) (int64, bool) {
 	if len(b) > 0 && b[0] == '+' {
 		b = b[1:]
 	}
+	digits := b
 	neg := len(b) > 0 && b[0] == '-'
 	if neg {
-		b = b[1:]
+		digits = b[1:]
 	}
-	v, ok := textscan.Digits(b)
+	v, ok := textscan.Digits(digits)
+	if !ok {
+		var err error
+		v, err = strconv.ParseInt(string(b), 10, 64)
+		return v, err == nil && v >= -1
+	}
 	if neg {
 		v = -v
 	}
-	return v, ok && v >= -1
+	return v, v >= -1
 }
 
-// status is haproxyEvent's status: digits, or "-" and digits (no status).
-func (d *haproxyFast) status(b []byte) bool {
-	neg := len(b) > 0 && b[0] == '-'
-	if neg {
-		b = b[1:]
-	}
+// status reads the status as strconv.Atoi does (a negative one, as -1 when
+// HAProxy has none, sets no status); it reports false when Atoi fails.
+func (d *haproxyReader) status(b []byte) bool {
 	code, ok := textscan.Digits(b)
 	if !ok || len(b) > 9 {
-		return false
+		c, err := strconv.Atoi(string(b))
+		if err != nil {
+			return false
+		}
+		code = int64(c)
 	}
-	if !neg && code > 0 {
+	if code > 0 {
 		d.ev.Status = d.arena.Int32(int32(code))
 	}
 	return true
 }
 
-// tail is haproxyTail: captured headers, the request line and an appended
-// unique id. RequestID and TraceID share one allocation. It reports false
-// where white space other than ASCII may be trimmed.
-func (d *haproxyFast) tail(rest []byte) bool {
+// tail reads what follows the queue counters: captured headers in braces
+// (ids among the first), the quoted request line and an appended unique
+// id. RequestID and TraceID share one allocation. rest ends the line, so
+// trimming its left trims it as strings.TrimSpace would.
+func (d *haproxyReader) tail(rest []byte) {
 	ev := &d.ev
 	_, rest, _ = bytes.Cut(rest, []byte(" ")) // srv_queue/backend_queue
 	var rid []byte
 	var tid decode.TraceID
-	ok := true
-	rest, ok = haproxyTrimLeft(rest)
-	for first := true; ok && len(rest) > 0 && rest[0] == '{'; first = false {
+	rest = bytes.TrimLeftFunc(rest, unicode.IsSpace)
+	for first := true; len(rest) > 0 && rest[0] == '{'; first = false {
 		end := bytes.IndexByte(rest, '}')
 		if end < 0 {
 			break
 		}
-		if first && !haproxyCapturedIDs(rest[1:end], &rid, &tid) {
-			return false
+		if first {
+			haproxyCapturedIDs(rest[1:end], &rid, &tid)
 		}
-		rest, ok = haproxyTrimLeft(rest[end+1:])
-	}
-	if !ok {
-		return false
+		rest = bytes.TrimLeftFunc(rest[end+1:], unicode.IsSpace)
 	}
 	if len(rest) > 0 && rest[0] == '"' {
 		req, trailing := rest[1:], []byte(nil)
 		if last := bytes.LastIndexByte(rest, '"'); last > 0 {
-			req = rest[1:last]
-			if trailing, ok = haproxyTrimLeft(rest[last+1:]); !ok {
-				return false
-			}
+			req, trailing = rest[1:last], bytes.TrimLeftFunc(rest[last+1:], unicode.IsSpace)
 		}
 		d.request(req)
 		if id, _, _ := bytes.Cut(trailing, []byte(" ")); len(id) > 0 && !(len(id) == 1 && id[0] == '-') {
@@ -124,21 +128,10 @@ func (d *haproxyFast) tail(rest []byte) bool {
 		s := string(d.scratch)
 		ev.RequestID, ev.TraceID = s[:len(rid)], s[len(rid):]
 	}
-	return true
-}
-
-// haproxyTrimLeft drops leading ASCII white space from s, the end of the
-// line (which the caller checked is not white space); ok is false when a
-// non-ASCII byte follows, which strings.TrimSpace may trim too.
-func haproxyTrimLeft(s []byte) ([]byte, bool) {
-	for len(s) > 0 && textscan.ASCIISpace(s[0]) {
-		s = s[1:]
-	}
-	return s, len(s) == 0 || s[0] < 0x80
 }
 
 // request sets the endpoint and method from the quoted request line.
-func (d *haproxyFast) request(req []byte) {
+func (d *haproxyReader) request(req []byte) {
 	method, target, _ := bytes.Cut(req, []byte(" "))
 	target, _, _ = bytes.Cut(target, []byte(" "))
 	if i := bytes.Index(target, []byte("://")); i >= 0 {
@@ -157,11 +150,11 @@ func (d *haproxyFast) request(req []byte) {
 	}
 }
 
-// haproxyCapturedIDs is haproxyCaptured: a UUID gives the request id (the
-// first), a traceparent the trace id (the last, even when it gives "").
-// It reports false for a header with non-ASCII ends, which strings.TrimSpace
-// may trim.
-func haproxyCapturedIDs(captured []byte, rid *[]byte, tid *decode.TraceID) bool {
+// haproxyCapturedIDs looks for ids among the captured request headers
+// ('|'-separated, each trimmed as strings.TrimSpace trims): a UUID gives
+// the request id (the first), a traceparent the trace id (the last, even
+// when it gives "").
+func haproxyCapturedIDs(captured []byte, rid *[]byte, tid *decode.TraceID) {
 	for rest, more := captured, true; more; {
 		h := rest
 		if i := bytes.IndexByte(rest, '|'); i >= 0 {
@@ -169,15 +162,7 @@ func haproxyCapturedIDs(captured []byte, rid *[]byte, tid *decode.TraceID) bool 
 		} else {
 			more = false
 		}
-		for len(h) > 0 && textscan.ASCIISpace(h[0]) {
-			h = h[1:]
-		}
-		for len(h) > 0 && textscan.ASCIISpace(h[len(h)-1]) {
-			h = h[:len(h)-1]
-		}
-		if len(h) > 0 && (h[0] >= 0x80 || h[len(h)-1] >= 0x80) {
-			return false
-		}
+		h = bytes.TrimSpace(h)
 		switch {
 		case haproxyIsTraceparent(h):
 			tid.N = 0
@@ -186,16 +171,17 @@ func haproxyCapturedIDs(captured []byte, rid *[]byte, tid *decode.TraceID) bool 
 			*rid = h
 		}
 	}
-	return true
 }
 
-// haproxyIsTraceparent reports whether h matches haproxyTraceparent.
+// haproxyIsTraceparent reports whether h is a W3C traceparent:
+// ^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$.
 func haproxyIsTraceparent(h []byte) bool {
 	return len(h) == 55 && h[2] == '-' && h[35] == '-' && h[52] == '-' &&
 		lowerHex(h[:2]) && lowerHex(h[3:35]) && lowerHex(h[36:52]) && lowerHex(h[53:])
 }
 
-// haproxyIsUUID reports whether h matches haproxyUUID.
+// haproxyIsUUID reports whether h is a UUID in either case: 8-4-4-4-12
+// hex digits.
 func haproxyIsUUID(h []byte) bool {
 	if len(h) != 36 || h[8] != '-' || h[13] != '-' || h[18] != '-' || h[23] != '-' {
 		return false
@@ -217,8 +203,10 @@ func lowerHex(b []byte) bool {
 	return true
 }
 
-// classify is haproxyClassify.
-func (d *haproxyFast) classify(state []byte) {
+// classify sets the error class from the termination state's first
+// letter, falling back on the status, and whether the response completed
+// (not known for a logasap line, logged before the response ended).
+func (d *haproxyReader) classify(state []byte) {
 	ev := &d.ev
 	haproxyError(ev, state)
 	logasap := false
