@@ -63,27 +63,36 @@ func decodeFile(t testing.TB, f Format, path string) (*recorder, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := &Input{R: bytes.NewReader(data), Name: filepath.Base(path), Host: "testhost"}
-	if o, err := os.ReadFile(path + ".opts.json"); err == nil {
-		var opts struct {
-			LogFormat string   `json:"log_format"`
-			Map       string   `json:"map"`
-			TZ        string   `json:"tz"`
-			Endpoints []string `json:"endpoints"`
-		}
-		if err := json.Unmarshal(o, &opts); err != nil {
-			t.Fatalf("%s.opts.json: %v", path, err)
-		}
-		in.Opts.LogFormat, in.Opts.Map, in.Opts.Endpoints = opts.LogFormat, opts.Map, opts.Endpoints
-		if opts.TZ != "" {
-			if in.Opts.TZ, err = time.LoadLocation(opts.TZ); err != nil {
-				t.Fatalf("%s.opts.json: %v", path, err)
-			}
-		}
-	}
+	in := &Input{R: bytes.NewReader(data), Name: filepath.Base(path), Host: "testhost", Opts: testOptions(t, path)}
 	rec := &recorder{}
 	err = f.Decode(in, rec)
 	return rec, err
+}
+
+// testOptions returns the options in "<path>.opts.json", if any.
+func testOptions(t testing.TB, path string) Options {
+	t.Helper()
+	var o Options
+	b, err := os.ReadFile(path + ".opts.json")
+	if err != nil {
+		return o
+	}
+	var opts struct {
+		LogFormat string   `json:"log_format"`
+		Map       string   `json:"map"`
+		TZ        string   `json:"tz"`
+		Endpoints []string `json:"endpoints"`
+	}
+	if err := json.Unmarshal(b, &opts); err != nil {
+		t.Fatalf("%s.opts.json: %v", path, err)
+	}
+	o.LogFormat, o.Map, o.Endpoints = opts.LogFormat, opts.Map, opts.Endpoints
+	if opts.TZ != "" {
+		if o.TZ, err = time.LoadLocation(opts.TZ); err != nil {
+			t.Fatalf("%s.opts.json: %v", path, err)
+		}
+	}
+	return o
 }
 
 // testdataFiles lists the inputs of testdata/<format>/, leaving out goldens

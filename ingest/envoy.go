@@ -115,6 +115,10 @@ func firstNonBlankLine(head []byte) []byte {
 // Decode reads text lines with the given (or default) format string, or JSON
 // records when Options.LogFormat is a JSON object, or when no format is
 // given and the input starts with '{' (then with envoyDefaultJSONMap).
+// LineRecords reports that every access log line (text or JSON) is a
+// record of its own, so the driver may decode a large log in blocks.
+func (envoy) LineRecords(head []byte) bool { return true }
+
 func (envoy) Decode(in *Input, sink Sink) error {
 	return envoyDecode(in, sink, true)
 }

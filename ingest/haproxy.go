@@ -83,6 +83,10 @@ func (haproxy) Sniff(head []byte) bool {
 }
 
 // Decode reads one log line per record.
+// LineRecords reports that every log line is a record of its own, so the
+// driver may decode a large log in blocks.
+func (haproxy) LineRecords(head []byte) bool { return true }
+
 func (haproxy) Decode(in *Input, sink Sink) error {
 	return haproxyDecode(in, sink, true)
 }

@@ -67,6 +67,10 @@ func (genericJSONL) Describe() string {
 // Sniff never claims an input: any JSON lines would match.
 func (genericJSONL) Sniff(head []byte) bool { return false }
 
+// LineRecords reports that every line is a record of its own, so the
+// driver may decode a large file in blocks.
+func (genericJSONL) LineRecords(head []byte) bool { return true }
+
 func (g genericJSONL) Decode(in *Input, sink Sink) error {
 	return g.decode(in, sink, true)
 }

@@ -21,13 +21,12 @@ func BenchmarkKeptDecode(b *testing.B) {
 			b.SetBytes(int64(len(c.data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				s := newInputSink("bench", "h", c.f)
-				s.keepEvents = true
+				s, stop := drainSink(c.f, true, nil)
 				if err := c.f.Decode(&Input{R: bytes.NewReader(c.data), Name: "bench"}, s); err != nil {
 					b.Fatal(err)
 				}
-				if s.stats.Records == 0 || s.stats.Rejected != 0 {
-					b.Fatalf("%d events, %d rejects", s.stats.Records, s.stats.Rejected)
+				if events, rejects := stop(); events == 0 || rejects != 0 {
+					b.Fatalf("%d events, %d rejects", events, rejects)
 				}
 			}
 		})

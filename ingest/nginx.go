@@ -105,6 +105,10 @@ func (nginx) Sniff(head []byte) bool {
 
 // Decode reads one request per line. It returns an error only for a
 // log_format that cannot be compiled.
+// LineRecords reports that every access log line is a record of its own,
+// so the driver may decode a large log in blocks (see LineSplitter).
+func (nginx) LineRecords(head []byte) bool { return true }
+
 func (nginx) Decode(in *Input, sink Sink) error {
 	return nginxDecode(in, sink, true)
 }

@@ -58,6 +58,19 @@ func (otlp) Sniff(head []byte) bool {
 	return otlpBareSpan.Match(head) || bytes.Contains(head, []byte(`"startTimeUnixNano"`))
 }
 
+// LineRecords reports whether the input is JSON lines (its first line is a
+// whole JSON document), so the driver may decode it in blocks of lines;
+// pretty-printed documents and the console exporter's output span lines
+// and are decoded whole.
+func (otlp) LineRecords(head []byte) bool {
+	i := bytes.IndexByte(head, '\n')
+	if i < 0 {
+		return false
+	}
+	first := bytes.TrimSpace(head[:i])
+	return len(first) > 0 && first[0] == '{' && json.Valid(first)
+}
+
 // Decode splits the input into JSON documents (one per line, or spanning
 // lines) and reports every span in them.
 func (o otlp) Decode(in *Input, sink Sink) error {

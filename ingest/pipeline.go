@@ -1,0 +1,223 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"io"
+	"os"
+	"runtime"
+	"sync"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// The driver's concurrency, all in this file and collect.go:
+//
+//	reader ──units in call order──▶ workers (decode, in parallel) ──batches──▶ collector
+//	                                                                  (in call order: counts,
+//	                                                                   duplicates, rejects)
+//	                                                                      │ kept events
+//	                                                                      ▼
+//	                                                               stripe writers (Parquet)
+//
+// The reader goroutine opens the inputs one after the other, sniffs them and
+// cuts each input of a LineSplitter format into blocks of whole lines; an
+// input of another format is one unit, decoded by one worker as a stream.
+// Workers decode units in parallel, each into its own channel of batches.
+// The collector takes the units in the call's order, so counts, duplicate
+// decisions, rejects and kept events do not depend on which worker ran
+// what, and hands each unit's kept events to stripe writer (unit number mod
+// writeStripes), which write Parquet in parallel. Every channel is bounded:
+// memory holds a few units, whatever the size of the inputs.
+
+// writeStripes is the number of part writers a call writes its events
+// through in parallel: unit n's events go to writer n mod writeStripes. It
+// is a constant, not the worker count, so the part files are the same
+// whatever the number of workers.
+const writeStripes = 2
+
+// unitsAhead is how many units the reader may be ahead of the collector,
+// besides those being decoded.
+const unitsAhead = 4
+
+// unitBatches is how many batches a worker may be ahead of the collector on
+// its unit.
+const unitBatches = 4
+
+// unit is one piece of the call's work: a block of lines of an input, a
+// whole input, or the end of an input (decode nil).
+type unit struct {
+	seq    int         // position in the call's order
+	input  *inputState // the input the unit belongs to
+	decode func(*unitSink) error
+	sink   *unitSink
+	out    chan *batch // the unit's batches, closed when it is decoded
+	err    error       // Decode's error, set before out is closed (end: the input's)
+}
+
+// inputState is what the call learns about one input besides its records.
+type inputState struct {
+	index     int // position in the call's inputs
+	stats     schema.InputStats
+	format    Format
+	err       error // the first error that fails the input (the collector's)
+	truncated bool  // set before its end unit is sent (whole inputs: before out closes)
+	clocks    map[string]bool
+}
+
+// pipeline runs one call's units.
+type pipeline struct {
+	opts   DriverOptions
+	prog   *progress
+	units  chan *unit // to the collector, in call order
+	work   chan *unit // to the workers
+	pool   *batchPool
+	blocks sync.Pool // *[]byte block buffers
+	seq    int
+}
+
+// produce sends the units of every input, in order, then closes the
+// channels.
+func (p *pipeline) produce(files []string) {
+	for i, name := range files {
+		p.produceInput(i, name)
+	}
+	close(p.units)
+	close(p.work)
+}
+
+// send hands u to the collector and, when it has work, to the workers.
+func (p *pipeline) send(u *unit) {
+	u.seq = p.seq
+	p.seq++
+	u.out = make(chan *batch, unitBatches)
+	p.units <- u
+	if u.decode == nil {
+		close(u.out)
+		return
+	}
+	u.sink = &unitSink{name: u.input.stats.Path, host: u.input.stats.Host, format: u.input.format, out: u.out, pool: p.pool}
+	p.work <- u
+}
+
+// produceInput opens, decompresses and sniffs one input and sends its units:
+// its blocks, or itself whole, then its end.
+func (p *pipeline) produceInput(i int, name string) {
+	host := cmp.Or(p.opts.Host, HostFromPath(name))
+	in := &inputState{index: i, stats: schema.InputStats{Path: name, Host: host}, clocks: map[string]bool{}}
+	end := func(err error) { p.send(&unit{input: in, err: err}) }
+	raw, size, closeRaw, err := p.open(name)
+	if err != nil {
+		end(err)
+		return
+	}
+	d := decompress(p.prog.reader(raw))
+	if !d.plain {
+		size = 0
+	}
+	br := bufio.NewReaderSize(d.r, SniffSize)
+	head, _ := br.Peek(SniffSize)
+	f, err := chooseFormat(p.opts, head)
+	if err != nil || f == nil { // an empty input holds no records
+		d.close()
+		closeRaw()
+		in.truncated = d.truncated
+		end(err)
+		return
+	}
+	in.format, in.stats.Format = f, f.Name()
+	fo := p.opts.Options
+	if lf, ok := p.opts.LogFormats[f.Name()]; ok {
+		fo.LogFormat = lf
+	}
+	input := Input{Name: name, Host: host, Size: size, Opts: fo}
+	if ls, ok := f.(LineSplitter); ok && ls.LineRecords(head) {
+		err := p.produceBlocks(in, br, input)
+		d.close()
+		closeRaw()
+		in.truncated = d.truncated
+		end(err)
+		return
+	}
+	input.R = br
+	p.send(&unit{input: in, decode: func(s *unitSink) error {
+		defer closeRaw()
+		defer d.close()
+		err := safeDecode(f, &input, s)
+		in.truncated = d.truncated
+		return err
+	}})
+	p.send(&unit{input: in})
+}
+
+// open opens the input name and returns it, its size when it is a regular
+// file (else 0) and how to close it.
+func (p *pipeline) open(name string) (io.Reader, int64, func(), error) {
+	if name == StdinName {
+		return p.opts.Stdin, 0, func() {}, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	var size int64
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = st.Size()
+	}
+	return f, size, func() { f.Close() }, nil
+}
+
+// produceBlocks cuts r into blocks and sends one unit per block. It returns
+// the read error that ended r, if not io.EOF.
+func (p *pipeline) produceBlocks(in *inputState, r io.Reader, input Input) error {
+	sp := newSplitter(r, cmp.Or(p.opts.BlockBytes, DefaultBlockBytes))
+	for {
+		bp, _ := p.blocks.Get().(*[]byte)
+		if bp == nil {
+			bp = new([]byte)
+		}
+		b, ok := sp.next(*bp)
+		if !ok {
+			p.blocks.Put(bp)
+			break
+		}
+		*bp = b.data[:0]
+		p.send(&unit{input: in, decode: func(s *unitSink) error {
+			defer p.blocks.Put(bp)
+			s.base = b.base
+			if b.long {
+				s.Reject(1, "line too long", longLineDetail)
+				return nil
+			}
+			bin := input
+			bin.R, bin.Size = bytes.NewReader(b.data), int64(len(b.data))
+			return safeDecode(in.format, &bin, s)
+		}})
+	}
+	return sp.err
+}
+
+// runWorkers decodes the units of p.work on n goroutines until it is closed,
+// and returns at once; wait waits for them.
+func (p *pipeline) runWorkers(n int) (wait func()) {
+	var wg sync.WaitGroup
+	for range max(n, 1) {
+		wg.Go(func() {
+			for u := range p.work {
+				u.err = u.decode(u.sink)
+				u.sink.flush()
+				close(u.out)
+			}
+		})
+	}
+	return wg.Wait
+}
+
+// workers returns the number of decoding goroutines for opts.Workers.
+func workers(n int) int {
+	if n <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return n
+}
