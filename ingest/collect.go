@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"sort"
 	"strings"
-
-	"github.com/ttftrace/ttftrace/schema"
 )
 
 // collector takes the units of a call in order (see pipeline.go): it counts
@@ -127,47 +125,4 @@ func clockOf(clocks map[string]bool) string {
 	}
 	sort.Strings(cs)
 	return strings.Join(cs, ",")
-}
-
-// stripe is one part writer and the goroutine that feeds it.
-type stripe struct {
-	in     chan stripeBatch
-	done   chan struct{}
-	staged []schema.StagedPart
-	inputs []int // the inputs whose events it wrote, ascending
-	err    error // the first write error; the stripe's parts are then removed
-}
-
-// stripeBatch is a batch of kept events of input number input.
-type stripeBatch struct {
-	b     *batch
-	input int
-}
-
-// startStripe starts a stripe writing part files under dataset.
-func startStripe(dataset string, pool *batchPool) *stripe {
-	s := &stripe{in: make(chan stripeBatch, 2), done: make(chan struct{})}
-	go s.run(schema.NewPartWriter(dataset), pool)
-	return s
-}
-
-func (s *stripe) run(w *schema.PartWriter, pool *batchPool) {
-	defer close(s.done)
-	for sb := range s.in {
-		for i := range sb.b.events {
-			if s.err != nil {
-				break
-			}
-			_, s.err = w.Write(&sb.b.events[i])
-		}
-		if n := len(s.inputs); n == 0 || s.inputs[n-1] != sb.input {
-			s.inputs = append(s.inputs, sb.input)
-		}
-		pool.put(sb.b)
-	}
-	if s.err != nil {
-		w.Abort()
-		return
-	}
-	s.staged, s.err = w.Close()
 }
