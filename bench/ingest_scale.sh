@@ -34,7 +34,7 @@ for KIND in $KINDS; do
     *) echo "unknown kind $KIND" >&2; exit 2 ;;
   esac
   FILE=$DATA/big.$KIND
-  bench/bin/biglog -kind "$KIND" -seed "$SEED" -bytes "$(awk -v g="$GB" 'BEGIN {printf "%d", g * 1e9}')" >"$FILE" 2>"$WORK/gen"
+  bench/bin/biglog -kind "$KIND" -seed "$SEED" -bytes "$(awk -v g="$GB" 'BEGIN {printf "%.0f", g * 1e9}')" >"$FILE" 2>"$WORK/gen"
   BYTES=$(stat -c %s "$FILE")
   GEN_DUPS=$(awk '{print $5}' "$WORK/gen")
   /usr/bin/time -v -o "$WORK/cat" cat "$FILE" >/dev/null

@@ -25,7 +25,8 @@ type DriverOptions struct {
 	LogFormats map[string]string
 	// Stdin is read for the input "-"; nil makes "-" an error.
 	Stdin io.Reader
-	// Workers is the number of inputs decoded at once; 0 means GOMAXPROCS.
+	// Workers is the number of units (blocks of a large line-format input,
+	// or whole inputs of other formats) decoded at once; 0 means GOMAXPROCS.
 	Workers int
 	// Progress, when not nil, receives a progress bar (give it a terminal).
 	Progress io.Writer
@@ -102,7 +103,9 @@ func (r *Result) RejectedCount() int64 {
 // format, in the call's order) is counted as a duplicate and not kept. With
 // a DriverOptions.Dataset, kept events stream to part files as they are
 // decoded; memory holds a few blocks and the duplicate window, not the
-// input. pipeline.go draws the stages.
+// input. A large input's blocks alternate between writeStripes writers, so
+// a partition's rows are in input order within each part file, not across
+// its part files. pipeline.go draws the stages.
 func Run(paths []string, opts DriverOptions) (*Result, error) {
 	if opts.Formats == nil {
 		opts.Formats = Formats()
