@@ -127,11 +127,7 @@ func (p *pipeline) produceInput(i int, name string) {
 		return
 	}
 	in.format, in.stats.Format = f, f.Name()
-	fo := p.opts.Options
-	if lf, ok := p.opts.LogFormats[f.Name()]; ok {
-		fo.LogFormat = lf
-	}
-	input := Input{Name: name, Host: host, Size: size, Opts: fo}
+	input := Input{Name: name, Host: host, Size: size, Opts: p.formatOptions(f)}
 	if ls, ok := f.(LineSplitter); ok && ls.LineRecords(head) {
 		err := p.produceBlocks(in, br, input)
 		d.close()
@@ -149,6 +145,16 @@ func (p *pipeline) produceInput(i int, name string) {
 		return err
 	}})
 	p.send(&unit{input: in})
+}
+
+// formatOptions returns the options for format f: the call's, with f's
+// own --log-format when one was given by name.
+func (p *pipeline) formatOptions(f Format) Options {
+	fo := p.opts.Options
+	if lf, ok := p.opts.LogFormats[f.Name()]; ok {
+		fo.LogFormat = lf
+	}
+	return fo
 }
 
 // open opens the input name and returns it, its size when it is a regular
