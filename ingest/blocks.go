@@ -14,7 +14,11 @@ import (
 // decodes a large input in blocks of whole lines on every core, each block
 // handed to Decode as its own Input, and numbers each block's lines from
 // the lines before it; records, rejects and their file:line are the same as
-// when the input is decoded whole.
+// when the input is decoded whole. Blocks are cut before a line that starts
+// as the input's first line does (see splitter), so a stray line or a
+// pretty-printed document shorter than a block does not change that; a
+// record spanning more lines than a block holds is read in pieces (each
+// counted, as rejects), unlike a whole decode.
 type LineSplitter interface {
 	LineRecords(head []byte) bool
 }
@@ -38,9 +42,15 @@ type block struct {
 	long  bool   // the block is one line longer than maxBlockLine (data is empty)
 }
 
-// splitter cuts an input's bytes into blocks at line ends.
+// splitter cuts an input's bytes into blocks at line ends, preferably
+// before a line that starts with the same byte as the input's first line
+// (lead): each block then starts as the input does, so a format that looks
+// at its input's first bytes (Envoy's JSON or text, an OTLP document's
+// opening brace in column 0) sees in every block what it saw at the start,
+// even when a stray line falls on a block boundary.
 type splitter struct {
 	r     io.Reader
+	lead  byte   // the first byte of the input's first line; 0: none
 	size  int    // the block size aimed at
 	lines int64  // lines in the blocks returned so far
 	rest  []byte // bytes read after the end of the last block
@@ -48,8 +58,27 @@ type splitter struct {
 	err   error // the read error that ended the input, if not io.EOF
 }
 
-func newSplitter(r io.Reader, size int) *splitter {
-	return &splitter{r: r, size: max(size, 1)}
+// newSplitter returns a splitter of r into blocks of about size bytes;
+// head is the input's first bytes.
+func newSplitter(r io.Reader, size int, head []byte) *splitter {
+	s := &splitter{r: r, size: max(size, 1)}
+	if h := bytes.TrimPrefix(head, utf8BOM); len(h) > 0 && h[0] > ' ' {
+		s.lead = h[0]
+	}
+	return s
+}
+
+// cut returns the end of the block in buf, whose last newline is at
+// buf[last]: after the last newline followed by lead, else after last.
+func (s *splitter) cut(buf []byte, from, last int) int {
+	if s.lead != 0 {
+		for i := last; i >= from; i-- {
+			if buf[i] == '\n' && i+1 < len(buf) && buf[i+1] == s.lead {
+				return i + 1
+			}
+		}
+	}
+	return last + 1
 }
 
 // next returns the next block, reading into buf (its contents are
@@ -61,14 +90,14 @@ func (s *splitter) next(buf []byte) (block, bool) {
 	searched := 0 // buf[:searched] holds no newline
 	for target := s.size; ; target = len(buf) + s.size {
 		for len(buf) < target && !s.eof {
-			buf = s.read(buf)
+			buf = s.read(buf, target)
 		}
 		if i := bytes.LastIndexByte(buf[searched:], '\n'); i >= 0 {
 			if first := searched + bytes.IndexByte(buf[searched:], '\n'); first > maxBlockLine {
 				s.rest = append(s.rest, buf[first+1:]...)
 				return s.emitLong(), true
 			}
-			cut := searched + i + 1
+			cut := s.cut(buf, searched, searched+i)
 			s.rest = append(s.rest, buf[cut:]...)
 			return s.emit(buf[:cut]), true
 		}
@@ -102,7 +131,7 @@ func (s *splitter) emit(data []byte) block {
 func (s *splitter) skipLine() {
 	buf := make([]byte, 0, 64<<10)
 	for !s.eof {
-		buf = s.read(buf[:0])
+		buf = s.read(buf[:0], cap(buf))
 		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
 			s.rest = append(s.rest, buf[i+1:]...)
 			return
@@ -117,12 +146,13 @@ func (s *splitter) emitLong() block {
 	return b
 }
 
-// read appends what one Read gives to buf, growing it when nearly full.
-func (s *splitter) read(buf []byte) []byte {
+// read appends what one Read gives to buf, up to limit bytes in all,
+// growing buf when nearly full.
+func (s *splitter) read(buf []byte, limit int) []byte {
 	if cap(buf)-len(buf) < 64<<10 {
 		buf = slices.Grow(buf, max(64<<10, len(buf)/2))
 	}
-	n, err := s.r.Read(buf[len(buf):cap(buf)])
+	n, err := s.r.Read(buf[len(buf):min(cap(buf), max(limit, len(buf)+1))])
 	buf = buf[:len(buf)+n]
 	if err != nil {
 		s.eof = true
@@ -131,6 +161,16 @@ func (s *splitter) read(buf []byte) []byte {
 		}
 	}
 	return buf
+}
+
+// firstLine returns the input's first line without its line ending and
+// surrounding spaces, or nil when head holds no whole line.
+func firstLine(head []byte) []byte {
+	i := bytes.IndexByte(head, '\n')
+	if i < 0 {
+		return nil
+	}
+	return bytes.TrimSpace(bytes.TrimPrefix(head[:i], utf8BOM))
 }
 
 // longLineDetail is the detail of the reject of a line longer than

@@ -186,7 +186,7 @@ func FuzzSplitter(f *testing.F) {
 	f.Add([]byte("one long line without end"), 3)
 	f.Fuzz(func(t *testing.T, data []byte, size int) {
 		size = 1 + abs(size)%64
-		sp := newSplitter(bytes.NewReader(data), size)
+		sp := newSplitter(bytes.NewReader(data), size, data)
 		var joined []byte
 		var lines int64
 		var buf []byte
@@ -231,7 +231,7 @@ func (o oneByteReader) Read(p []byte) (int, error) { return o.r.Read(p[:min(1, l
 // TestSplitterSlowReader checks blocks read through one-byte reads.
 func TestSplitterSlowReader(t *testing.T) {
 	data := []byte("a\nbb\nccc\n\ndddd")
-	sp := newSplitter(oneByteReader{bytes.NewReader(data)}, 3)
+	sp := newSplitter(oneByteReader{bytes.NewReader(data)}, 3, nil)
 	var got []string
 	for b, ok := sp.next(nil); ok; b, ok = sp.next(nil) {
 		got = append(got, fmt.Sprintf("%d+%d:%q", b.base, b.lines, b.data))
@@ -239,5 +239,51 @@ func TestSplitterSlowReader(t *testing.T) {
 	want := []string{`0+1:"a\n"`, `1+1:"bb\n"`, `2+2:"ccc\n\n"`, `4+1:"dddd"`}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("blocks %v, want %v", got, want)
+	}
+}
+
+// TestBlocksStrayLines builds logs where a line unlike the first falls
+// anywhere: an Envoy text log (default format, which Envoy's Decode tells
+// from JSON by its first byte) with "{…}" lines, and OTLP JSON lines with
+// pretty-printed documents spanning lines. Decoded in blocks larger than a
+// document, every result must equal the whole file's: blocks start at lines
+// beginning as the input does.
+func TestBlocksStrayLines(t *testing.T) {
+	envoyLines, _ := os.ReadFile("testdata/envoy/datadog_envoy_samples.log")
+	otlpLines, _ := os.ReadFile("testdata/otlp/client_spans.jsonl")
+	pretty, _ := os.ReadFile("testdata/otlp/vllm_pretty.json")
+	var env, otl bytes.Buffer
+	for i := range 40 {
+		env.Write(envoyLines)
+		fmt.Fprintf(&env, "{\"stray\": %d}\n", i)
+		otl.Write(otlpLines)
+		if i%10 == 3 {
+			otl.Write(pretty)
+		}
+	}
+	dir := t.TempDir()
+	for _, c := range []struct{ format, path string }{
+		{"envoy", writeFile(t, filepath.Join(dir, "envoy.log"), env.Bytes())},
+		{"otlp", writeFile(t, filepath.Join(dir, "spans.jsonl"), otl.Bytes())},
+	} {
+		opts := DriverOptions{Format: c.format, BlockBytes: 1 << 30}
+		whole, err := Run([]string{c.path}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if whole.Records == 0 {
+			t.Fatalf("%s: no records", c.format)
+		}
+		for _, size := range []int{len(pretty) + 1, 3000, 4096, 10000} {
+			opts.BlockBytes = size
+			res, err := Run([]string{c.path}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(res.Inputs, whole.Inputs) || !reflect.DeepEqual(res.Rejects, whole.Rejects) ||
+				!reflect.DeepEqual(res.Events, whole.Events) {
+				t.Errorf("%s in blocks of %d: %+v\nwhole: %+v", c.format, size, res.Inputs[0], whole.Inputs[0])
+			}
+		}
 	}
 }

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"encoding/json"
 	"regexp"
 	"strconv"
 	"strings"
@@ -115,9 +116,13 @@ func firstNonBlankLine(head []byte) []byte {
 // Decode reads text lines with the given (or default) format string, or JSON
 // records when Options.LogFormat is a JSON object, or when no format is
 // given and the input starts with '{' (then with envoyDefaultJSONMap).
-// LineRecords reports that every access log line (text or JSON) is a
-// record of its own, so the driver may decode a large log in blocks.
-func (envoy) LineRecords(head []byte) bool { return true }
+// LineRecords reports whether every access log line is a record of its
+// own (text lines, or JSON lines: not a pretty-printed JSON document), so the
+// driver may decode a large log in blocks.
+func (envoy) LineRecords(head []byte) bool {
+	first := firstLine(head)
+	return len(first) > 0 && (first[0] != '{' || json.Valid(first))
+}
 
 func (envoy) Decode(in *Input, sink Sink) error {
 	return envoyDecode(in, sink, true)

@@ -63,11 +63,7 @@ func (otlp) Sniff(head []byte) bool {
 // pretty-printed documents and the console exporter's output span lines
 // and are decoded whole.
 func (otlp) LineRecords(head []byte) bool {
-	i := bytes.IndexByte(head, '\n')
-	if i < 0 {
-		return false
-	}
-	first := bytes.TrimSpace(head[:i])
+	first := firstLine(head)
 	return len(first) > 0 && first[0] == '{' && json.Valid(first)
 }
 

@@ -129,7 +129,7 @@ func (p *pipeline) produceInput(i int, name string) {
 	in.format, in.stats.Format = f, f.Name()
 	input := Input{Name: name, Host: host, Size: size, Opts: p.formatOptions(f)}
 	if ls, ok := f.(LineSplitter); ok && ls.LineRecords(head) {
-		err := p.produceBlocks(in, br, input)
+		err := p.produceBlocks(in, br, head, input)
 		d.close()
 		closeRaw()
 		in.truncated = d.truncated
@@ -174,10 +174,10 @@ func (p *pipeline) open(name string) (io.Reader, int64, func(), error) {
 	return f, size, func() { f.Close() }, nil
 }
 
-// produceBlocks cuts r into blocks and sends one unit per block. It returns
-// the read error that ended r, if not io.EOF.
-func (p *pipeline) produceBlocks(in *inputState, r io.Reader, input Input) error {
-	sp := newSplitter(r, cmp.Or(p.opts.BlockBytes, DefaultBlockBytes))
+// produceBlocks cuts r, which starts with head, into blocks and sends one
+// unit per block. It returns the read error that ended r, if not io.EOF.
+func (p *pipeline) produceBlocks(in *inputState, r io.Reader, head []byte, input Input) error {
+	sp := newSplitter(r, cmp.Or(p.opts.BlockBytes, DefaultBlockBytes), head)
 	for {
 		bp, _ := p.blocks.Get().(*[]byte)
 		if bp == nil {
