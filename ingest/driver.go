@@ -77,7 +77,8 @@ type Result struct {
 	// Known lists the inputs not read because the dataset holds them whole
 	// (DriverOptions.Known); they are not in Inputs.
 	Known []KnownInput
-	// staged are the part files of DriverOptions.Dataset, in input order.
+	// staged are the part files of DriverOptions.Dataset, stripe by stripe
+	// (see collector.close).
 	staged  []dataset.StagedPart
 	dataset string
 }
