@@ -74,8 +74,14 @@ func nextPartNumber(pdir string) (int, error) {
 // dataset grew 2% (28.3 MB against 27.8 MB).
 func newParquetWriter(w io.Writer) *parquet.GenericWriter[schema.Event] {
 	return parquet.NewGenericWriter[schema.Event](w,
-		parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}),
+		parquet.Compression(partCodec),
 		parquet.MaxRowsPerRowGroup(RowsPerRowGroup),
 		parquet.KeyValueMetadata(schema.MetadataVersionKey, strconv.Itoa(schema.Version)),
 	)
 }
+
+// partCodec compresses the pages of every part file. It is shared so that
+// its pool of zstd encoders (each holds an 8 MB history window) serves all
+// the part files open at once: a codec per file kept ~10 encoders alive
+// while ingest wrote a log spanning days, 80 MB of a 390 MB heap.
+var partCodec = &zstd.Codec{Level: zstd.SpeedFastest}

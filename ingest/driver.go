@@ -1,14 +1,10 @@
 package ingest
 
 import (
-	"bufio"
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 
@@ -34,7 +30,8 @@ type DriverOptions struct {
 	LogFormats map[string]string
 	// Stdin is read for the input "-"; nil makes "-" an error.
 	Stdin io.Reader
-	// Workers is the number of inputs decoded at once; 0 means GOMAXPROCS.
+	// Workers is the number of units (blocks of a large line-format input,
+	// or whole inputs of other formats) decoded at once; 0 means GOMAXPROCS.
 	Workers int
 	// Progress, when not nil, receives a progress bar (give it a terminal).
 	Progress io.Writer
@@ -54,6 +51,14 @@ type DriverOptions struct {
 	Known []schema.InputStats
 	// resume holds where each grown input starts; set by Run.
 	resume map[string]resumePoint
+	// BlockBytes is the size of the blocks a line-split input is decoded in
+	// (see LineSplitter); 0 means DefaultBlockBytes. The part files depend
+	// on it (each block's events go to one of writeStripes writers), not on
+	// Workers.
+	BlockBytes int
+	// DupWindow is the number of records the duplicate check remembers; 0
+	// means DupWindow (the constant), which the README documents.
+	DupWindow int
 }
 
 // Result is what one ingest call read.
@@ -72,7 +77,8 @@ type Result struct {
 	// Known lists the inputs not read because the dataset holds them whole
 	// (DriverOptions.Known); they are not in Inputs.
 	Known []KnownInput
-	// staged are the part files of DriverOptions.Dataset, in input order.
+	// staged are the part files of DriverOptions.Dataset, stripe by stripe
+	// (see collector.close).
 	staged  []dataset.StagedPart
 	dataset string
 }
@@ -98,17 +104,25 @@ func (r *Result) RejectedCount() int64 {
 }
 
 // Run reads the inputs (files, folders, globs, "-"; see ExpandInputs),
-// decodes them in parallel and returns their events in a deterministic order.
-// It returns an error when the inputs cannot be listed or the --format is
-// unknown; an input that cannot be read or whose format is not recognized is
-// reported in its InputStats.Error instead, and the others are still read.
+// decodes them on every core and returns their counts, rejects and (see
+// DriverOptions.KeepEvents) events in a deterministic order: the order of
+// the inputs, then of their records. It returns an error when the inputs
+// cannot be listed or the --format is unknown; an input that cannot be read
+// or whose format is not recognized is reported in its InputStats.Error
+// instead, and the others are still read.
 //
-// Duplicates are resolved after decoding, in input order: an event whose raw
-// record bytes repeat those of an earlier event of the same format in this
-// call is counted as a duplicate, not kept. With a DriverOptions.Dataset,
-// each input streams its events to its own part files (one per partition)
-// while it is decoded, so a worker holds one row group per partition, not
-// the input; the rare part holding a duplicate is rewritten without it.
+// An input of a LineSplitter format is decoded in blocks of whole lines in
+// parallel; other inputs are decoded whole, several at once. A record whose
+// raw bytes repeat one of the DupWindow records before it (of the same
+// format, in the call's order) is counted as a duplicate and not kept. With
+// a DriverOptions.Dataset, kept events stream to part files as they are
+// decoded; memory holds a few blocks and the duplicate window, not the
+// input. A large input's blocks alternate between writeStripes writers, so
+// a partition's rows are in input order within each part file, not across
+// its part files. pipeline.go draws the stages. An input the dataset holds
+// whole (DriverOptions.Known) is not read but listed in Result.Known; one
+// that has grown is read from where its committed span ends, in blocks
+// like any other, with its lines numbered in the file.
 func Run(paths []string, opts DriverOptions) (*Result, error) {
 	if opts.Formats == nil {
 		opts.Formats = Formats()
@@ -125,16 +139,17 @@ func Run(paths []string, opts DriverOptions) (*Result, error) {
 	}
 	var known []KnownInput
 	files, opts.resume, known = planInputs(files, opts.Known)
-	prog := newProgress(opts.Progress, files)
-	sinks := make([]*inputSink, len(files))
-	order := largestFirst(files)
-	parallel(len(files), opts.Workers, func(j int) {
-		i := order[j]
-		sinks[i] = decodeInput(files[i], opts, prog)
-	})
-	prog.wait()
-	res := merge(sinks, opts.Dataset)
-	res.Known = known
+	res := &Result{Inputs: make([]schema.InputStats, len(files)), Known: known, dataset: opts.Dataset}
+	keep := opts.Dataset == "" || opts.KeepEvents
+	p := &pipeline{opts: opts, prog: newProgress(opts.Progress, files),
+		units: make(chan *unit, unitsAhead), work: make(chan *unit), pool: newBatchPool(8, keep)}
+	c := newCollector(res, opts, p.pool, keep)
+	wait := p.runWorkers(workers(opts.Workers))
+	go p.produce(files)
+	c.run(p.units)
+	wait()
+	c.close()
+	p.prog.wait()
 	return res, nil
 }
 
@@ -145,26 +160,6 @@ func containsStdin(files []string) bool {
 		}
 	}
 	return false
-}
-
-// largestFirst returns the indices of files, largest file first (standard
-// input and files that cannot be stat'ed count as empty; ties keep input
-// order). Starting the big inputs first keeps one large file from being
-// decoded alone at the end while the other workers idle. The results are
-// stored by input index, so the order decoded in changes nothing else.
-func largestFirst(files []string) []int {
-	size := make([]int64, len(files))
-	for i, f := range files {
-		if info, err := os.Stat(f); err == nil && f != StdinName {
-			size[i] = info.Size()
-		}
-	}
-	order := make([]int, len(files))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(size[b], size[a]) })
-	return order
 }
 
 // parallel calls fn(0..n-1) on up to workers goroutines (0 = GOMAXPROCS).
@@ -189,89 +184,6 @@ func parallel(n, workers int, fn func(i int)) {
 	wg.Wait()
 }
 
-// decodeInput opens, decompresses, sniffs and decodes one input. Any failure
-// to read the input at all ends up in the returned sink's stats.Error.
-func decodeInput(name string, opts DriverOptions, prog *progress) *inputSink {
-	host := opts.Host
-	if opts.HostOf != nil && opts.HostOf(name) != "" {
-		host = opts.HostOf(name)
-	}
-	if host == "" {
-		host = HostFromPath(name)
-	}
-	var raw io.Reader = opts.Stdin
-	size := int64(0)
-	rp := opts.resume[name]
-	if name != StdinName {
-		f, err := os.Open(name)
-		if err == nil && rp.plain {
-			_, err = f.Seek(rp.start, io.SeekStart)
-		}
-		if err != nil {
-			return failedSink(name, host, err)
-		}
-		defer f.Close()
-		raw = f
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-			size = st.Size() - rp.start
-		}
-	}
-	d := decompress(prog.reader(raw))
-	defer d.close()
-	if !d.plain {
-		size = 0
-	}
-	sr, err := newSpanReader(d.r, rp, rp.plain)
-	if err != nil {
-		return failedSink(name, host, err)
-	}
-	s := decodeStream(name, host, sr, size, opts)
-	s.stats.Truncated = d.truncated
-	if s.stats.Error == nil && opts.Dataset != "" {
-		s.stats.Span = sr.result()
-	}
-	return s
-}
-
-// decodeStream sniffs and decodes one decompressed input of size bytes
-// (0 if unknown), streaming its events to part files when opts.Dataset is
-// set.
-func decodeStream(name, host string, r io.Reader, size int64, opts DriverOptions) *inputSink {
-	if rf := opts.resume[name].format; rf != "" && opts.Format == "" {
-		opts.Format = rf // a grown input goes on in its committed format
-	}
-	br := bufio.NewReaderSize(r, SniffSize)
-	head, _ := br.Peek(SniffSize)
-	f, err := chooseFormat(opts, head)
-	switch {
-	case err != nil:
-		return failedSink(name, host, err)
-	case f == nil: // an empty input holds no records
-		return &inputSink{stats: schema.InputStats{Path: name, Host: host}}
-	}
-	s := newInputSink(name, host, f)
-	s.lineBase = opts.resume[name].startLine
-	if opts.Dataset != "" {
-		s.writer = dataset.NewPartWriter(opts.Dataset)
-		s.keepEvents = opts.KeepEvents
-	}
-	fo := opts.Options
-	if lf, ok := opts.LogFormats[f.Name()]; ok {
-		fo.LogFormat = lf
-	}
-	err = safeDecode(f, &Input{R: br, Name: name, Host: host, Size: size, Opts: fo}, s)
-	if s.writer != nil {
-		var cerr error
-		s.staged, cerr = s.writer.Close()
-		err = cmp.Or(s.err, err, cerr)
-	}
-	if err != nil {
-		msg := err.Error()
-		s.stats.Error = &msg
-	}
-	return s
-}
-
 // safeDecode runs f.Decode and turns a panic (a bug in the format) into an
 // error for this input, so that one bad file cannot end the whole run.
 func safeDecode(f Format, in *Input, s Sink) (err error) {
@@ -281,12 +193,6 @@ func safeDecode(f Format, in *Input, s Sink) (err error) {
 		}
 	}()
 	return f.Decode(in, s)
-}
-
-// failedSink is the result of an input that could not be read.
-func failedSink(name, host string, err error) *inputSink {
-	msg := err.Error()
-	return &inputSink{stats: schema.InputStats{Path: name, Host: host, Error: &msg}}
 }
 
 // chooseFormat returns the --format when given, else the one format whose
@@ -323,75 +229,4 @@ func findFormat(table []Format, name string) Format {
 		}
 	}
 	return nil
-}
-
-// merge joins the inputs' results in input order and drops duplicates: an
-// event whose raw bytes repeat an earlier event's of the same format. A
-// staged part that held a duplicate is rewritten without it.
-func merge(sinks []*inputSink, staging string) *Result {
-	type key struct {
-		format string
-		sum    rawSum
-	}
-	seen := map[key]bool{}
-	total := 0
-	for _, s := range sinks {
-		total += s.events.n
-	}
-	res := &Result{Inputs: make([]schema.InputStats, len(sinks)), Events: make([]schema.Event, 0, total), dataset: staging}
-	for i, s := range sinks {
-		if s.stats.Error != nil && s.writer != nil {
-			// A failed input (disk full while staging…) is not written:
-			// its parts may be gone, so its events are not matched to them.
-			dataset.RemoveParts(s.staged)
-			s.staged, s.kept = nil, nil
-		}
-		n := max(len(s.staged), 1) // without a dataset every event has part 0
-		rows := make([]int, n)     // the next row of each staged part
-		drops := make([][]int, n)
-		for j, k := range s.kept {
-			row := rows[k.part]
-			rows[k.part]++
-			if k.hasSum {
-				if seen[key{s.stats.Format, k.sum}] {
-					s.stats.Duplicates++
-					s.stats.Records--
-					drops[k.part] = append(drops[k.part], row)
-					continue
-				}
-				seen[key{s.stats.Format, k.sum}] = true
-			}
-			if s.keepEvents {
-				res.Events = append(res.Events, *s.events.at(j))
-			}
-		}
-		dropRows(s, drops)
-		res.Records += s.stats.Records
-		res.staged = append(res.staged, s.staged...)
-		res.Rejects = append(res.Rejects, s.rejects...)
-		s.stats.Clock = s.clock()
-		res.Inputs[i] = s.stats
-		sinks[i] = nil // let the input's memory go
-	}
-	return res
-}
-
-// dropRows rewrites the staged parts of an input that held duplicates; a
-// failure to do so fails the input.
-func dropRows(s *inputSink, drops [][]int) {
-	for p, rows := range drops {
-		if len(rows) == 0 || p >= len(s.staged) || s.stats.Error != nil {
-			continue
-		}
-		if err := dataset.DropRows(&s.staged[p], rows); err != nil {
-			msg := err.Error()
-			s.stats.Error = &msg
-		}
-	}
-	s.staged = slices.DeleteFunc(s.staged, func(p dataset.StagedPart) bool {
-		if p.Rows == 0 { // every event of the part repeated an earlier one
-			dataset.RemoveParts([]dataset.StagedPart{p})
-		}
-		return p.Rows == 0
-	})
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
@@ -404,22 +403,4 @@ func FuzzDriverInput(f *testing.F) {
 		}
 		checkAccounting(t, res)
 	})
-}
-
-func TestLargestFirst(t *testing.T) {
-	dir := t.TempDir()
-	var files []string
-	for i, size := range []int{10, 300, 0, 300, 7} {
-		p := filepath.Join(dir, fmt.Sprintf("f%d.log", i))
-		if err := os.WriteFile(p, make([]byte, size), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, p)
-	}
-	files = append(files, StdinName, filepath.Join(dir, "missing.log"))
-	got := largestFirst(files)
-	want := []int{1, 3, 0, 4, 2, 5, 6} // 300, 300 (input order), 10, 7, then the empty ones
-	if !slices.Equal(got, want) {
-		t.Errorf("largestFirst = %v, want %v", got, want)
-	}
 }

@@ -20,13 +20,12 @@ func BenchmarkKeptDecode(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				s := newInputSink("bench", "h", f)
-				s.keepEvents = true
+				s, stop := drainSink(f, true, nil)
 				if err := f.Decode(&decode.Input{R: bytes.NewReader(data), Name: "bench"}, s); err != nil {
 					b.Fatal(err)
 				}
-				if s.stats.Records == 0 || s.stats.Rejected != 0 {
-					b.Fatalf("%d events, %d rejects", s.stats.Records, s.stats.Rejected)
+				if events, rejects := stop(); events == 0 || rejects != 0 {
+					b.Fatalf("%d events, %d rejects", events, rejects)
 				}
 			}
 		})

@@ -3,11 +3,7 @@ package ingest
 import (
 	"hash/maphash"
 	"maps"
-	"slices"
-	"sort"
-	"strings"
 
-	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -29,51 +25,62 @@ func sumOf(raw []byte) rawSum {
 	return rawSum{maphash.Bytes(rawSeeds[0], raw), maphash.Bytes(rawSeeds[1], raw)}
 }
 
-// kept is what the driver remembers of each event an input produced, for
-// the duplicate check once all inputs are read.
-type kept struct {
-	sum    rawSum
-	hasSum bool // false for an empty raw record, never a duplicate
-	part   int  // index of the staged part the event went to
+// batchEvents is the number of events a unitSink gathers before handing
+// them on: large enough that channel hand-offs cost nothing per event, small
+// enough that the batches in flight stay a few MB.
+const batchEvents = 2048
+
+// batch is a run of consecutive records of one unit: its events (copies
+// the batch owns) with the raw sums of their records, the rejects, and how
+// many records were skipped. Events and rejects carry their absolute line.
+type batch struct {
+	events  []schema.Event
+	sums    []rawSum
+	hasSum  []bool // false for an empty raw record, never a duplicate
+	rejects []schema.Reject
+	skipped int64
+	// Storage of the events' lists (see dataset's appendOwned): reused when
+	// the batch is recycled, so copying allocates little.
+	offsets []int64
+	tokens  []int32
+	ids     []string
 }
 
-// inputSink is the Sink the driver gives a format for one input. It counts
-// every record, streams the events to part files (when the driver writes a
-// dataset) or keeps them, keeps the rejects in order, and completes each
-// event's provenance.
-type inputSink struct {
+// read returns the number of records in the batch, as read from the input.
+func (b *batch) read() int64 {
+	return int64(len(b.events)+len(b.rejects)) + b.skipped
+}
+
+// reset empties b for reuse.
+func (b *batch) reset() {
+	clear(b.events) // drop references to strings and maps of written events
+	b.events, b.sums, b.hasSum, b.rejects = b.events[:0], b.sums[:0], b.hasSum[:0], b.rejects[:0]
+	b.offsets, b.tokens, b.ids = b.offsets[:0], b.tokens[:0], b.ids[:0]
+	b.skipped = 0
+}
+
+// unitSink is the Sink the driver gives a format for one unit of work (a
+// block of lines or a whole input). It completes each event's provenance,
+// makes line numbers absolute (the unit's first line is base+1), copies the
+// events into batches and sends each full batch to out, in order.
+type unitSink struct {
 	name, host string
 	format     Format
-	stats      schema.InputStats
-	writer     *dataset.PartWriter // nil: no dataset is written
-	keepEvents bool
-	events     eventBlocks // kept events, when keepEvents
-	kept       []kept      // one per event, in order
-	staged     []dataset.StagedPart
-	rejects    []schema.Reject
-	clocks     map[string]bool
-	attrs      attrCache // kept events' Attrs maps, shared when equal
-	err        error     // the first write error; it ends the input
-	lineBase   int64     // lines before the first one read (a resumed input)
-}
-
-func newInputSink(name, host string, f Format) *inputSink {
-	s := &inputSink{name: name, host: host, format: f, clocks: map[string]bool{}, keepEvents: true}
-	s.stats = schema.InputStats{Path: name, Format: f.Name(), Host: host}
-	return s
+	base       int64 // lines of the input before the unit
+	cur        *batch
+	out        chan<- *batch
+	pool       *batchPool
+	attrs      attrCache // the events' Attrs maps, shared when equal
 }
 
 // Event records a request record: it sets InputFile and InputLine, fills
-// Host, Format and Source when the format left them empty, writes the event
-// to its part file and/or keeps a copy (slices and map too, which the
-// format may reuse), and hashes raw for the duplicate check (an empty raw is
-// never a duplicate).
-func (s *inputSink) Event(line int64, raw []byte, ev *schema.Event) {
-	if s.err != nil {
-		return
-	}
+// Host, Format and Source when the format left them empty, copies the event
+// (slices and map too, which the format may reuse) and hashes raw for the
+// duplicate check.
+func (s *unitSink) Event(line int64, raw []byte, ev *schema.Event) {
+	b := s.batch()
 	e := *ev
-	e.InputFile, e.InputLine = s.name, s.lineBase+line
+	e.InputFile, e.InputLine = s.name, s.base+line
 	if e.Host == "" {
 		e.Host = s.host
 	}
@@ -83,62 +90,95 @@ func (s *inputSink) Event(line int64, raw []byte, ev *schema.Event) {
 	if e.Source == "" {
 		e.Source = s.format.Source()
 	}
-	if e.Clock != "" && !s.clocks[e.Clock] {
-		s.clocks[e.Clock] = true
+	e.OtherIDs = appendOwned(&b.ids, e.OtherIDs)
+	e.ChunkOffsetsNs = appendOwned(&b.offsets, e.ChunkOffsetsNs)
+	e.ChunkTokens = appendOwned(&b.tokens, e.ChunkTokens)
+	e.Attrs = s.attrs.keep(e.Attrs)
+	b.events = append(b.events, e)
+	b.hasSum = append(b.hasSum, len(raw) > 0)
+	var sum rawSum
+	if len(raw) > 0 {
+		sum = sumOf(raw)
 	}
-	k := kept{hasSum: len(raw) > 0}
-	if k.hasSum {
-		k.sum = sumOf(raw)
+	b.sums = append(b.sums, sum)
+	if len(b.events) == batchEvents {
+		s.flush()
 	}
-	if s.writer != nil {
-		var err error
-		if k.part, err = s.writer.Write(&e); err != nil {
-			s.err = err
-			return
-		}
-	}
-	if s.keepEvents {
-		e.OtherIDs = slices.Clone(e.OtherIDs)
-		e.ChunkOffsetsNs = slices.Clone(e.ChunkOffsetsNs)
-		e.ChunkTokens = slices.Clone(e.ChunkTokens)
-		e.Attrs = s.attrs.keep(e.Attrs)
-		s.events.add(&e)
-	}
-	s.kept = append(s.kept, k)
-	s.stats.Read++
-	s.stats.Records++
 }
 
 // Skip counts a record that is not a request record.
-func (s *inputSink) Skip(line int64, reason string) {
-	s.stats.Read++
-	s.stats.Skipped++
+func (s *unitSink) Skip(line int64, reason string) {
+	s.batch().skipped++
 }
 
-// Reject counts a record that could not be decoded and keeps its file:line,
-// reason and detail.
-func (s *inputSink) Reject(line int64, reason, detail string) {
-	s.stats.Read++
-	s.stats.Rejected++
-	if s.stats.RejectsByReason == nil {
-		s.stats.RejectsByReason = map[string]int64{}
-	}
-	s.stats.RejectsByReason[reason]++
+// Reject keeps a record that could not be decoded with its file:line,
+// reason and detail (cut to maxDetail bytes).
+func (s *unitSink) Reject(line int64, reason, detail string) {
 	if len(detail) > maxDetail {
 		detail = detail[:maxDetail-3] + "..."
 	}
-	s.rejects = append(s.rejects, schema.Reject{File: s.name, Line: s.lineBase + line, Reason: reason, Detail: detail})
+	b := s.batch()
+	b.rejects = append(b.rejects, schema.Reject{File: s.name, Line: s.base + line, Reason: reason, Detail: detail})
 }
 
-// clock returns the clocks of the input's events, sorted and joined by ","
-// (usually exactly one).
-func (s *inputSink) clock() string {
-	cs := make([]string, 0, len(s.clocks))
-	for c := range s.clocks {
-		cs = append(cs, c)
+// batch returns the batch being filled.
+func (s *unitSink) batch() *batch {
+	if s.cur == nil {
+		s.cur = s.pool.get()
 	}
-	sort.Strings(cs)
-	return strings.Join(cs, ",")
+	return s.cur
+}
+
+// flush sends the batch being filled, if any.
+func (s *unitSink) flush() {
+	if s.cur != nil {
+		s.out <- s.cur
+		s.cur = nil
+	}
+}
+
+// appendOwned copies src to the end of *store and returns the copy (nil for
+// an empty src). A store that grows moves, but the copies made before keep
+// the old array alive, so they stay valid.
+func appendOwned[T any](store *[]T, src []T) []T {
+	if len(src) == 0 {
+		return nil
+	}
+	n := len(*store)
+	*store = append(*store, src...)
+	return (*store)[n : n+len(src) : n+len(src)]
+}
+
+// batchPool recycles batches once written, unless their events are kept
+// for the caller (DriverOptions.KeepEvents, or no dataset).
+type batchPool struct {
+	free chan *batch
+	keep bool
+}
+
+func newBatchPool(size int, keep bool) *batchPool {
+	return &batchPool{free: make(chan *batch, size), keep: keep}
+}
+
+func (p *batchPool) get() *batch {
+	select {
+	case b := <-p.free:
+		return b
+	default:
+		return &batch{events: make([]schema.Event, 0, batchEvents)}
+	}
+}
+
+// put gives b back for reuse; a batch whose events are kept is left alone.
+func (p *batchPool) put(b *batch) {
+	if p.keep {
+		return
+	}
+	b.reset()
+	select {
+	case p.free <- b:
+	default:
+	}
 }
 
 // attrCacheSize is how many recent attribute maps attrCache compares with.
@@ -178,29 +218,4 @@ func (c *attrCache) keep(m map[string]string) map[string]string {
 	c.recent[c.next] = m
 	c.next = (c.next + 1) % attrCacheSize
 	return m
-}
-
-// eventBlockSize is the number of events in each block of eventBlocks.
-const eventBlockSize = 1024
-
-// eventBlocks stores events in fixed blocks: appending never copies the
-// events already stored (a growing slice of ~450-byte events copied them
-// and left the old arrays to the collector: a third of keeping's cost).
-type eventBlocks struct {
-	blocks [][]schema.Event
-	n      int
-}
-
-func (b *eventBlocks) add(e *schema.Event) {
-	if b.n%eventBlockSize == 0 {
-		b.blocks = append(b.blocks, make([]schema.Event, 0, eventBlockSize))
-	}
-	last := &b.blocks[len(b.blocks)-1]
-	*last = append(*last, *e)
-	b.n++
-}
-
-// at returns the i-th event stored.
-func (b *eventBlocks) at(i int) *schema.Event {
-	return &b.blocks[i/eventBlockSize][i%eventBlockSize]
 }

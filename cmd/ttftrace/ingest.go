@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
+	"runtime/debug"
 
 	"github.com/ttftrace/ttftrace/analyze"
 	"github.com/ttftrace/ttftrace/dataset"
@@ -12,6 +14,25 @@ import (
 // maxRejectsShown is how many rejects --strict prints before giving up.
 const maxRejectsShown = 10
 
+// ingestMemoryLimit is the soft memory limit, in bytes, `ttftrace ingest`
+// runs under unless GOMEMLIMIT sets one. Ingest's live memory is bounded by
+// design (blocks in flight, the duplicate window, the open part files:
+// ~150 MB whatever the input); the limit keeps Go's collector from letting
+// garbage double it (peak RSS 434 -> 218 MB on a 1 GB nginx log, CPU +6%).
+// It is soft: a run that needs more still gets it.
+const ingestMemoryLimit = 200 << 20
+
+// softMemoryLimit sets limit unless one is set (GOMEMLIMIT), and returns
+// how to restore the previous one.
+func softMemoryLimit(limit int64) (restore func()) {
+	old := debug.SetMemoryLimit(-1)
+	if old != math.MaxInt64 {
+		return func() {}
+	}
+	debug.SetMemoryLimit(limit)
+	return func() { debug.SetMemoryLimit(old) }
+}
+
 // runIngest decodes the inputs and appends them to the dataset named by -o.
 // Nothing is written when an input cannot be read (exit 1) or, under
 // --strict, when any record was rejected (exit 3).
@@ -20,6 +41,7 @@ func (c *cli) runIngest(args []string) int {
 	if err != nil {
 		return c.fail("ingest", err)
 	}
+	defer softMemoryLimit(ingestMemoryLimit)()
 	dopts, err := c.inputOptions(&o.Input, o.Inputs)
 	if err != nil {
 		return c.fail("ingest", err)

@@ -123,6 +123,10 @@ func (Format) Sniff(head []byte) bool {
 		!jsonwalk.HasKey(line, "experiments")
 }
 
+// LineRecords reports that every line is a request of its own, so the
+// driver may decode a large file in blocks.
+func (Format) LineRecords(head []byte) bool { return true }
+
 // Decode reads one request per line; see Format for the field meanings.
 func (f Format) Decode(in *decode.Input, sink decode.Sink) error {
 	return f.decode(in, sink, &clientFast{})

@@ -59,6 +59,17 @@ const MaxLineBytes = 16 << 20
 // UTF8BOM is the byte-order mark some Windows tools write at a file's start.
 var UTF8BOM = []byte("\xef\xbb\xbf")
 
+// FirstLine returns the input's first line without its line ending, a
+// leading byte-order mark and surrounding spaces, or nil when head holds no
+// whole line.
+func FirstLine(head []byte) []byte {
+	i := bytes.IndexByte(head, '\n')
+	if i < 0 {
+		return nil
+	}
+	return bytes.TrimSpace(bytes.TrimPrefix(head[:i], UTF8BOM))
+}
+
 // EachTextLine calls fn with each line of r (1-based, without the newline
 // and without a leading byte-order mark); lines longer than MaxLineBytes go
 // to tooLong instead. The bytes fn gets are only valid during the call.

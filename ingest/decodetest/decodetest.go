@@ -94,17 +94,20 @@ func DecodeFile(t testing.TB, f Format, path string) (*Recorder, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := &decode.Input{R: bytes.NewReader(data), Name: filepath.Base(path), Host: "testhost"}
-	if o, err := os.ReadFile(path + ".opts.json"); err == nil {
-		in.Opts = readOpts(t, path, o)
-	}
+	in := &decode.Input{R: bytes.NewReader(data), Name: filepath.Base(path), Host: "testhost", Opts: Opts(t, path)}
 	rec := &Recorder{}
 	err = f.Decode(in, rec)
 	return rec, err
 }
 
-// readOpts reads the options of a testdata file from its .opts.json.
-func readOpts(t testing.TB, path string, o []byte) decode.Options {
+// Opts returns the options of a testdata file, read from its sibling
+// "<file>.opts.json" (none when there is no such file).
+func Opts(t testing.TB, path string) decode.Options {
+	t.Helper()
+	o, err := os.ReadFile(path + ".opts.json")
+	if err != nil {
+		return decode.Options{}
+	}
 	var opts struct {
 		LogFormat string   `json:"log_format"`
 		Map       string   `json:"map"`

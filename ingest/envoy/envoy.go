@@ -4,6 +4,7 @@ package envoy
 
 import (
 	"bytes"
+	"encoding/json"
 	"regexp"
 	"strconv"
 	"strings"
@@ -114,6 +115,14 @@ func firstNonBlankLine(head []byte) []byte {
 		head = rest
 	}
 	return nil
+}
+
+// LineRecords reports whether every access log line is a record of its
+// own (text lines, or JSON lines: not a pretty-printed JSON document), so the
+// driver may decode a large log in blocks.
+func (Format) LineRecords(head []byte) bool {
+	first := decode.FirstLine(head)
+	return len(first) > 0 && (first[0] != '{' || json.Valid(first))
 }
 
 // Decode reads text lines with the given (or default) format string, or JSON

@@ -76,6 +76,10 @@ func (Format) Sniff(head []byte) bool {
 	return false
 }
 
+// LineRecords reports that every log line is a record of its own, so the
+// driver may decode a large log in blocks.
+func (Format) LineRecords(head []byte) bool { return true }
+
 // Decode reads one log line per record.
 func (Format) Decode(in *decode.Input, sink decode.Sink) error {
 	loc := in.Opts.TZ

@@ -71,6 +71,10 @@ func (Format) Describe() string {
 // Sniff never claims an input: any JSON lines would match.
 func (Format) Sniff(head []byte) bool { return false }
 
+// LineRecords reports that every line is a record of its own, so the
+// driver may decode a large file in blocks.
+func (Format) LineRecords(head []byte) bool { return true }
+
 func (g Format) Decode(in *decode.Input, sink decode.Sink) error {
 	return g.decode(in, sink, true)
 }

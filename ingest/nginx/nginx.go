@@ -106,6 +106,10 @@ func (Format) Sniff(head []byte) bool {
 	return access > 0 && other*4 <= access
 }
 
+// LineRecords reports that every access log line is a record of its own,
+// so the driver may decode a large log in blocks (see ingest.LineSplitter).
+func (Format) LineRecords(head []byte) bool { return true }
+
 // Decode reads one request per line. It returns an error only for a
 // log_format that cannot be compiled.
 func (Format) Decode(in *decode.Input, sink decode.Sink) error {

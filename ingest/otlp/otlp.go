@@ -61,6 +61,15 @@ func (Format) Sniff(head []byte) bool {
 	return otlpBareSpan.Match(head) || bytes.Contains(head, []byte(`"startTimeUnixNano"`))
 }
 
+// LineRecords reports whether the input is JSON lines (its first line is a
+// whole JSON document), so the driver may decode it in blocks of lines;
+// pretty-printed documents and the console exporter's output span lines
+// and are decoded whole.
+func (Format) LineRecords(head []byte) bool {
+	first := decode.FirstLine(head)
+	return len(first) > 0 && first[0] == '{' && json.Valid(first)
+}
+
 // Decode splits the input into JSON documents (one per line, or spanning
 // lines) and reports every span in them.
 func (o Format) Decode(in *decode.Input, sink decode.Sink) error {
