@@ -86,9 +86,19 @@ func lastContent(r *request) instant {
 	return r.end
 }
 
-// genaiPerfLatency is last content response − start in ms.
+// genaiPerfLatency is last content response − start in ms. A request known
+// to have no content (0 output tokens) has none: GenAI-Perf skips a request
+// whose responses were all removed.
 func genaiPerfLatency(r *request) (float64, bool) {
+	if noContent(r) {
+		return 0, false
+	}
 	return msBetween(r.start, lastContent(r))
+}
+
+// noContent reports whether r is known to have carried no output token.
+func noContent(r *request) bool {
+	return r.e != nil && r.e.OutputTokens != nil && *r.e.OutputTokens == 0
 }
 
 // genaiPerfITL is (last content − first content) / (T − 1) rounded to the
