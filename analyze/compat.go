@@ -102,13 +102,18 @@ func noContent(r *request) bool {
 }
 
 // genaiPerfITL is (last content − first content) / (T − 1) rounded to the
-// nearest ns, halves to even (Python's round), then in ms.
+// nearest ns, halves to even (Python's round), then in ms. Without token
+// times (a non-streamed body, GenAI-Perf's one response) the first content
+// is the last, so the figure is 0, as GenAI-Perf's.
 func genaiPerfITL(r *request) (float64, bool) {
-	last := lastContent(r)
-	if !r.first.ok || !last.ok || r.tokens <= 1 {
+	first, last := r.first, lastContent(r)
+	if !first.ok {
+		first = last // one non-streamed response: its ttft is its latency
+	}
+	if !first.ok || !last.ok || r.tokens <= 1 || noContent(r) {
 		return 0, false
 	}
-	ns := math.RoundToEven(float64(last.ns-r.first.ns) / float64(r.tokens-1))
+	ns := math.RoundToEven(float64(last.ns-first.ns) / float64(r.tokens-1))
 	return ns / 1e6, true
 }
 

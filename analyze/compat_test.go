@@ -116,3 +116,17 @@ func TestGuidellmTPOTFallsBackToEnd(t *testing.T) {
 	m := metricOf(t, Run([]schema.Event{e}, nil, Options{Compat: "guidellm"}), "client", "guidellm.tpot", nil)
 	checkStats(t, m, 1, 100, 100, 100, 100, 100)
 }
+
+// TestGenaiPerfNonStreamed: one non-streamed response at 4 ns after a start
+// at 0 with 4 tokens: request_latency 4 ns and inter_token_latency
+// ((4 − 0) − 4)/(4 − 1) = 0, as test_session_metrics expects.
+func TestGenaiPerfNonStreamed(t *testing.T) {
+	e := schema.Event{Source: schema.SourceClient, Clock: schema.ClockWall, StartNs: ptr(int64(1)), EndNs: ptr(int64(5)), OutputTokens: ptr(int64(4))}
+	r := newRequest(&e)
+	if v, ok := genaiPerfLatency(&r); !ok || v != 4e-6 {
+		t.Errorf("request_latency %g ms", v)
+	}
+	if v, ok := genaiPerfITL(&r); !ok || v != 0 {
+		t.Errorf("inter_token_latency %g %v", v, ok)
+	}
+}
