@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"os"
 	"path"
@@ -10,52 +9,12 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// recorder, recordedEvent and recordedNote are decodetest's, for the tests
-// of the formats still in this package.
-type (
-	recordedEvent = decodetest.RecordedEvent
-	recordedNote  = decodetest.RecordedNote
-)
-
-// decodeFile runs f over one testdata file with options read from a sibling
-// "<file>.opts.json" when present.
-func decodeFile(t testing.TB, f Format, path string) (*decodetest.Recorder, error) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := &decode.Input{R: bytes.NewReader(data), Name: filepath.Base(path), Host: "testhost"}
-	if o, err := os.ReadFile(path + ".opts.json"); err == nil {
-		var opts struct {
-			LogFormat string   `json:"log_format"`
-			Map       string   `json:"map"`
-			TZ        string   `json:"tz"`
-			Endpoints []string `json:"endpoints"`
-		}
-		if err := json.Unmarshal(o, &opts); err != nil {
-			t.Fatalf("%s.opts.json: %v", path, err)
-		}
-		in.Opts.LogFormat, in.Opts.Map, in.Opts.Endpoints = opts.LogFormat, opts.Map, opts.Endpoints
-		if opts.TZ != "" {
-			if in.Opts.TZ, err = time.LoadLocation(opts.TZ); err != nil {
-				t.Fatalf("%s.opts.json: %v", path, err)
-			}
-		}
-	}
-	rec := &decodetest.Recorder{}
-	err = f.Decode(in, rec)
-	return rec, err
-}
 
 // testdataFiles lists the inputs of the testdata folder of the format
 // named name (formatDir), leaving out goldens, option files and notes.
@@ -89,7 +48,7 @@ func TestConformance(t *testing.T) {
 		}
 		for _, path := range files {
 			t.Run(filepath.Base(path), func(t *testing.T) {
-				rec, err := decodeFile(t, f, path)
+				rec, err := decodetest.DecodeFile(t, f, path)
 				if err != nil {
 					t.Fatalf("decode: %v", err)
 				}
@@ -125,29 +84,6 @@ func TestFormatNamesUnique(t *testing.T) {
 		case schema.SourceClient, schema.SourceProxy, schema.SourceServer:
 		default:
 			t.Errorf("format %q: bad source %q", f.Name(), f.Source())
-		}
-	}
-}
-
-// fuzzDecode is the body every format's fuzz test shares: Decode must not
-// panic, and must account for every record it reads exactly once (it may
-// return an error only for an input it cannot read at all).
-func fuzzDecode(t *testing.T, f Format, opts decode.Options, data []byte) {
-	rec := &decodetest.Recorder{}
-	in := &decode.Input{R: bytes.NewReader(data), Name: "fuzz", Host: "fuzzhost", Opts: opts}
-	_ = f.Decode(in, rec)
-	for _, e := range rec.Events {
-		if e.Event.Source == "" || e.Event.Format != f.Name() {
-			t.Fatalf("event without source or with format %q", e.Event.Format)
-		}
-	}
-}
-
-// seedFuzz adds a format's testdata files to a fuzz corpus.
-func seedFuzz(f *testing.F, name string) {
-	for _, p := range testdataFiles(f, name) {
-		if b, err := os.ReadFile(p); err == nil {
-			f.Add(b)
 		}
 	}
 }

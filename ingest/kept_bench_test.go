@@ -10,7 +10,7 @@ import (
 
 // BenchmarkKeptDecode measures decoders through the driver's sink keeping
 // the events (copies of their slices and maps included), not the counting
-// sink of benchDecode: what a format saves by reusing its buffers, less
+// sink of decodetest.BenchDecode: what a format saves by reusing its buffers, less
 // what the sink then copies.
 func BenchmarkKeptDecode(b *testing.B) {
 	for _, c := range []struct{ format, host string }{{"genai-perf", "bench-1"}, {"otlp", "gpu-1"}, {"tgi", "gpu-3"}} {

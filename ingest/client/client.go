@@ -1,3 +1,5 @@
+// Package client reads ttftrace's own client log (JSON lines): the decoder is Format,
+// whose doc says which instant each field marks.
 package client
 
 import (
@@ -14,7 +16,7 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// clientJSONL is ttftrace's own client log: JSON lines, one request per line
+// Format is ttftrace's own client log: JSON lines, one request per line
 // (SPEC §3), written by a client that timestamps every chunk it receives.
 //
 // Fields and the instants they mark, all on the client host's wall clock:
@@ -39,8 +41,8 @@ import (
 //   - error: "stream_interrupted"/"interrupted" (or any value containing
 //     "interrupt") is interrupted, values containing "timeout" are timeout,
 //     the class names themselves map to themselves, anything else takes its
-//     class from the status (ErrorClass) or else is server_error. A status
-//     outside 2xx that ErrorClass leaves unclassified (0 = no response, 3xx)
+//     class from the status (decode.ErrorClass) or else is server_error. A status
+//     outside 2xx that decode.ErrorClass leaves unclassified (0 = no response, 3xx)
 //     is server_error. A record not marked "stream": false that has no error but
 //     no end_ms was not seen to its end: it is interrupted.
 //   - attrs: string values are kept; numbers and booleans are kept as their
@@ -58,7 +60,7 @@ func (Format) Describe() string {
 	return "ttftrace client JSONL: start, headers, every chunk's arrival, end, tokens, status (client wall clock)"
 }
 
-// clientRecord is one line of the format; see clientJSONL.
+// clientRecord is one line of the format; see Format.
 type clientRecord struct {
 	RequestID    string                       `json:"request_id"`
 	TraceID      string                       `json:"trace_id"`
@@ -121,7 +123,7 @@ func (Format) Sniff(head []byte) bool {
 		!jsonwalk.HasKey(line, "experiments")
 }
 
-// Decode reads one request per line; see clientJSONL for the field meanings.
+// Decode reads one request per line; see Format for the field meanings.
 func (f Format) Decode(in *decode.Input, sink decode.Sink) error {
 	return f.decode(in, sink, &clientFast{})
 }

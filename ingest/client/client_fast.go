@@ -12,7 +12,7 @@ import (
 // The fast path of the ttftrace-client decoder. Profiling showed the time in
 // goccy/go-json unmarshalling every chunk into a struct with pointer fields
 // (three allocations per chunk) and the chunks slice growing; here a line is
-// validated once by jsonValueEnd and then read in place: the chunks go
+// validated once by jsonwalk.ValueEnd and then read in place: the chunks go
 // straight into the offset and token lists, scalar fields into the record.
 // Whatever the fast path does not reproduce exactly (escaped, non-ASCII or
 // case-folded keys, duplicate keys, mistyped or out-of-range values, escapes

@@ -192,7 +192,7 @@ func (r *clientRecord) outcome(ev *schema.Event) {
 }
 
 // clientErrorClass maps the record's error string and status to an error
-// class; see clientJSONL.
+// class; see Format.
 func clientErrorClass(msg string, status *int32) string {
 	byStatus := schema.ErrorNone
 	if status != nil {

@@ -2,7 +2,7 @@ package decode
 
 import "strconv"
 
-// decimalTexts hands out the decimal texts of a sequence of integers, 256
+// DecimalTexts hands out the decimal texts of a sequence of integers, 256
 // at a time cut from one string, so that each text does not take an
 // allocation of its own. Vllm-bench's request indexes and Triton's trace
 // ids use it.

@@ -7,10 +7,10 @@ import (
 	"strconv"
 )
 
-// readRecordsByLine calls fn for every line of r with its 1-based number and
+// ReadRecordsByLine calls fn for every line of r with its 1-based number and
 // its bytes without the line ending ("\n" or "\r\n"); the bytes are valid
 // only during the call (they point into a reused buffer). A last line
-// without a newline counts. A line longer than maxLineBytes is not handed to
+// without a newline counts. A line longer than MaxLineBytes is not handed to
 // fn but rejected on sink ("line too long"), and reading goes on after it.
 // It returns the first read error other than io.EOF.
 func ReadRecordsByLine(r io.Reader, sink Sink, fn func(line int64, b []byte)) error {
@@ -51,16 +51,16 @@ func ReadRecordsByLine(r io.Reader, sink Sink, fn func(line int64, b []byte)) er
 	}
 }
 
-// maxLineBytes is the longest line (without its ending) readRecordsByLine
-// and eachTextLine hand on; a longer line is rejected or reported once
-// through eachTextLine's tooLong callback.
+// MaxLineBytes is the longest line (without its ending) ReadRecordsByLine
+// and EachTextLine hand on; a longer line is rejected or reported once
+// through EachTextLine's tooLong callback.
 const MaxLineBytes = 16 << 20
 
-// utf8BOM is the byte-order mark some Windows tools write at a file's start.
+// UTF8BOM is the byte-order mark some Windows tools write at a file's start.
 var UTF8BOM = []byte("\xef\xbb\xbf")
 
-// eachTextLine calls fn with each line of r (1-based, without the newline
-// and without a leading byte-order mark); lines longer than maxLineBytes go
+// EachTextLine calls fn with each line of r (1-based, without the newline
+// and without a leading byte-order mark); lines longer than MaxLineBytes go
 // to tooLong instead. The bytes fn gets are only valid during the call.
 func EachTextLine(r io.Reader, fn func(n int64, line []byte), tooLong func(n int64)) error {
 	br := bufio.NewReaderSize(r, 64<<10)

@@ -80,7 +80,7 @@ func TestEachTextLine(t *testing.T) {
 	}
 }
 
-// TestReadRecordsByLineTooLong checks that a line over maxLineBytes is
+// TestReadRecordsByLineTooLong checks that a line over MaxLineBytes is
 // rejected by number, with the lines around it read as usual, whether it
 // ends in a newline or ends the input.
 func TestReadRecordsByLineTooLong(t *testing.T) {
@@ -96,7 +96,7 @@ func TestReadRecordsByLineTooLong(t *testing.T) {
 			t.Errorf("got %q, rejects %+v, %v", got, rec.Rejects, err)
 		}
 	}
-	// A line of exactly maxLineBytes (newline excluded) is read.
+	// A line of exactly MaxLineBytes (newline excluded) is read.
 	rec := &decodetest.Recorder{}
 	n := 0
 	exact := strings.Repeat("y", decode.MaxLineBytes)

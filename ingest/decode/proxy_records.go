@@ -16,11 +16,11 @@ import (
 // This file holds the record readers and number parsers shared by the proxy
 // and HAR formats (envoy.go, haproxy.go, litellm.go, har.go).
 
-// maxJSONRecord bounds a JSON record spread over several lines; a longer one
+// MaxJSONRecord bounds a JSON record spread over several lines; a longer one
 // is rejected rather than buffered without end.
 const MaxJSONRecord = 8 << 20
 
-// proxyJSONRecords reads r as JSON records: one object per line (JSON lines),
+// JSONRecords reads r as JSON records: one object per line (JSON lines),
 // objects pretty-printed over several lines, or one top-level array of
 // objects. It calls rec with each record and the 1-based line it starts on,
 // reports blank lines as skips and unterminated objects as rejects. A record
@@ -30,10 +30,10 @@ func JSONRecords(r io.Reader, sink Sink, rec func(line int64, raw []byte)) error
 	return JSONRecordsFast(r, sink, nil, rec)
 }
 
-// proxyJSONRecordsFast is proxyJSONRecords with a fast path: a line that
+// JSONRecordsFast is JSONRecords with a fast path: a line that
 // starts with '{' goes to fast first, which reports true when it took it
 // (then the line was one valid JSON object, and fast told sink what rec
-// would have); otherwise the line is read as proxyJSONRecords reads it.
+// would have); otherwise the line is read as JSONRecords reads it.
 func JSONRecordsFast(r io.Reader, sink Sink, fast func(line int64, t []byte) bool, rec func(line int64, raw []byte)) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	if PeekJSONArray(br) {
@@ -77,7 +77,7 @@ func JSONRecordsFast(r io.Reader, sink Sink, fast func(line int64, t []byte) boo
 	return err
 }
 
-// peekNonSpace returns the first byte of br that is not white space or a
+// PeekNonSpace returns the first byte of br that is not white space or a
 // UTF-8 byte-order mark, without consuming anything.
 func PeekNonSpace(br *bufio.Reader) (byte, error) {
 	b, err := br.Peek(4096)
@@ -94,14 +94,14 @@ func PeekNonSpace(br *bufio.Reader) (byte, error) {
 	return 0, err
 }
 
-// peekJSONStart reports whether br starts (after white space) with a JSON
+// PeekJSONStart reports whether br starts (after white space) with a JSON
 // object or a JSON array of objects, without consuming anything.
 func PeekJSONStart(br *bufio.Reader) bool {
 	c, _ := PeekNonSpace(br)
 	return c == '{' || PeekJSONArray(br)
 }
 
-// peekJSONArray reports whether br starts with '[' followed by '{' or ']'
+// PeekJSONArray reports whether br starts with '[' followed by '{' or ']'
 // (an array of objects, not a text line like "[2026-11-23T…] …").
 func PeekJSONArray(br *bufio.Reader) bool {
 	b, _ := br.Peek(4096)
@@ -113,7 +113,7 @@ func PeekJSONArray(br *bufio.Reader) bool {
 	return len(b) > 0 && (b[0] == '{' || b[0] == ']')
 }
 
-// lineIndex records where the newlines of a stream fall, so that a byte
+// LineIndex records where the newlines of a stream fall, so that a byte
 // offset can be turned into a 1-based line number.
 type LineIndex struct {
 	R        io.Reader
@@ -137,7 +137,7 @@ func (li *LineIndex) line(off int64) int64 {
 	return int64(sort.Search(len(li.newlines), func(i int) bool { return li.newlines[i] >= off })) + 1
 }
 
-// proxyJSONArray reads one top-level JSON array and calls rec per element.
+// JSONArray reads one top-level JSON array and calls rec per element.
 func JSONArray(r io.Reader, sink Sink, rec func(line int64, raw []byte)) error {
 	li := &LineIndex{R: r}
 	dec := json.NewDecoder(li)
@@ -148,7 +148,7 @@ func JSONArray(r io.Reader, sink Sink, rec func(line int64, raw []byte)) error {
 	return JSONArrayElements(dec, li, sink, rec)
 }
 
-// jsonArrayElements decodes the elements of an array whose '[' dec has just
+// JSONArrayElements decodes the elements of an array whose '[' dec has just
 // read, up to its ']'. A syntax error rejects the element it occurs in and
 // ends the array.
 func JSONArrayElements(dec *json.Decoder, li *LineIndex, sink Sink, rec func(line int64, raw []byte)) error {
@@ -172,7 +172,7 @@ func JSONArrayElements(dec *json.Decoder, li *LineIndex, sink Sink, rec func(lin
 	return nil
 }
 
-// jsonString returns a JSON scalar as a string: strings as they are, numbers
+// JSONString returns a JSON scalar as a string: strings as they are, numbers
 // in their written form, booleans as "true"/"false"; null, objects and
 // arrays give "".
 func JSONString(raw json.RawMessage) string {
@@ -199,7 +199,7 @@ func JSONString(raw json.RawMessage) string {
 	return string(raw)
 }
 
-// firstSet returns the first non-nil pointer, or nil.
+// FirstSet returns the first non-nil pointer, or nil.
 func FirstSet(vs ...*int64) *int64 {
 	for _, v := range vs {
 		if v != nil {
@@ -209,7 +209,7 @@ func FirstSet(vs ...*int64) *int64 {
 	return nil
 }
 
-// setAttr sets a non-empty attribute.
+// SetAttr sets a non-empty attribute.
 func SetAttr(ev *schema.Event, k, v string) {
 	if v == "" {
 		return

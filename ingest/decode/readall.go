@@ -5,7 +5,7 @@ import (
 	"os"
 )
 
-// readAllSized reads r to its end into a buffer sized by r's length, its
+// ReadAllSized reads r to its end into a buffer sized by r's length, its
 // file size, or else size (the input's expected length; 0 if unknown), with
 // one allocation and no copy when the sizes hold, and by io.ReadAll when no
 // size is known. The decoders that read a whole document use it.
@@ -38,7 +38,7 @@ func ReadAllSized(r io.Reader, size int64) ([]byte, error) {
 	}
 }
 
-// errReader returns err: after the bytes a fast path read before a read
+// ErrReader returns err: after the bytes a fast path read before a read
 // error, it makes the general route report that same error.
 type ErrReader struct{ Err error }
 

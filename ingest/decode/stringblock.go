@@ -2,7 +2,7 @@ package decode
 
 import "strings"
 
-// stringBlock hands out strings carved from shared blocks of
+// StringBlock hands out strings carved from shared blocks of
 // stringBlockSize bytes, so that values unique to each record (request and
 // trace ids) cost one allocation per block instead of one per record. It
 // builds on strings.Builder, whose String never aliases bytes written

@@ -12,7 +12,7 @@ import (
 // the caller then hands to the general (string-based) parser, so that both
 // give the same result.
 
-// valueArena hands out the nullable numbers and flags of schema.Event from
+// ValueArena hands out the nullable numbers and flags of schema.Event from
 // blocks, so that a record's instants do not cost one allocation each. Values
 // are never reused: each pointer stays valid and unshared.
 type ValueArena struct {
@@ -47,7 +47,7 @@ func (a *ValueArena) Bool(v bool) *bool {
 	return &a.b[len(a.b)-1]
 }
 
-// internTable returns one string per distinct byte value for the values that
+// InternTable returns one string per distinct byte value for the values that
 // repeat from record to record (methods, paths, hosts, user agents), so that
 // each costs one allocation per input instead of one per record. A few
 // recent values are compared before the map is looked up. It stops growing
@@ -95,11 +95,11 @@ func (t *InternTable) Get(b []byte) string {
 	return s
 }
 
-// asciiGraphic reports whether c is a printable ASCII character other than
+// ASCIIGraphic reports whether c is a printable ASCII character other than
 // the space: a byte no trimming or field splitting touches.
 func ASCIIGraphic(c byte) bool { return c > ' ' && c < 0x7f }
 
-// appendTraceparentID appends the trace id TraceIDFromTraceparent gives
+// AppendTraceparentID appends the trace id TraceIDFromTraceparent gives
 // for the line bytes b (nothing when it gives ""); ok is false when b is not
 // of the common shape, and TraceIDFromTraceparent must read it.
 func AppendTraceparentID(dst, b []byte) (out []byte, ok bool) {
@@ -118,7 +118,7 @@ func AppendTraceparentID(dst, b []byte) (out []byte, ok bool) {
 	return AppendTraceID(dst, rest[:j])
 }
 
-// appendTraceID appends the id NormalizeTraceID gives for b (nothing for
+// AppendTraceID appends the id NormalizeTraceID gives for b (nothing for
 // ""); ok is false when b has a 0x prefix or dashes, which NormalizeTraceID
 // must read.
 func AppendTraceID(dst, b []byte) (out []byte, ok bool) {
@@ -145,7 +145,7 @@ func AppendTraceID(dst, b []byte) (out []byte, ok bool) {
 	return dst, true
 }
 
-// hexLower maps each hex digit to its lower-case form and any other byte to 0.
+// HexLower maps each hex digit to its lower-case form and any other byte to 0.
 var HexLower = func() (t [256]byte) {
 	for _, c := range []byte("0123456789abcdef") {
 		t[c] = c
@@ -156,7 +156,7 @@ var HexLower = func() (t [256]byte) {
 	return t
 }()
 
-// endpointPath is EndpointPath for line bytes: the target up to its query
+// EndpointPathBytes is EndpointPath for line bytes: the target up to its query
 // or fragment.
 func EndpointPathBytes(b []byte) []byte {
 	for i, c := range b {
@@ -167,10 +167,10 @@ func EndpointPathBytes(b []byte) []byte {
 	return b
 }
 
-// attrKV is one attribute of an event being built.
+// AttrKV is one attribute of an event being built.
 type AttrKV struct{ Key, Val string }
 
-// attrMaps returns one attribute map per distinct set of attributes, shared
+// AttrMaps returns one attribute map per distinct set of attributes, shared
 // by every event with that set, so that an event's Attrs cost no allocation
 // when its attributes repeat (methods, hosts, user agents). The maps are
 // read-only once handed out: the Sink contract lets a format reuse what it
@@ -232,7 +232,7 @@ func (c *AttrMaps) lookup(attrs []AttrKV) map[string]string {
 	return m
 }
 
-// envoyTraceID is the trace id of an entry so far: TRACEPARENT values
+// TraceID is the trace id of an entry so far: TRACEPARENT values
 // replace it, TRACE_ID and B3 values only fill it.
 type TraceID struct {
 	ID [32]byte

@@ -6,7 +6,7 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// ptr returns a pointer to v, for the nullable fields of schema.Event.
+// Ptr returns a pointer to v, for the nullable fields of schema.Event.
 func Ptr[T any](v T) *T { return &v }
 
 // ErrorClass maps an HTTP status to its error class (schema.Error*):
@@ -81,7 +81,7 @@ func EndpointPath(target string) string {
 	return target
 }
 
-// truncateDetail shortens a value quoted in a reject detail to about 80 bytes.
+// TruncateDetail shortens a value quoted in a reject detail to about 80 bytes.
 func TruncateDetail(s string) string {
 	if len(s) > 80 {
 		return s[:77] + "..."
@@ -89,7 +89,7 @@ func TruncateDetail(s string) string {
 	return s
 }
 
-// emitRecord reports one decoded record to sink: a skip when skip is set, a
+// Emit reports one decoded record to sink: a skip when skip is set, a
 // reject when reason is set, else the event, stamped with its input and line.
 func Emit(in *Input, sink Sink, line int64, raw []byte, ev *schema.Event, skip, reason, detail string) {
 	switch {
@@ -103,7 +103,7 @@ func Emit(in *Input, sink Sink, line int64, raw []byte, ev *schema.Event, skip, 
 	}
 }
 
-// onWallClock sets what every record of a wall-clock log shares: format,
+// OnWallClock sets what every record of a wall-clock log shares: format,
 // source and the input's host. It returns ev, which may be nil.
 func OnWallClock(ev *schema.Event, in *Input, format, source string) *schema.Event {
 	if ev != nil {

@@ -63,7 +63,7 @@ func BenchVary(rec []byte, k int, pairs ...string) []byte {
 	return rec
 }
 
-// BenchLines repeats lines, varied, to benchSize.
+// BenchLines repeats lines, varied, to BenchSize.
 func BenchLines(lines [][]byte, pairs ...string) []byte {
 	var b []byte
 	for k := 0; len(b) < BenchSize; k++ {
@@ -74,7 +74,7 @@ func BenchLines(lines [][]byte, pairs ...string) []byte {
 	return b
 }
 
-// BenchArray builds a JSON array of elems repeated, varied, to benchSize,
+// BenchArray builds a JSON array of elems repeated, varied, to BenchSize,
 // one element per line group as the testdata writes them.
 func BenchArray(elems []json.RawMessage, pairs ...string) []byte {
 	b := []byte("[\n")
@@ -102,7 +102,7 @@ func BenchArrayFile(tb testing.TB, path string) []json.RawMessage {
 	return elems
 }
 
-// BenchDecodeCPU is benchDecode that also reports the throughput per second
+// BenchDecodeCPU is BenchDecode that also reports the throughput per second
 // of this process's CPU time ("cpu-MB/s"), which other processes on a shared
 // machine disturb less than the wall-clock MB/s.
 func BenchDecodeCPU(b *testing.B, format Format, data []byte, opts decode.Options) {
@@ -114,13 +114,13 @@ func BenchDecodeCPU(b *testing.B, format Format, data []byte, opts decode.Option
 	b.ReportMetric(float64(len(data))*float64(b.N)/cpu.Seconds()/1e6, "cpu-MB/s")
 }
 
-// BenchRepeatBytes is the size benchRepeat builds.
+// BenchRepeatBytes is the size BenchRepeat builds.
 const BenchRepeatBytes = 16 << 20
 
-// BenchHexID matches the ids benchRepeat varies from copy to copy.
+// BenchHexID matches the ids BenchRepeat varies from copy to copy.
 var BenchHexID = regexp.MustCompile(`[0-9a-f]{12,}`)
 
-// BenchRepeat builds a benchmark input of about benchRepeatBytes from the
+// BenchRepeat builds a benchmark input of about BenchRepeatBytes from the
 // lines of a testdata file that f decodes without a reject, repeated with
 // the last 8 digits of every hex id (12 digits or more) replaced by a
 // counter, so that ids vary as in a real log.

@@ -1,4 +1,4 @@
-// Package decodetest holds what every format's tests share: a Sink that
+// Package decodetest holds what every format's tests share: a decode.Sink that
 // keeps what it is told (its JSON is the golden files' form), the reading of
 // a format's testdata with its options, the body of every format's fuzz
 // test and its benchmark, and the simulated fleet the benchmarks read.
@@ -28,7 +28,7 @@ type Format interface {
 	Decode(in *decode.Input, sink decode.Sink) error
 }
 
-// Recorder is a Sink that keeps everything it is told, for tests. Its JSON
+// Recorder is a decode.Sink that keeps everything it is told, for tests. Its JSON
 // (indented, one trailing newline) is the form of the golden files.
 type Recorder struct {
 	Events  []RecordedEvent `json:"events"`
@@ -50,7 +50,7 @@ type RecordedNote struct {
 }
 
 // Event keeps a copy of ev with its own slices and map, as the driver's
-// sink does: formats may reuse them (Sink's contract).
+// sink does: formats may reuse them (decode.Sink's contract).
 func (r *Recorder) Event(line int64, raw []byte, ev *schema.Event) {
 	e := *ev
 	e.OtherIDs = slices.Clone(e.OtherIDs)

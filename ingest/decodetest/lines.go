@@ -36,7 +36,7 @@ func CheckOnePerLine(t *testing.T, f Format, opts decode.Options, data []byte) {
 	}
 }
 
-// DecodeOne runs a format over text and returns the recorder.
+// DecodeOne runs a format over text and returns the Recorder.
 func DecodeOne(t *testing.T, f Format, opts decode.Options, text string) *Recorder {
 	t.Helper()
 	rec := &Recorder{}

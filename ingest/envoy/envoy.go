@@ -1,3 +1,5 @@
+// Package envoy reads Envoy access logs (text or JSON): the decoder is Format,
+// whose doc says which instant each field marks.
 package envoy
 
 import (
@@ -11,9 +13,9 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// envoy decodes Envoy access logs (proxy source): text lines written with a
+// Format decodes Envoy access logs (proxy source): text lines written with a
 // format string, or JSON objects written with a key→operator map
-// (Options.LogFormat holds either; empty means Envoy's default text format, or
+// (decode.Options.LogFormat holds either; empty means Envoy's default text format, or
 // one of Istio's, chosen per line, and for JSON the keys Istio's JSON encoding
 // and Envoy AI Gateway use). Operators and what they give, from Envoy's
 // access-log documentation (configuration/observability/access_log/usage.rst):
@@ -115,7 +117,7 @@ func firstNonBlankLine(head []byte) []byte {
 }
 
 // Decode reads text lines with the given (or default) format string, or JSON
-// records when Options.LogFormat is a JSON object, or when no format is
+// records when decode.Options.LogFormat is a JSON object, or when no format is
 // given and the input starts with '{' (then with envoyDefaultJSONMap).
 func (Format) Decode(in *decode.Input, sink decode.Sink) error {
 	return envoyDecode(in, sink, true)

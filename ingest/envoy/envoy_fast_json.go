@@ -14,7 +14,7 @@ import (
 
 // envoyJSONFast is the JSON fast path's state for one input: the key→operator
 // map compiled, and the slots one record's values go to. A record is walked
-// in place (jsonObject); its values are put in the general route's order,
+// in place (jsonwalk.Object); its values are put in the general route's order,
 // that of the keys sorted, by the keys' precomputed ranks.
 type envoyJSONFast struct {
 	envoyFast
@@ -214,7 +214,7 @@ func (d *envoyJSONFast) order() {
 	}
 }
 
-// value returns the valid value raw[j:end] as jsonString reads it ("-"
+// value returns the valid value raw[j:end] as decode.JSONString reads it ("-"
 // made empty).
 func (d *envoyJSONFast) value(raw []byte, j, end int) (val []byte) {
 	switch c := raw[j]; {

@@ -117,7 +117,7 @@ func FuzzEnvoyJSONFast(f *testing.F) {
 	})
 }
 
-// FuzzJSONValidObject checks jsonValidObject against json.Valid.
+// FuzzJSONValidObject checks jsonwalk.ValidObject against json.Valid.
 func FuzzJSONValidObject(f *testing.F) {
 	for _, rec := range envoyJSONSeeds() {
 		f.Add(rec)
@@ -136,7 +136,7 @@ func FuzzJSONValidObject(f *testing.F) {
 	})
 }
 
-// FuzzDecimalScaledBytes checks decimalScaledBytes against decimalScaled.
+// FuzzDecimalScaledBytes checks textscan.DecimalScaledBytes against textscan.DecimalScaled.
 func FuzzDecimalScaledBytes(f *testing.F) {
 	for _, s := range []string{"0", "-0", "12", "12.", ".5", "-.5", "1.2.3", "1e3", " 1", "+1", "-", "", "123456789012.123456789",
 		"99999999999999999999", "007.0700", "1.9999999999"} {
@@ -152,7 +152,7 @@ func FuzzDecimalScaledBytes(f *testing.F) {
 	})
 }
 
-// FuzzJSONStringEndFast checks jsonStringEndFast against jsonStringEnd.
+// FuzzJSONStringEndFast checks jsonwalk.StringEndFast against jsonwalk.StringEnd.
 func FuzzJSONStringEndFast(f *testing.F) {
 	for _, s := range []string{`"abc"`, `"0123456789abcdef"`, `"0123456\"89"`, "\"01234567\x01\"", `"0123456789`, `"\u00e4bcdefghij"`, `"é"`, `""`} {
 		f.Add(s)

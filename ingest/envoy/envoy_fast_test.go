@@ -24,7 +24,7 @@ var envoyTextTestFormats = []string{
 }
 
 var envoyEdgeLines = []string{
-	// Lines of one hour (rfc3339Hour), a trailing literal, spaces in values.
+	// Lines of one hour (textscan.RFC3339Hour), a trailing literal, spaces in values.
 	`[2026-11-23T10:00:05.000Z] 200 15 "e";`,
 	`[2026-11-23T10:59:59.999999999Z] 200 15 "f";`,
 	`[2026-11-23T10:60:00.000Z] 200 15 "g";`,

@@ -1,3 +1,5 @@
+// Package genaiperf reads the GenAI-Perf / perf_analyzer profile export: the decoder is Format,
+// whose doc says which instant each field marks.
 package genaiperf
 
 import (
@@ -14,7 +16,7 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// genaiPerf is the profile export of GenAI-Perf / perf_analyzer
+// Format is the profile export of GenAI-Perf / perf_analyzer
 // (profile_export.json): one JSON document
 //
 //	{"experiments": [{"experiment": {"mode": "concurrency", "value": 10},
@@ -100,7 +102,7 @@ type gpWalker struct {
 	onePassRead int64
 }
 
-// Decode reads the document; see genaiPerf.
+// Decode reads the document; see Format.
 func (Format) Decode(in *decode.Input, sink decode.Sink) error {
 	return (&gpWalker{sc: &gpScanner{r: in.R}, in: in, sink: sink}).decode()
 }

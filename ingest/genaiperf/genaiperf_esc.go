@@ -268,7 +268,7 @@ func (e *gpEsc) scalar(i int) int {
 }
 
 // int reads the plain integer at b[i] (no fraction or exponent, within
-// int64), as jsonInt does.
+// int64), as jsonwalk.Int does.
 func (e *gpEsc) int(i int) (int64, int) {
 	end := e.scalar(i)
 	if end < 0 {

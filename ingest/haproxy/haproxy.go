@@ -1,3 +1,5 @@
+// Package haproxy reads HAProxy httplog lines: the decoder is Format,
+// whose doc says which instant each field marks.
 package haproxy
 
 import (
@@ -10,7 +12,7 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// haproxy decodes HAProxy "option httplog" lines (proxy source), with or
+// Format decodes HAProxy "option httplog" lines (proxy source), with or
 // without a syslog prefix. Fields, from HAProxy's configuration manual,
 // section 8.2.3 "HTTP log format" and 8.4 "Timing events":
 //
@@ -23,7 +25,7 @@ import (
 //
 //   - request_date (%tr, 1.7+): the exact date the first byte of the HTTP
 //     request was received → start. It carries no zone: it is read in
-//     Options.TZ (UTC when nil). Before 1.7 the field is accept_date, when
+//     decode.Options.TZ (UTC when nil). Before 1.7 the field is accept_date, when
 //     the connection was accepted; it is used as start too (for a new
 //     connection the two differ by the client's send delay only).
 //   - TR (1.7+; Tq before): ms from that first byte to the end of the request

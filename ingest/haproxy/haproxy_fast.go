@@ -17,7 +17,7 @@ import (
 // fields, an attribute map per line). Here the head is found by looking at
 // each " [" in turn (the leftmost one whose date and "client:port" fit is
 // where the regexp matches), fields are cut in place, the date is read by
-// clfMillisNs and the headers by hand. Lines the general route skips or
+// textscan.CLFMillisNs and the headers by hand. Lines the general route skips or
 // rejects, and values the fast path does not read the same way, go to it,
 // so both give the same events, skips and rejects
 // (TestHAProxyFastMatchesGeneral, FuzzHAProxyFast).

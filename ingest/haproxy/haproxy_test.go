@@ -59,7 +59,7 @@ func TestHAProxyInstants(t *testing.T) {
 	}
 }
 
-// TestHAProxyTZ checks that the zone-less date is read in Options.TZ:
+// TestHAProxyTZ checks that the zone-less date is read in decode.Options.TZ:
 // 10:00:00.123 in New York (EST, UTC-5, on 23 Nov) is 15:00:00.123 UTC,
 // 1795428000.123 + 5*3600 = 1795446000.123 s.
 func TestHAProxyTZ(t *testing.T) {

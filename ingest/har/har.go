@@ -1,3 +1,5 @@
+// Package har reads HTTP Archive 1.2 files: the decoder is Format,
+// whose doc says which instant each field marks.
 package har
 
 import (
@@ -16,7 +18,7 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// har decodes HTTP Archive 1.2 files (client source): one record per
+// Format decodes HTTP Archive 1.2 files (client source): one record per
 // log.entries[] element, kept only for LLM API paths. Fields and the instants
 // they mark, from the HAR 1.2 specification (w3c-webperf "HTTP Archive (HAR)
 // format", section "timings"):
@@ -44,7 +46,7 @@ import (
 //     marks completion. HAR has no per-chunk times, so no first_token. For a
 //     JSON body, id, model and usage. The text itself is never kept.
 //
-// Entries whose URL path does not end in an LLM API path (Options.Endpoints,
+// Entries whose URL path does not end in an LLM API path (decode.Options.Endpoints,
 // else /v1/chat/completions, /v1/completions, /chat/completions,
 // /completions, /v1/responses, /generate, /generate_stream, /v1/messages)
 // are skips.
@@ -56,7 +58,7 @@ func (Format) Describe() string {
 	return "HAR 1.2 (browser/devtools/proxy capture): start, time to headers, end, status, ids, counted SSE chunks; no per-chunk times, so no TTFT"
 }
 
-// harDefaultEndpoints are the LLM API paths kept when Options.Endpoints is nil.
+// harDefaultEndpoints are the LLM API paths kept when decode.Options.Endpoints is nil.
 var harDefaultEndpoints = []string{"/v1/chat/completions", "/v1/completions", "/chat/completions",
 	"/completions", "/v1/responses", "/generate", "/generate_stream", "/v1/messages"}
 
@@ -169,7 +171,7 @@ func harRecord(in *decode.Input, sink decode.Sink, endpoints []string, line int6
 	decode.Emit(in, sink, line, raw, decode.OnWallClock(ev, in, "har", schema.SourceClient), skip, reason, detail)
 }
 
-// harTail is a Sink that drops the first n records reported to it: the
+// harTail is a decode.Sink that drops the first n records reported to it: the
 // general route's reports of the entries the fast path already reported.
 type harTail struct {
 	decode.Sink

@@ -129,7 +129,7 @@ func (f *harFast) ids(ev *schema.Event) {
 	}
 }
 
-// harTraceID is TraceIDFromTraceparent for the header value's bytes, with
+// harTraceID is decode.TraceIDFromTraceparent for the header value's bytes, with
 // one allocation (the id) where that takes three.
 func harTraceID(h []byte) string {
 	h = bytes.TrimSpace(h)

@@ -265,8 +265,8 @@ func FuzzHARFast(f *testing.F) {
 	})
 }
 
-// harStringAgrees checks harString and harUnescape against jsonWalkString
-// and jsonAppendUnescaped on the string literal at the start of b.
+// harStringAgrees checks harString and harUnescape against jsonwalk.WalkString
+// and jsonwalk.AppendUnescaped on the string literal at the start of b.
 func harStringAgrees(t *testing.T, b []byte) {
 	t.Helper()
 	s, end, plain, ok := harString(b, 0)
@@ -341,7 +341,7 @@ func TestHARFastHelpers(t *testing.T) {
 		key := gen("kKsSuU\\_\xe2\x84\xaaxX0", "url", "URL", "postData", "content", "finish_reason", "xurl", "\\u0075rl", "")
 		names := []string{"url", "postData", "content", "finish_reason", "k", "s"}
 		k, ok := harKey([]byte(key), newHarNames(names...))
-		// harKey may be sure where jsonStructKey is not: a key whose first byte
+		// harKey may be sure where jsonwalk.StructKey is not: a key whose first byte
 		// is plain ASCII and starts no name matches none after unescaping.
 		wk, wok := jsonwalk.StructKey([]byte(key), names)
 		sure := len(key) > 0 && key[0] < 0x80 && key[0] != '\\' && !strings.ContainsAny(strings.ToLower(key[:1]), "upcfks")

@@ -10,8 +10,8 @@ import (
 
 // String and key readers of the har fast path, each one pass over the
 // bytes where the shared helpers take two: the profile of the first fast
-// path had a third of its time in jsonStringEnd, the plain-string check
-// after it, jsonStructKey's case-folded comparisons and the unescaping of
+// path had a third of its time in jsonwalk.StringEnd, the plain-string check
+// after it, jsonwalk.StructKey's case-folded comparisons and the unescaping of
 // the captured bodies.
 
 // harNames is the list of keys of a struct the fast path reads, with the
@@ -33,7 +33,7 @@ func newHarNames(names ...string) *harNames {
 	return n
 }
 
-// harKey answers as jsonStructKey does: the index of key (raw) in names,
+// harKey answers as jsonwalk.StructKey does: the index of key (raw) in names,
 // -1 for a key struct decoding ignores, ok false for one it might match
 // after unescaping or folding case. It is sure of more keys: one whose
 // first byte is plain ASCII and starts no name, in either case, matches
@@ -82,7 +82,7 @@ var harStrStop = func() (t [256]bool) {
 	return t
 }()
 
-// harString is jsonWalkString in one pass: the raw contents of the string
+// harString is jsonwalk.WalkString in one pass: the raw contents of the string
 // literal at b[j] and the index past it; ok is false when b[j] does not
 // start a valid string, plain false when the contents have escapes or
 // invalid UTF-8.
@@ -168,7 +168,7 @@ func harEscapeLen(b []byte, i int) int {
 // contents into dst (replacing what dst held), in one pass: runs of plain
 // bytes are copied eight at a time as harPlainRun finds their end. end is
 // the index past the literal, -1 when it is not a valid string; exact is
-// false when the contents hold what jsonAppendUnescaped declines (a UTF-16
+// false when the contents hold what jsonwalk.AppendUnescaped declines (a UTF-16
 // surrogate escape or invalid UTF-8).
 func harUnescape(dst, b []byte, j int) (out []byte, end int, exact bool) {
 	if j >= len(b) || b[j] != '"' {

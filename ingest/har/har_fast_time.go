@@ -3,7 +3,7 @@ package har
 import "time"
 
 // The time and duration readers of the har fast path: startedDateTime and
-// the ms timings read in place, exactly as time.Parse and decimalScaled
+// the ms timings read in place, exactly as time.Parse and textscan.DecimalScaled
 // read them, which they call for any shape not read here.
 
 // harStartNs returns the instant of the RFC 3339 time s in Unix ns as

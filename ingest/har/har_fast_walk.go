@@ -4,8 +4,8 @@ import (
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
-// harSkip is jsonWalkSkip with the usual scalars and empty containers read
-// here, without jsonValueEnd's set-up.
+// harSkip is jsonwalk.WalkSkip with the usual scalars and empty containers read
+// here, without jsonwalk.ValueEnd's set-up.
 func harSkip(b []byte, j int, stack *[]byte) int {
 	switch c := b[j]; {
 	case c == '"':

@@ -1,3 +1,5 @@
+// Package jsonl reads JSON lines of any shape, read through a --map field mapping: the decoder is Format,
+// whose doc says which instant each field marks.
 package jsonl
 
 import (
@@ -15,8 +17,8 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// genericJSONL decodes JSON lines of any shape, one request per line, with a
-// field mapping the user gives as JSON text in Input.Opts.Map (--map
+// Format decodes JSON lines of any shape, one request per line, with a
+// field mapping the user gives as JSON text in decode.Input.Opts.Map (--map
 // JSON|@FILE). Without a mapping Decode fails with "jsonl needs --map". It
 // never sniffs: generic JSON must be chosen with --format jsonl.
 //
@@ -49,7 +51,7 @@ import (
 // user's mapping says which of SPEC §1's instants it is. Missing or null
 // fields leave the value nil. trace_id takes a 32-hex id or a traceparent.
 // error is a failure when it is a non-empty string or true; its class comes
-// from status (ErrorClass), else server_error; its text is not stored. A
+// from status (decode.ErrorClass), else server_error; its text is not stored. A
 // status of 400 or more without error is a failure of its status class.
 // tokens_source is usage, counted or derived (default unknown). attrs copies
 // scalar fields as strings, keyed by the path; never name a field holding

@@ -161,7 +161,7 @@ func (f *jsonlFast) text(t int32) ([]byte, bool) {
 }
 
 // appendJSONLTraceID appends the trace id jsonlMapping.ids gives for the
-// text b, cmp.Or(NormalizeTraceID(b), TraceIDFromTraceparent(b)), reading
+// text b, cmp.Or(decode.NormalizeTraceID(b), decode.TraceIDFromTraceparent(b)), reading
 // the usual shapes (a bare id, a traceparent) in place.
 func appendJSONLTraceID(dst, b []byte) []byte {
 	if len(b) == 0 {
@@ -171,7 +171,7 @@ func appendJSONLTraceID(dst, b []byte) []byte {
 	if ok && len(id) > len(dst) {
 		return id
 	}
-	// NormalizeTraceID gives "" unless b holds 32 digits once up to two
+	// decode.NormalizeTraceID gives "" unless b holds 32 digits once up to two
 	// 0x prefixes and every dash are removed.
 	if n := len(b) - bytes.Count(b, []byte("-")); ok || n < 32 || n > 36 {
 		if id, ok = decode.AppendTraceparentID(dst, b); ok {

@@ -18,7 +18,7 @@ func (f *jsonlFast) parse(line []byte) bool {
 }
 
 // object walks the object at f.line[i] (after white space), which is node n
-// of the paths, as jsonWalkObject would with member; it returns the index
+// of the paths, as jsonwalk.WalkObject would with member; it returns the index
 // just past the object, or -1.
 func (f *jsonlFast) object(i int, n int32) int {
 	b := f.line
@@ -89,7 +89,7 @@ func (f *jsonlFast) member(n int32, key []byte, j int) int {
 }
 
 // skip validates the value at f.line[j] and returns the index just past
-// it, or -1, as jsonWalkSkip does; scalars without its set-up.
+// it, or -1, as jsonwalk.WalkSkip does; scalars without its set-up.
 func (f *jsonlFast) skip(j int) int {
 	b := f.line
 	end, st := 0, jsonwalk.Bad

@@ -1,3 +1,5 @@
+// Package litellm reads LiteLLM proxy logs: the decoder is Format,
+// whose doc says which instant each field marks.
 package litellm
 
 import (
@@ -15,7 +17,7 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// litellm decodes LiteLLM proxy logs (proxy source): StandardLoggingPayload
+// Format decodes LiteLLM proxy logs (proxy source): StandardLoggingPayload
 // objects (what LiteLLM hands every logging callback as
 // kwargs["standard_logging_object"], see docs/proxy/logging_spec.md and
 // litellm_logging.py get_standard_logging_object_payload), one per line or
@@ -24,7 +26,7 @@ import (
 //
 //   - startTime: epoch seconds (float) when LiteLLM started handling the call
 //     → start. Spend-log rows write ISO dates; a date without a zone is read
-//     in Options.TZ (UTC when nil).
+//     in decode.Options.TZ (UTC when nil).
 //   - completionStartTime: when the first chunk came back from the provider
 //     on a streaming call; LiteLLM sets it to endTime on a non-streaming one.
 //     → first_token only when the call streamed (stream is true, or, when

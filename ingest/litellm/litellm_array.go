@@ -20,7 +20,7 @@ import (
 // walked once where it lies (litellmFast.readAt validates it as it goes),
 // and only the bytes from the end of the last element read are kept.
 //
-// The general route (proxyJSONArray) reports each element as json.Decoder
+// The general route (decode.JSONArray) reports each element as json.Decoder
 // reads it and ends at the first syntax error with a reject; so when the
 // window finds one (or a truncated array), the elements before it have
 // been reported as the general route would have, and the general route
@@ -206,7 +206,7 @@ func (a *litellmArray) general(br *bufio.Reader) error {
 	})
 }
 
-// lineShiftSink is a Sink that reports every line by more.
+// lineShiftSink is a decode.Sink that reports every line by more.
 type lineShiftSink struct {
 	decode.Sink
 	by int64

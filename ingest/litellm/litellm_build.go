@@ -54,7 +54,7 @@ func (b *litellmBuild) bool(v bool) *bool {
 	return b.arena.Bool(v)
 }
 
-// attr adds attribute k unless v is empty, as setAttr does; later ones win.
+// attr adds attribute k unless v is empty, as decode.SetAttr does; later ones win.
 func (b *litellmBuild) attr(k, v string) {
 	if v != "" {
 		b.attrs = append(b.attrs, decode.AttrKV{Key: k, Val: v})
@@ -80,7 +80,7 @@ var litellmFieldsByLen = func() (l [32][]int) {
 	return l
 }()
 
-// litellmKey is jsonStructKey(key, litellmFields), comparing a key only
+// litellmKey is jsonwalk.StructKey(key, litellmFields), comparing a key only
 // with the names of its length: an ASCII key folds to no other.
 func litellmKey(key []byte) (int, bool) {
 	if len(key) >= len(litellmFieldsByLen) {

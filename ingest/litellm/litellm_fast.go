@@ -286,7 +286,7 @@ func (f *litellmFast) emit(in *decode.Input, loc *time.Location, line int64, raw
 	return true
 }
 
-// litellmEpochNs is decimalScaled(s, 9) for a JSON number in place, for
+// litellmEpochNs is textscan.DecimalScaled(s, 9) for a JSON number in place, for
 // numbers of at most 10 integer digits without exponent; ok is false and
 // slow true for the others.
 func litellmEpochNs(b []byte) (ns int64, ok, slow bool) {

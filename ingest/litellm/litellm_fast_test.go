@@ -172,7 +172,7 @@ func FuzzLiteLLMFast(f *testing.F) {
 	})
 }
 
-// TestLiteLLMKey checks litellmKey against jsonStructKey.
+// TestLiteLLMKey checks litellmKey against jsonwalk.StructKey.
 func TestLiteLLMKey(t *testing.T) {
 	keys := []string{"", "id", "ID", "iD", "request_id", "Request_ID", "spend", "model", "MODEL", "modeL", "messages", "metadata",
 		"METADATA", "total_tokens", "startTime", "starttime", "STARTTIME", "i\\u0064", "\u212a", "call_type", "cache_hit",

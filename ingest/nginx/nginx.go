@@ -1,3 +1,5 @@
+// Package nginx reads nginx access logs: the decoder is Format,
+// whose doc says which instant each field marks.
 package nginx
 
 import (
@@ -16,8 +18,8 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// nginx decodes nginx access logs written with a log_format the user gives
-// (Options.LogFormat; default "combined", with the Common Log Format tried
+// Format decodes nginx access logs written with a log_format the user gives
+// (decode.Options.LogFormat; default "combined", with the Common Log Format tried
 // next). One line is one request, seen by nginx as a proxy, on the wall clock
 // of the host running nginx. What each variable marks
 // (https://nginx.org/en/docs/http/ngx_http_log_module.html,

@@ -1,3 +1,5 @@
+// Package otlp reads OpenTelemetry traces as JSON: the decoder is Format,
+// whose doc says which instant each field marks.
 package otlp
 
 import (
@@ -11,7 +13,7 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// otlp decodes OpenTelemetry traces written as JSON: OTLP/JSON
+// Format decodes OpenTelemetry traces written as JSON: OTLP/JSON
 // ExportTraceServiceRequest documents (the collector's file exporter writes
 // one per line; a single pretty-printed document works too), bare OTLP/JSON
 // span objects, and the Python SDK's ConsoleSpanExporter output (one

@@ -25,7 +25,7 @@ func otlpEvent(sp *otlpSpan, host string) (ev *schema.Event, skip, reason, detai
 }
 
 // otlpEventInto is otlpEvent filling ev, which the caller may reuse once a
-// sink has copied it (Sink.Event); the values of its pointer fields are
+// sink has copied it (decode.Sink.Event); the values of its pointer fields are
 // allocated afresh.
 func otlpEventInto(sp *otlpSpan, host string, ev *schema.Event) (_ *schema.Event, skip, reason, detail string) {
 	source, skip := otlpSource(sp)

@@ -277,7 +277,7 @@ func (f *otlpFast) anyMember(b []byte, k, j int, a *otlpFastAny, build bool, dep
 
 // otlpParseDouble parses a doubleValue's raw JSON as otlpAnyValue.value does:
 // strconv.ParseFloat of it without quotes, which also takes protojson's
-// "NaN", "Infinity" and "-Infinity". A plain number goes to jsonFloat,
+// "NaN", "Infinity" and "-Infinity". A plain number goes to jsonwalk.Float,
 // which gives the same float without ParseFloat's generality.
 func otlpParseDouble(raw []byte) (float64, bool) {
 	if raw[0] != '"' {

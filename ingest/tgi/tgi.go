@@ -1,3 +1,5 @@
+// Package tgi reads the text-generation-inference router log: the decoder is Format,
+// whose doc says which instant each field marks.
 package tgi
 
 import (
@@ -14,7 +16,7 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// tgi decodes the log of the Hugging Face text-generation-inference router
+// Format decodes the log of the Hugging Face text-generation-inference router
 // (router/src/server.rs), as tracing-subscriber writes it: text, with or
 // without ANSI colour codes, or JSON lines with --json-output.
 //

@@ -177,7 +177,7 @@ func TestTGICutRequestLineIsRejected(t *testing.T) {
 }
 
 // tgiDurationReference is tgiDuration as first written (strings and
-// scaledDecimalToNs), the reference FuzzTGIDuration checks against.
+// textscan.ScaledDecimalNs), the reference FuzzTGIDuration checks against.
 func tgiDurationReference(s string) (int64, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" {

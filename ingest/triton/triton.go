@@ -1,3 +1,5 @@
+// Package triton reads Triton Inference Server trace files: the decoder is Format,
+// whose doc says which instant each field marks.
 package triton
 
 import (
@@ -13,7 +15,7 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// triton decodes a Triton Inference Server trace file written with
+// Format decodes a Triton Inference Server trace file written with
 // --trace-config level=TIMESTAMPS (mode=triton, docs/user_guide/trace.md): a
 // JSON array whose entries share a numeric "id" per traced request. One entry
 // holds "model_name", "model_version", "request_id" and, for a model run

@@ -13,7 +13,7 @@ import (
 // from the traces each route gathered.
 
 // tritonOut reports a file's traces. The sink copies an event with its
-// slices and map (Sink's contract), so one event, Attrs map and chunk
+// slices and map (decode.Sink's contract), so one event, Attrs map and chunk
 // offset buffer serve every trace; the values the event's pointer fields
 // point to are kept by the sink, so they are cut from a slab instead.
 type tritonOut struct {
@@ -98,7 +98,7 @@ func (o *tritonOut) finishAll(in *decode.Input, order []*tritonTrace, sink decod
 	}
 }
 
-// event maps a trace's timestamps to an event (see triton's doc); id is
+// event maps a trace's timestamps to an event (see Format's doc); id is
 // the decimal text of its id.
 func (o *tritonOut) event(in *decode.Input, tr *tritonTrace, id string) (*schema.Event, string, string) {
 	first, last := tr.first, tr.last

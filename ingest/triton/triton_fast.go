@@ -56,7 +56,7 @@ type tritonFast struct {
 
 // decode reads data, a whole input, and reports false, having reported
 // nothing, when it is not a valid JSON array (or nests deeper than
-// jsonWalkMaxDepth), which the general route reads. The array is validated
+// jsonwalk.WalkMaxDepth), which the general route reads. The array is validated
 // as it is walked, so what the elements report waits in a list until the
 // walk succeeds.
 func (f *tritonFast) decode(in *decode.Input, data []byte, sink decode.Sink) bool {
@@ -264,7 +264,7 @@ func (f *tritonFast) parent(raw []byte, j int) int {
 }
 
 // timestamps reads the list of {"name", "ns"} objects; null leaves it.
-// It is a plain loop rather than a jsonWalkArray callback, and reads an
+// It is a plain loop rather than a jsonwalk.WalkArray callback, and reads an
 // element laid out as Triton writes it without walking its keys.
 func (f *tritonFast) timestamps(raw []byte, j int) int {
 	if raw[j] == 'n' {

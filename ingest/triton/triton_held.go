@@ -7,7 +7,7 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// tritonHeld is a Sink that keeps the skips and rejects reported to it
+// tritonHeld is a decode.Sink that keeps the skips and rejects reported to it
 // until flush; it takes no events. Each array element reports at most once,
 // so both lists are in line order.
 type tritonHeld struct {

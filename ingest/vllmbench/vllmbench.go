@@ -1,3 +1,5 @@
+// Package vllmbench reads the result file of vllm bench serve: the decoder is Format,
+// whose doc says which instant each field marks.
 package vllmbench
 
 import (
@@ -11,7 +13,7 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// vllmBench decodes the result file of `vllm bench serve --save-result
+// Format decodes the result file of `vllm bench serve --save-result
 // --save-detailed` (vllm/benchmarks/serve.py, formerly
 // benchmarks/benchmark_serving.py): one JSON object with run-level keys
 // ("date", "backend", "endpoint_type", "label", "model_id", "num_prompts",

@@ -46,7 +46,7 @@ func (r *vbenchRun) newVals() *vbenchVals {
 }
 
 // newOffsets returns a slice of n offsets for one event: the run's one
-// buffer, which the sink copies (Sink's contract lets formats reuse slices).
+// buffer, which the sink copies (decode.Sink's contract lets formats reuse slices).
 func (r *vbenchRun) newOffsets(n int) []int64 {
 	if cap(r.offs) < n {
 		r.offs = make([]int64, max(64, n))
@@ -130,7 +130,7 @@ func (r *vbenchRun) request(in *decode.Input, req *vbenchReq, i int) (*schema.Ev
 }
 
 // attrs returns the attributes of request i's event: the run's one map,
-// which the sink copies (Sink's contract lets formats reuse it), with only
+// which the sink copies (decode.Sink's contract lets formats reuse it), with only
 // request_index changing between requests.
 func (r *vbenchRun) attrs(i int) map[string]string {
 	if r.attrMap == nil {
@@ -197,10 +197,10 @@ func vbenchITLDetail(g []byte) string {
 	return "itls: " + decode.TruncateDetail(string(g))
 }
 
-// vbenchNs converts a number text in seconds to ns as scaledDecimalToNs
+// vbenchNs converts a number text in seconds to ns as textscan.ScaledDecimalNs
 // does: the usual shape -?(0|[1-9][0-9]{0,8})(\.[0-9]+)? is read in place,
 // rounding half away from zero at the tenth fraction digit; anything else
-// goes to scaledDecimalBytesNs.
+// goes to textscan.ScaledDecimalBytesNs.
 func vbenchNs(b []byte) (int64, bool) {
 	i := 0
 	if len(b) > 0 && b[0] == '-' {

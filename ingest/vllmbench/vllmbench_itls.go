@@ -125,7 +125,7 @@ func vbenchArrayElem(arr []byte, k int) []byte {
 // -?(0|[1-9][0-9]{0,8})(\.[0-9]+)? followed by a byte that cannot continue
 // a JSON number, and returns the index past it and its value as vbenchNs
 // gives it, in one visit of its bytes; ok is false for anything else, which
-// jsonNumberEnd and vbenchNs read.
+// jsonwalk.NumberEnd and vbenchNs read.
 func vbenchNsAt(b []byte, j int) (end int, ns int64, ok bool) {
 	i := j
 	if i < len(b) && b[i] == '-' {

@@ -135,7 +135,7 @@ func (f *vbenchReader) member(k, j int) int {
 
 // numbers returns the spans of the array of numbers and nulls at data[j],
 // in a list with room for f.hint, and the index past it, or -1 for
-// anything else. It is a plain loop rather than a jsonWalkArray callback.
+// anything else. It is a plain loop rather than a jsonwalk.WalkArray callback.
 func (f *vbenchReader) numbers(j int) ([]vbenchSpan, int) {
 	b := f.data
 	dst := make([]vbenchSpan, 0, f.hint)
@@ -288,7 +288,7 @@ func (f *vbenchReader) text(s vbenchSpan) []byte {
 
 // vbenchString reads the JSON string at b[j] and returns its text and the
 // index after it; ok is false for anything else, or a string whose
-// unescaping jsonAppendUnescapedText leaves to a full decoder.
+// unescaping jsonwalk.AppendUnescapedText leaves to a full decoder.
 func vbenchString(b []byte, j int) (string, int, bool) {
 	s, end, plain, ok := jsonwalk.WalkString(b, j)
 	switch {

@@ -180,7 +180,7 @@ func TestVLLMBenchNs(t *testing.T) {
 }
 
 // FuzzVLLMBenchLists checks the numbers of the lists a document holds
-// against scaledDecimalToNs.
+// against textscan.ScaledDecimalNs.
 func FuzzVLLMBenchLists(f *testing.F) {
 	decodetest.SeedFuzz(f, "testdata")
 	for _, e := range vbenchEdges {
@@ -220,7 +220,7 @@ func TestDecimalTexts(t *testing.T) {
 	}
 }
 
-// FuzzVLLMBenchNs checks vbenchNs against scaledDecimalToNs on JSON numbers.
+// FuzzVLLMBenchNs checks vbenchNs against textscan.ScaledDecimalNs on JSON numbers.
 func FuzzVLLMBenchNs(f *testing.F) {
 	for _, s := range []string{"0.010100000000000001", "1234.5", "-0.0000000005", "1e-05", "123456789.99999999951", "0.0101", "999999999.9999999995"} {
 		f.Add(s)

@@ -8,25 +8,25 @@ import (
 	"unicode/utf8"
 )
 
-// Results of jsonValueEnd.
+// Results of ValueEnd.
 const (
 	OK   = iota
 	More // the value runs past the end of the bytes given
 	Bad  // the bytes are not JSON (or nest deeper than encoding/json allows)
 )
 
-// jsonMaxDepth is encoding/json's nesting limit; deeper values are reported
+// MaxDepth is encoding/json's nesting limit; deeper values are reported
 // as bad so that the caller's fallback gives encoding/json's own error.
 const MaxDepth = 10000
 
-// jsonValueEnd validates the JSON value starting at b[i] (after optional
+// ValueEnd validates the JSON value starting at b[i] (after optional
 // white space) by the grammar of RFC 8259, as encoding/json does, and returns
 // the index just past it. It allocates only when nesting is deeper than 64
 // (stack is a scratch buffer the caller may pass back in).
 //
 // It is a hand-written scanner: one pass over the bytes with a stack of open
 // '{' and '[', no tokens, no unescaping. A number ending exactly at len(b) is
-// reported as scanMore, since more digits may follow in the stream.
+// reported as More, since more digits may follow in the stream.
 func ValueEnd(b []byte, i int, stack []byte) (int, int, []byte) {
 	stack = stack[:0]
 	for {
@@ -96,7 +96,7 @@ func ValueEnd(b []byte, i int, stack []byte) (int, int, []byte) {
 	}
 }
 
-// jsonKey scans an object key and its ':' starting at b[i] (after optional
+// Key scans an object key and its ':' starting at b[i] (after optional
 // white space) and returns the index after the ':'.
 func Key(b []byte, i int) (int, int) {
 	i = SkipWS(b, i)
@@ -147,7 +147,7 @@ func skipWSRun(b []byte, i int) int {
 	return i
 }
 
-// jsonStringEnd returns the index just past the string whose '"' is b[i].
+// StringEnd returns the index just past the string whose '"' is b[i].
 // Plain bytes are skipped by a table lookup each (the export's strings are
 // escaped JSON, with a '\\' every few bytes, so word-at-a-time skipping
 // measured slower).
@@ -189,7 +189,7 @@ func StringEnd(b []byte, i int) (int, int) {
 	return i, More
 }
 
-// jsonStringSpecial marks the bytes that end a run of plain string bytes:
+// StringSpecial marks the bytes that end a run of plain string bytes:
 // '"', '\\' and the control characters JSON forbids in strings.
 var StringSpecial = func() (t [256]bool) {
 	for c := range 0x20 {
@@ -199,7 +199,7 @@ var StringSpecial = func() (t [256]bool) {
 	return t
 }()
 
-// jsonHex returns the value of hex digit h, or -1.
+// Hex returns the value of hex digit h, or -1.
 func Hex(h byte) rune {
 	switch {
 	case h >= '0' && h <= '9':
@@ -212,7 +212,7 @@ func Hex(h byte) rune {
 	return -1
 }
 
-// jsonNumberEnd returns the index just past the number starting at b[i]:
+// NumberEnd returns the index just past the number starting at b[i]:
 // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 func NumberEnd(b []byte, i int) (int, int) {
 	digits := func(i int) (int, bool) {
@@ -257,7 +257,7 @@ func NumberEnd(b []byte, i int) (int, int) {
 	return i, OK
 }
 
-// jsonCut is scanMore when i is the end of b (the value may go on), else scanBad.
+// Cut is More when i is the end of b (the value may go on), else Bad.
 func Cut(b []byte, i int) int {
 	if i >= len(b) {
 		return More
@@ -265,7 +265,7 @@ func Cut(b []byte, i int) int {
 	return Bad
 }
 
-// jsonLiteralEnd returns the index just past true, false or null at b[i].
+// LiteralEnd returns the index just past true, false or null at b[i].
 func LiteralEnd(b []byte, i int) (int, int) {
 	for _, lit := range []string{"true", "false", "null"} {
 		if b[i] != lit[0] {
@@ -283,7 +283,7 @@ func LiteralEnd(b []byte, i int) (int, int) {
 	return i, Bad
 }
 
-// jsonAppendUnescaped appends the contents of the JSON string literal s
+// AppendUnescaped appends the contents of the JSON string literal s
 // (quotes included, already validated) to dst, and reports false when s
 // holds something whose decoding this fast path does not reproduce exactly
 // (a UTF-16 surrogate escape or invalid UTF-8): callers then fall back to a
@@ -292,7 +292,7 @@ func AppendUnescaped(dst, s []byte) ([]byte, bool) {
 	return AppendUnescapedText(dst, s[1:len(s)-1])
 }
 
-// jsonAppendUnescapedText is jsonAppendUnescaped for the text of a string
+// AppendUnescapedText is AppendUnescaped for the text of a string
 // literal without its quotes (validated, and not cut inside an escape).
 func AppendUnescapedText(dst, s []byte) ([]byte, bool) {
 	start := len(dst)
@@ -330,15 +330,15 @@ func AppendUnescapedText(dst, s []byte) ([]byte, bool) {
 	return dst, utf8.Valid(dst[start:])
 }
 
-// jsonSkip returns the index just past the JSON value at b[i], which the
-// caller already validated with jsonValueEnd.
+// Skip returns the index just past the JSON value at b[i], which the
+// caller already validated with ValueEnd.
 func Skip(b []byte, i int, stack *[]byte) int {
 	end, _, grown := ValueEnd(b, i, *stack)
 	*stack = grown
 	return end
 }
 
-// jsonInt parses the plain integer (no fraction or exponent) at b[i] and
+// Int parses the plain integer (no fraction or exponent) at b[i] and
 // returns it and the index after it; ok is false for any other value or an
 // integer out of int64's range.
 func Int(b []byte, i int) (v int64, end int, ok bool) {
@@ -356,7 +356,7 @@ func Int(b []byte, i int) (v int64, end int, ok bool) {
 	return v, j, err == nil
 }
 
-// jsonPlainString returns the string literal at b[i] (quotes included) and
+// PlainString returns the string literal at b[i] (quotes included) and
 // the index after it; ok is false when b[i] is not a string or the string
 // has escapes or invalid UTF-8, whose decoding callers leave to a full decoder.
 func PlainString(b []byte, i int) (s []byte, end int, ok bool) {

@@ -5,9 +5,9 @@ import (
 	"encoding/binary"
 )
 
-// jsonScalarEnd checks the JSON value at b[j] and returns the index after
+// ScalarEnd checks the JSON value at b[j] and returns the index after
 // it, or -1 when it is not valid JSON. An object or array is checked by
-// jsonValueEnd only when too short to nest 9,999 deep (encoding/json's
+// ValueEnd only when too short to nest 9,999 deep (encoding/json's
 // limit counts the record around it), else -1.
 func ScalarEnd(b []byte, j int, stack *[]byte) int {
 	if j >= len(b) {
@@ -33,7 +33,7 @@ func ScalarEnd(b []byte, j int, stack *[]byte) int {
 	return end
 }
 
-// jsonValidObject is json.Valid for text starting with '{' (after white
+// ValidObject is json.Valid for text starting with '{' (after white
 // space), by the in-place scanner; stack is its scratch buffer.
 func ValidObject(b []byte, stack *[]byte) bool {
 	end, st, grown := ValueEnd(b, 0, *stack)
@@ -41,10 +41,10 @@ func ValidObject(b []byte, stack *[]byte) bool {
 	return st == OK && SkipWS(b, end) == len(b)
 }
 
-// jsonStringEndFast is jsonStringEnd for the string whose '"' is b[i],
+// StringEndFast is StringEnd for the string whose '"' is b[i],
 // eight bytes at a time while they hold no '"', '\\' or control character
 // (Envoy's keys and values are short and plain); at the first such byte it
-// goes on byte by byte, and hands a string with escapes to jsonStringEnd.
+// goes on byte by byte, and hands a string with escapes to StringEnd.
 func StringEndFast(b []byte, i int) (int, int) {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	j := i + 1
@@ -68,7 +68,7 @@ func StringEndFast(b []byte, i int) (int, int) {
 	return j, More
 }
 
-// clientHasKey reports whether b holds "key" followed by a colon.
+// HasKey reports whether b holds "key" followed by a colon.
 func HasKey(b []byte, key string) bool {
 	q := []byte(`"` + key + `"`)
 	for {
@@ -83,7 +83,7 @@ func HasKey(b []byte, key string) bool {
 	}
 }
 
-// jsonPrintable reports whether s has no control characters, which a JSON
+// Printable reports whether s has no control characters, which a JSON
 // string may not hold unescaped.
 func Printable(s []byte) bool {
 	for _, c := range s {

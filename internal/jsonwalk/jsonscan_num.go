@@ -2,8 +2,8 @@ package jsonwalk
 
 import "strconv"
 
-// jsonFloat parses the JSON number at b[i] exactly as strconv.ParseFloat
-// does, and returns it and the index just past it (where jsonNumberEnd
+// Float parses the JSON number at b[i] exactly as strconv.ParseFloat
+// does, and returns it and the index just past it (where NumberEnd
 // ends it); ok is false when b[i] does not start a number of JSON's grammar
 // or the number is out of float64's range. It does not allocate.
 //
@@ -83,7 +83,7 @@ func btoi(b bool) int {
 
 // jsonExponent reads the exponent starting at b[j] (after the 'e'); ok is
 // false when it has no digits, short is false when it has more than 4,
-// which jsonFloat leaves to ParseFloat.
+// which Float leaves to ParseFloat.
 func jsonExponent(b []byte, j int) (e, end int, ok, short bool) {
 	neg := false
 	if j < len(b) && (b[j] == '+' || b[j] == '-') {
@@ -114,7 +114,7 @@ func jsonFloatSlow(b []byte, i, j int) (float64, int, bool) {
 var jsonPow10 = [23]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// jsonStrictInt parses the JSON integer at b[i] (no fraction or exponent)
+// StrictInt parses the JSON integer at b[i] (no fraction or exponent)
 // and returns it and the index just past it; ok is false when b[i] does
 // not start a number of JSON's grammar, the number has a fraction or an
 // exponent, or it is out of int64's range. It does not allocate.

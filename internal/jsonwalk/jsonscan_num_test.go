@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// jsonFloatCases are JSON numbers on both sides of jsonFloat's fast path.
+// jsonFloatCases are JSON numbers on both sides of Float's fast path.
 var jsonFloatCases = []string{
 	"0", "-0", "7.691", "0.29", "85.2", "4100.0000004", "0.0000006", "1e22", "1e23", "9007199254740993",
 	"9007199254740992", "123456789012345678", "1234567890123456789012", "0.1e-22", "1e-23", "2.5E+3",
@@ -20,7 +20,7 @@ func TestJSONFloatMatchesParseFloat(t *testing.T) {
 	}
 }
 
-// checkJSONFloat compares jsonFloat with strconv.ParseFloat on the JSON
+// checkJSONFloat compares Float with strconv.ParseFloat on the JSON
 // number s, followed by a comma as in an object.
 func checkJSONFloat(t *testing.T, s string) {
 	t.Helper()

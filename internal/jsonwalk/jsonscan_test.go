@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// jsonScanValid reports whether data is one JSON value by jsonValueEnd.
+// jsonScanValid reports whether data is one JSON value by ValueEnd.
 func jsonScanValid(data []byte) bool {
 	b := append(append([]byte(nil), data...), ' ') // a number may end the input
 	end, st, _ := ValueEnd(b, 0, nil)

@@ -8,21 +8,21 @@ import (
 // The one in-place walker of the project: WalkObject and WalkArray walk
 // unvalidated bytes and check the syntax as they go, so that a record is
 // read in one pass: the callbacks validate the values they read
-// (jsonWalkString, jsonFloat, jsonStrictInt) and skip the others with
-// jsonWalkSkip. Every function returns -1 (or ok false) for bytes that are
+// (WalkString, Float, StrictInt) and skip the others with
+// WalkSkip. Every function returns -1 (or ok false) for bytes that are
 // not JSON, whatever the callbacks were told before; callers then hand the
 // record to a full decoder, which gives its own error.
 
-// jsonWalkMaxDepth bounds the nesting of a value jsonWalkSkip skips, far
+// WalkMaxDepth bounds the nesting of a value WalkSkip skips, far
 // below encoding/json's limit, so that the depth of the walk itself never
 // decides between valid and too deep: deeper values go to the full decoder.
 const WalkMaxDepth = 512
 
-// jsonWalkObject walks the members of the JSON object at b[i] (after
+// WalkObject walks the members of the JSON object at b[i] (after
 // optional white space), calling member with each key's raw bytes (between
 // the quotes, escapes left as they are) and the index of its value; member
 // validates the value and returns the index just past it, or -1 to stop.
-// jsonWalkObject returns the index just past the object, or -1.
+// WalkObject returns the index just past the object, or -1.
 func WalkObject(b []byte, i int, member func(key []byte, j int) int) int {
 	i = SkipWS(b, i)
 	if i >= len(b) || b[i] != '{' {
@@ -64,10 +64,10 @@ func WalkObject(b []byte, i int, member func(key []byte, j int) int) int {
 	}
 }
 
-// jsonWalkArray walks the elements of the JSON array at b[i] (after
+// WalkArray walks the elements of the JSON array at b[i] (after
 // optional white space), calling elem with the index of each; elem
 // validates the element and returns the index just past it, or -1 to stop.
-// jsonWalkArray returns the index just past the array, or -1.
+// WalkArray returns the index just past the array, or -1.
 func WalkArray(b []byte, i int, elem func(j int) int) int {
 	i = SkipWS(b, i)
 	if i >= len(b) || b[i] != '[' {
@@ -97,9 +97,9 @@ func WalkArray(b []byte, i int, elem func(j int) int) int {
 	}
 }
 
-// jsonWalkSkip validates the JSON value at b[j] and returns the index just
+// WalkSkip validates the JSON value at b[j] and returns the index just
 // past it, or -1 for a value that is not JSON or nests deeper than
-// jsonWalkMaxDepth. stack is the scanner's scratch.
+// WalkMaxDepth. stack is the scanner's scratch.
 func WalkSkip(b []byte, j int, stack *[]byte) int {
 	end, st, grown := ValueEnd(b, j, *stack)
 	*stack = grown[:0]
@@ -113,10 +113,10 @@ func WalkSkip(b []byte, j int, stack *[]byte) int {
 	return end
 }
 
-// jsonWalkString returns the raw contents of the JSON string literal at
+// WalkString returns the raw contents of the JSON string literal at
 // b[j] (between the quotes) and the index after it; ok is false when b[j]
 // does not start a valid string. plain is false when the contents have
-// escapes or invalid UTF-8, which need jsonAppendUnescaped or a full decoder.
+// escapes or invalid UTF-8, which need AppendUnescaped or a full decoder.
 func WalkString(b []byte, j int) (s []byte, end int, plain, ok bool) {
 	if j >= len(b) || b[j] != '"' {
 		return nil, j, false, false
@@ -134,7 +134,7 @@ func WalkString(b []byte, j int) (s []byte, end int, plain, ok bool) {
 	return s, end, true, true
 }
 
-// jsonWalkLiteral returns the index after the literal lit ("true", "false"
+// WalkLiteral returns the index after the literal lit ("true", "false"
 // or "null") at b[j], or -1 when b[j] does not start it.
 func WalkLiteral(b []byte, j int, lit string) int {
 	if len(b)-j < len(lit) || string(b[j:j+len(lit)]) != lit {
@@ -143,7 +143,7 @@ func WalkLiteral(b []byte, j int, lit string) int {
 	return j + len(lit)
 }
 
-// jsonStructKey returns the index of key (raw, between the quotes) in
+// StructKey returns the index of key (raw, between the quotes) in
 // names, the JSON names of a struct's fields; -1 for a key that struct
 // decoding ignores; and ok false for a key it might match after unescaping
 // or case-insensitively (encoding/json and goccy/go-json fold case, the

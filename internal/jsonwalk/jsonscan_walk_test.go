@@ -7,8 +7,8 @@ import (
 )
 
 // walkValue validates the value at b[i] with the walker alone (containers by
-// jsonWalkObject and jsonWalkArray, scalars by jsonWalkString, jsonFloat and
-// jsonWalkLiteral) and returns the index after it, or -1.
+// WalkObject and WalkArray, scalars by WalkString, Float and
+// WalkLiteral) and returns the index after it, or -1.
 func walkValue(b []byte, i, depth int) int {
 	i = SkipWS(b, i)
 	if i >= len(b) || depth > 100 {
@@ -42,7 +42,7 @@ func walkValue(b []byte, i, depth int) int {
 	return -1
 }
 
-// checkWalk compares the walker's verdict on s with jsonValueEnd's.
+// checkWalk compares the walker's verdict on s with ValueEnd's.
 func checkWalk(t *testing.T, s string) {
 	b := []byte(s + " ") // a number may not end the input
 	end, st, _ := ValueEnd(b, 0, nil)

@@ -9,7 +9,7 @@ import (
 // Word-at-a-time (SWAR) scanning of JSON strings for the jsonl fast path,
 // whose strings are mostly plain ASCII ids, dates and paths: eight bytes are
 // tested at once for the bytes that end a plain run, and anything else is
-// left to the byte-wise jsonStringEnd and utf8.Valid.
+// left to the byte-wise StringEnd and utf8.Valid.
 
 const (
 	swarOnes  = 0x0101010101010101
@@ -20,20 +20,20 @@ const (
 // only make false flags above a zero byte).
 func swarZero(x uint64) uint64 { return (x - swarOnes) & ^x & swarHighs }
 
-// swarStringSpecial flags the bytes of x that jsonStringSpecial marks:
+// swarStringSpecial flags the bytes of x that StringSpecial marks:
 // '"', '\\' and those below 0x20; the lowest flag is exact.
 func swarStringSpecial(x uint64) uint64 {
 	return swarZero(x^(swarOnes*'"')) | swarZero(x^(swarOnes*'\\')) | (x-swarOnes*0x20)&^x&swarHighs
 }
 
-// swarASCIIStop flags the bytes of x that end a run of plain ASCII string
+// ASCIIStop flags the bytes of x that end a run of plain ASCII string
 // bytes: those swarStringSpecial flags and the non-ASCII ones; the lowest
 // flag is exact.
 func ASCIIStop(x uint64) uint64 { return swarStringSpecial(x) | x&swarHighs }
 
-// jsonStringEndSWAR is jsonStringEnd: the index just past the string whose
+// StringEndSWAR is StringEnd: the index just past the string whose
 // '"' is b[i], and its scan status. A string with an escape or a control
-// character is handed to jsonStringEnd.
+// character is handed to StringEnd.
 func StringEndSWAR(b []byte, i int) (int, int) {
 	j := i + 1
 	for ; j+8 <= len(b); j += 8 {
@@ -56,7 +56,7 @@ func StringEndSWAR(b []byte, i int) (int, int) {
 	return StringEnd(b, i)
 }
 
-// jsonlPlain reports whether a raw key or string's contents are their
+// Plain reports whether a raw key or string's contents are their
 // decoded self: no escapes, valid UTF-8.
 func Plain(s []byte) bool {
 	i := 0

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// TestJSONSWAR checks jsonStringEndSWAR against jsonStringEnd and jsonlPlain
+// TestJSONSWAR checks StringEndSWAR against StringEnd and Plain
 // against its definition on random strings of the bytes that matter, at
 // every alignment.
 func TestJSONSWAR(t *testing.T) {

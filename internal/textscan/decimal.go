@@ -7,12 +7,12 @@ import (
 	"strings"
 )
 
-// maxDecimalExponent bounds the exponent of a decimal given to
-// scaledDecimalToNs, so that hostile input cannot make big.Rat allocate
+// MaxDecimalExponent bounds the exponent of a decimal given to
+// ScaledDecimalNs, so that hostile input cannot make big.Rat allocate
 // without limit.
 const MaxDecimalExponent = 30
 
-// scaledDecimalToNs returns the decimal number s (sign, digits, optional
+// ScaledDecimalNs returns the decimal number s (sign, digits, optional
 // fraction and exponent, e.g. "1.5", "-2e3") times unitNs, as integer
 // nanoseconds rounded to the nearest nanosecond (halves away from zero). It
 // is exact: "1700000000.123456789" seconds gives 1700000000123456789. It
@@ -46,7 +46,7 @@ func ScaledDecimalNs(s string, unitNs int64) (int64, bool) {
 	return q.Int64(), true
 }
 
-// decimalScaled parses a decimal number s ("1717171717.123456", "-1",
+// DecimalScaled parses a decimal number s ("1717171717.123456", "-1",
 // "12.5") and returns it multiplied by 10^scale, truncated toward zero,
 // without the rounding errors of float64. Exponent forms go through float64.
 func DecimalScaled(s string, scale int) (int64, bool) {

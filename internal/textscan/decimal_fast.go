@@ -1,9 +1,9 @@
 package textscan
 
-// scaledDecimalBytesNs is scaledDecimalToNs for value bytes: the common
+// ScaledDecimalBytesNs is ScaledDecimalNs for value bytes: the common
 // shape -?(0|[1-9][0-9]*)(\.[0-9]+)? with at most 18 integer digits and a
 // power-of-ten unit up to 1e9 is read in place, exactly and without
-// allocating; anything else goes to scaledDecimalToNs.
+// allocating; anything else goes to ScaledDecimalNs.
 func ScaledDecimalBytesNs(b []byte, unitNs int64) (int64, bool) {
 	if len(b) > 64 { // scaledDecimalToNs refuses these; so must this
 		return ScaledDecimalNs(string(b), unitNs)
@@ -50,7 +50,7 @@ func ScaledDecimalBytesNs(b []byte, unitNs int64) (int64, bool) {
 	return v, true
 }
 
-// decimalUnitDigits returns log10(unitNs) for 1, 10, … 1e9, else -1.
+// DecimalUnitDigits returns log10(unitNs) for 1, 10, … 1e9, else -1.
 func DecimalUnitDigits(unitNs int64) int {
 	for u, p := 0, int64(1); u <= 9; u, p = u+1, p*10 {
 		if p == unitNs {

@@ -6,7 +6,7 @@ import (
 )
 
 // TestScaledDecimalBytesNs checks the in-place reader against
-// scaledDecimalToNs.
+// ScaledDecimalNs.
 func TestScaledDecimalBytesNs(t *testing.T) {
 	for _, s := range []string{"0", "1", "-1", "1.5", "-0.5", "0.0000000005", "-0.0000000005", "0.0000000004",
 		"1795428001.3234567891", "1795428001.32345678951", "40.5", "007", "0.1e3", "+1", "1.", ".5", "-", "",

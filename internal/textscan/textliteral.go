@@ -2,7 +2,7 @@ package textscan
 
 import "bytes"
 
-// indexLiteral returns the index of the first occurrence of lit (not empty)
+// IndexLiteral returns the index of the first occurrence of lit (not empty)
 // in s, or -1, and whether it is the first occurrence of lit's first byte.
 func IndexLiteral(s, lit []byte) (int, bool) {
 	if len(lit) == 1 {

@@ -4,7 +4,7 @@ package textscan
 // textvalues.go): each reads the common form in place and hands anything else
 // to the general parser, so that both give the same result.
 
-// digitsValue returns the value of b when it is 1 to 18 ASCII digits.
+// Digits returns the value of b when it is 1 to 18 ASCII digits.
 func Digits(b []byte) (int64, bool) {
 	if len(b) == 0 || len(b) > 18 {
 		return 0, false
@@ -19,8 +19,8 @@ func Digits(b []byte) (int64, bool) {
 	return v, true
 }
 
-// decimalScaledBytes is decimalScaled for value bytes: "-"?digits with an
-// optional fraction is read in place, anything else by decimalScaled.
+// DecimalScaledBytes is DecimalScaled for value bytes: "-"?digits with an
+// optional fraction is read in place, anything else by DecimalScaled.
 func DecimalScaledBytes(b []byte, scale int) (int64, bool) {
 	i, neg := 0, len(b) > 0 && b[0] == '-'
 	if neg {
@@ -54,10 +54,10 @@ func DecimalScaledBytes(b []byte, scale int) (int64, bool) {
 	return v, true
 }
 
-// decimalNs is scaledDecimalToNs for digits with an optional fraction
+// DecimalNs is ScaledDecimalNs for digits with an optional fraction
 // ("1.234567") and a power-of-ten unit, read without big.Rat: num × unit
 // rounded to the nearest ns, halves away from zero. Anything else goes to
-// scaledDecimalToNs.
+// ScaledDecimalNs.
 func DecimalNs[S ~string | ~[]byte](num S, unit int64) (int64, bool) {
 	p := 0 // unit = 10^p
 	switch unit {
@@ -98,12 +98,12 @@ func DecimalNs[S ~string | ~[]byte](num S, unit int64) (int64, bool) {
 	return ns + q, true
 }
 
-// pow10 returns 10^n for n from 0 to 18.
+// Pow10 returns 10^n for n from 0 to 18.
 func Pow10(n int) int64 { return pow10s[n] }
 
 var pow10s = [19]int64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18}
 
-// asciiSpace reports whether c is ASCII white space as unicode.IsSpace has it.
+// ASCIISpace reports whether c is ASCII white space as unicode.IsSpace has it.
 func ASCIISpace(c byte) bool {
 	return c == ' ' || c >= '\t' && c <= '\r'
 }

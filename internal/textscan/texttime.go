@@ -6,7 +6,7 @@ import "time"
 // each reads the common layout in place and reports false for anything else,
 // which the caller hands to time.Parse.
 
-// twoDigits returns the value of b[i:i+2] when both are digits, else -1.
+// TwoDigits returns the value of b[i:i+2] when both are digits, else -1.
 func TwoDigits(b []byte, i int) int {
 	c, d := b[i]-'0', b[i+1]-'0'
 	if c > 9 || d > 9 {
@@ -15,7 +15,7 @@ func TwoDigits(b []byte, i int) int {
 	return int(c)*10 + int(d)
 }
 
-// unixDays returns the days from 1970-01-01 to the given proleptic
+// UnixDays returns the days from 1970-01-01 to the given proleptic
 // Gregorian date (Howard Hinnant's days_from_civil).
 func UnixDays(y, m, d int) int64 {
 	if m <= 2 {
@@ -29,7 +29,7 @@ func UnixDays(y, m, d int) int64 {
 	return int64(era*146097 + doe - 719468)
 }
 
-// daysInMonth is the number of days of month m (1-12) in year y.
+// DaysInMonth is the number of days of month m (1-12) in year y.
 func DaysInMonth(m, y int) int {
 	if m == 2 && (y%4 == 0 && (y%100 != 0 || y%400 == 0)) {
 		return 29
@@ -37,7 +37,7 @@ func DaysInMonth(m, y int) int {
 	return int("\x1f\x1c\x1f\x1e\x1f\x1e\x1f\x1f\x1e\x1f\x1e\x1f"[m-1])
 }
 
-// civilNs is a validated date and time of day (years 1900-2199, so that
+// CivilNs is a validated date and time of day (years 1900-2199, so that
 // any instant fits int64 nanoseconds) as Unix nanoseconds, UTC.
 func CivilNs(y, mo, d, h, mi, s int) (int64, bool) {
 	if y < 1900 || y > 2199 || mo < 1 || mo > 12 || d < 1 || d > DaysInMonth(mo, y) ||
@@ -47,7 +47,7 @@ func CivilNs(y, mo, d, h, mi, s int) (int64, bool) {
 	return (UnixDays(y, mo, d)*86400 + int64(h*3600+mi*60+s)) * 1e9, true
 }
 
-// rfc3339Ns reads "2006-01-02T15:04:05[.fraction](Z|±07:00)" as
+// RFC3339Ns reads "2006-01-02T15:04:05[.fraction](Z|±07:00)" as
 // time.Parse(time.RFC3339Nano, …).UnixNano() does, for years 1900-2199 and
 // zone offsets below 24 h; it reports false for any other text.
 func RFC3339Ns(b []byte) (int64, bool) {
@@ -65,7 +65,7 @@ func RFC3339Ns(b []byte) (int64, bool) {
 	return RFC3339Rest(b[19:], ns)
 }
 
-// zoneOffset reads "Z" (when z is set), "±hh:mm" (colon) or "±hhmm" as the
+// ZoneOffset reads "Z" (when z is set), "±hh:mm" (colon) or "±hhmm" as the
 // whole of b, with hh below 24 and mm below 60, into nanoseconds east of UTC.
 func ZoneOffset(b []byte, colon bool) (int64, bool) {
 	if z := len(b) == 1 && b[0] == 'Z'; z || len(b) == 0 {
@@ -91,10 +91,10 @@ func ZoneOffset(b []byte, colon bool) (int64, bool) {
 	return off, true
 }
 
-// clfMonths are the month names of the Common Log Format's dates, in order.
+// CLFMonths are the month names of the Common Log Format's dates, in order.
 const CLFMonths = "JanFebMarAprMayJunJulAugSepOctNovDec"
 
-// clfDate reads "02/Jan/2006:15:04:05" at the start of b: the layout of
+// CLFDate reads "02/Jan/2006:15:04:05" at the start of b: the layout of
 // nginx's $time_local and HAProxy's dates, without their zone or
 // milliseconds. It returns the fields, or ok=false for anything that
 // time.Parse might read differently (one-digit hours, other month cases).
@@ -112,8 +112,8 @@ func CLFDate(b []byte) (y, mo, d, h, mi, s int, ok bool) {
 	return y1*100 + y2, mo, d, h, mi, s, mo > 0 && y1 >= 0 && y2 >= 0
 }
 
-// timeLocalNs reads nginx's $time_local ("02/Jan/2006:15:04:05 -0700") as
-// time.Parse does, for the shapes clfDate, civilNs and zoneOffset take.
+// TimeLocalNs reads nginx's $time_local ("02/Jan/2006:15:04:05 -0700") as
+// time.Parse does, for the shapes CLFDate, CivilNs and ZoneOffset take.
 func TimeLocalNs(b []byte) (int64, bool) {
 	y, mo, d, h, mi, s, ok := CLFDate(b)
 	if !ok || len(b) != 26 || b[20] != ' ' {
@@ -124,8 +124,8 @@ func TimeLocalNs(b []byte) (int64, bool) {
 	return ns - off, ok && zok
 }
 
-// clfMillisNs reads HAProxy's "02/Jan/2006:15:04:05.000" in loc as
-// time.ParseInLocation does, for the shapes clfDate and civilNs take.
+// CLFMillisNs reads HAProxy's "02/Jan/2006:15:04:05.000" in loc as
+// time.ParseInLocation does, for the shapes CLFDate and CivilNs take.
 func CLFMillisNs(b []byte, loc *time.Location) (int64, bool) {
 	y, mo, d, h, mi, s, ok := CLFDate(b)
 	if !ok || len(b) != 24 || b[20] != '.' {
@@ -142,7 +142,7 @@ func CLFMillisNs(b []byte, loc *time.Location) (int64, bool) {
 	return time.Date(y, time.Month(mo), d, h, mi, s, int(ms)*1e6, loc).UnixNano(), true
 }
 
-// looseRFC3339Ns reads the common shapes of the date formats jsonl's
+// LooseRFC3339Ns reads the common shapes of the date formats jsonl's
 // rfc3339 and litellm's ISO dates accept, in place: RFC 3339 with 'T' or
 // ' ' between date and time, and, when tz is nil or UTC, without a zone;
 // ok is false for anything else, which their time.Parse layouts then read.

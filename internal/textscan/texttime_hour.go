@@ -1,8 +1,8 @@
 package textscan
 
-// rfc3339Hour is rfc3339Ns with the date and hour of the last value read
+// RFC3339Hour is RFC3339Ns with the date and hour of the last value read
 // remembered: access log lines of one hour share "2006-01-02T15", so the
-// calendar arithmetic (civilNs, with rfc3339Ns a tenth of DecodeEnvoyText's
+// calendar arithmetic (CivilNs, with RFC3339Ns a tenth of DecodeEnvoyText's
 // instructions) runs once per hour of log instead of once per line.
 type RFC3339Hour struct {
 	prefix [13]byte // "2006-01-02T15" of the hour remembered
@@ -10,7 +10,7 @@ type RFC3339Hour struct {
 	ok     bool
 }
 
-// ns returns rfc3339Ns(b).
+// ns returns RFC3339Ns(b).
 func (c *RFC3339Hour) Ns(b []byte) (int64, bool) {
 	if !c.ok || len(b) < 20 || string(b[:13]) != string(c.prefix[:]) {
 		return c.miss(b)
@@ -22,11 +22,11 @@ func (c *RFC3339Hour) Ns(b []byte) (int64, bool) {
 	return RFC3339Rest(b[19:], c.base+int64(mi*60+s)*1e9)
 }
 
-// miss reads b by rfc3339Ns and remembers its hour when it is valid.
+// miss reads b by RFC3339Ns and remembers its hour when it is valid.
 func (c *RFC3339Hour) miss(b []byte) (int64, bool) {
 	ns, ok := RFC3339Ns(b)
 	if ok {
-		// rfc3339Ns checked the date and hour.
+		// RFC3339Ns checked the date and hour.
 		y := TwoDigits(b, 0)*100 + TwoDigits(b, 2)
 		c.base, c.ok = CivilNs(y, TwoDigits(b, 5), TwoDigits(b, 8), TwoDigits(b, 11), 0, 0)
 		copy(c.prefix[:], b[:13])
@@ -34,7 +34,7 @@ func (c *RFC3339Hour) miss(b []byte) (int64, bool) {
 	return ns, ok
 }
 
-// rfc3339Rest is the end of rfc3339Ns: the fraction and zone of rest added
+// RFC3339Rest is the end of RFC3339Ns: the fraction and zone of rest added
 // to ns, the instant its first 19 bytes give in UTC.
 func RFC3339Rest(rest []byte, ns int64) (int64, bool) {
 	if len(rest) >= 2 && rest[0] == '.' && rest[1] >= '0' && rest[1] <= '9' {

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestRFC3339Hour compares rfc3339Hour with rfc3339Ns on runs of random
+// TestRFC3339Hour compares RFC3339Hour with RFC3339Ns on runs of random
 // timestamps sharing hours, with bad minutes, seconds, fractions and zones.
 func TestRFC3339Hour(t *testing.T) {
 	r := rand.New(rand.NewSource(2))

@@ -66,7 +66,7 @@ func TestDigitsValue(t *testing.T) {
 	}
 }
 
-// FuzzDecimalNs checks decimalNs against scaledDecimalToNs.
+// FuzzDecimalNs checks DecimalNs against ScaledDecimalNs.
 func FuzzDecimalNs(f *testing.F) {
 	for _, s := range []string{"1.234567", "40", "25.3", "0.5", "0.05", "1.", ".5", "1.2.3", "", "999999999.999999999", "9223372036.854775807",
 		"0.0000000005", "1234567890123456789", "3.463885359", "1e3"} {
