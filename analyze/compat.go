@@ -58,10 +58,10 @@ var compatMetrics = map[string][]metricDef{
 }
 
 // vllmTPOT is (latency − ttft) / (T − 1) in ms. latency is the recorded
-// last_token (vllm-bench writes start + its latencies[i] there, which on the
-// chat backend is the last non-[DONE] message, usage chunk included, as
-// vLLM's clock moves on every such message), else the last chunk (where the
-// completions backend stops its clock), else end.
+// last_token (vllm-bench writes start + its latencies[i] there: on the chat
+// backend of most vLLM versions the last non-[DONE] message, usage chunk
+// included, as its clock moved on every such message), else the last chunk
+// (where the completions backend stops its clock), else end.
 func vllmTPOT(r *request) (float64, bool) {
 	last := r.last
 	if !last.ok {
