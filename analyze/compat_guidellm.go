@@ -63,16 +63,19 @@ func repeat(dst []float64, v float64, n int64) []float64 {
 // pair is one request's value and weight.
 type pair struct{ v, w float64 }
 
-// guidellmStats summarizes the requests reqs of acc under f as guidellm's
-// DistributionSummary.from_values(values, weights) does (guidellm
-// objects/statistics.py, from_distribution_function): entries sorted by
-// value, probabilities w / Σw, the CDF their running sum; count is the number
-// of entries (requests), mean Σ v·p, std √Σ (v − mean)²·p, min and max the
-// extreme values, and each percentile q the first value whose cumulative
-// probability reaches q (inverted CDF, no interpolation; np.searchsorted on
-// the CDF). Entries of weight 0 carry no probability and are left out.
-// guidellm gives no confidence interval; the bounds are null. It returns
-// false when no request has a value.
+// guidellmStats summarizes the requests idx of reqs under f as guidellm's
+// DistributionSummary.from_values over (value, weight) pairs does
+// (src/guidellm/schemas/statistics.py, from_values and
+// Percentiles.from_pdf; the benchmark's metrics.py passes
+// from_values_function the pairs of the successful requests): count is
+// round(Σ w); equal values are merged, summing their weights; values of
+// weight 0 are dropped; probabilities are w / Σw over the values in
+// ascending order and the CDF their running sum (np.cumsum); mean is Σ v·p,
+// std √Σ (v − mean)²·p, min and max the extreme values, and each percentile
+// q the first value whose cumulative probability reaches q
+// (np.searchsorted(cdf, q, side="left"): the inverted CDF, no
+// interpolation). guidellm gives no confidence interval; the bounds are
+// null. It returns false when no request has a value of positive weight.
 func guidellmStats(reqs []request, idx []int32, f weightedValue) (stats, bool) {
 	var ps []pair
 	total := 0.0
@@ -86,7 +89,8 @@ func guidellmStats(reqs []request, idx []int32, f weightedValue) (stats, bool) {
 		return stats{}, false
 	}
 	slices.SortStableFunc(ps, func(a, b pair) int { return cmp.Compare(a.v, b.v) })
-	s := stats{count: int64(len(ps)), min: ps[0].v, max: ps[len(ps)-1].v}
+	ps = mergeEqual(ps)
+	s := stats{count: int64(math.Round(total)), min: ps[0].v, max: ps[len(ps)-1].v}
 	cdf := make([]float64, len(ps))
 	run := 0.0
 	for i, p := range ps {
@@ -105,4 +109,18 @@ func guidellmStats(reqs []request, idx []int32, f weightedValue) (stats, bool) {
 		s.ciLow, s.ciHigh = append(s.ciLow, nil), append(s.ciHigh, nil)
 	}
 	return s, true
+}
+
+// mergeEqual merges the runs of equal values of sorted ps into one pair
+// each, summing their weights, as np.unique with np.add.at does.
+func mergeEqual(ps []pair) []pair {
+	out := ps[:1]
+	for _, p := range ps[1:] {
+		if last := &out[len(out)-1]; p.v == last.v {
+			last.w += p.w
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }

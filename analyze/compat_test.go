@@ -28,11 +28,11 @@ func TestCompatMetrics(t *testing.T) {
 	g := run("genai-perf")
 	checkStats(t, metricOf(t, g, "client", "genai-perf.request_latency", nil), 1, 270, 270, 270, 270, 270)
 	checkStats(t, metricOf(t, g, "client", "genai-perf.inter_token_latency", nil), 1, 42.5, 42.5, 42.5, 42.5, 42.5)
-	// guidellm: itl = our tpot 40 (one request: count 1 whatever its
-	// weight); tpot = (260 − 0)/5 = 52.
+	// guidellm: itl = our tpot 40, weight T − 1 = 4 (count: the weights);
+	// tpot = (260 − 0)/5 = 52, weight 5.
 	gl := run("guidellm")
-	checkStats(t, metricOf(t, gl, "client", "guidellm.itl", nil), 1, 40, 40, 40, 40, 40)
-	checkStats(t, metricOf(t, gl, "client", "guidellm.tpot", nil), 1, 52, 52, 52, 52, 52)
+	checkStats(t, metricOf(t, gl, "client", "guidellm.itl", nil), 4, 40, 40, 40, 40, 40)
+	checkStats(t, metricOf(t, gl, "client", "guidellm.tpot", nil), 5, 52, 52, 52, 52, 52)
 	// llmperf: (last content chunk − start)/T = 270/5 = 54.
 	checkStats(t, metricOf(t, run("llmperf"), "client", "llmperf.inter_token_latency", nil), 1, 54, 54, 54, 54, 54)
 	if hasMetric(v, "client", "guidellm.itl") || hasMetric(run(""), "client", "vllm.itl") {
@@ -94,7 +94,8 @@ func TestGuidellmPercentiles(t *testing.T) {
 		t.Errorf("p95 %g p99 %g p999 %g ci %v", m.P95, m.P99, m.P999, m.CI95["p50"])
 	}
 	// ITL 10 ms (T 2, weight 1), 20 (T 3, weight 2), 30 (T 8, weight 7):
-	// mean 1 + 4 + 21 = 26, variance 25.6 + 7.2 + 11.2 = 44, p50 = 30.
+	// count Σw = 10, mean 1 + 4 + 21 = 26, variance 25.6 + 7.2 + 11.2 = 44,
+	// p50 = 30.
 	evs = evs[:0]
 	for _, c := range []struct{ v, t float64 }{{10, 2}, {20, 3}, {30, 8}} {
 		e := wallEvent(schema.SourceClient, 0)
@@ -102,31 +103,34 @@ func TestGuidellmPercentiles(t *testing.T) {
 		evs = append(evs, e)
 	}
 	m = metricOf(t, Run(evs, nil, Options{Compat: "guidellm"}), "client", "guidellm.itl", nil)
-	checkStats(t, m, 3, 26, 10, 30, 30, 30)
+	checkStats(t, m, 10, 26, 10, 30, 30, 30)
 	if !near(m.Std, math.Sqrt(44)) {
 		t.Errorf("std %g, want √44", m.Std)
 	}
 }
 
 // TestGuidellmTPOTFallsBackToEnd: without a last token guidellm's TPOT ends
-// at the request's end: (300 − 0)/3 = 100.
+// at the request's end: (300 − 0)/3 = 100, weight 3.
 func TestGuidellmTPOTFallsBackToEnd(t *testing.T) {
 	e := wallEvent(schema.SourceClient, 0)
 	e.EndNs, e.OutputTokens = at(300), ptr(int64(3))
 	m := metricOf(t, Run([]schema.Event{e}, nil, Options{Compat: "guidellm"}), "client", "guidellm.tpot", nil)
-	checkStats(t, m, 1, 100, 100, 100, 100, 100)
+	checkStats(t, m, 3, 100, 100, 100, 100, 100)
 }
 
-// TestGenaiPerfNonStreamed: one non-streamed response at 4 ns after a start
-// at 0 with 4 tokens: request_latency 4 ns and inter_token_latency
-// ((4 − 0) − 4)/(4 − 1) = 0, as test_session_metrics expects.
-func TestGenaiPerfNonStreamed(t *testing.T) {
-	e := schema.Event{Source: schema.SourceClient, Clock: schema.ClockWall, StartNs: ptr(int64(1)), EndNs: ptr(int64(5)), OutputTokens: ptr(int64(4))}
-	r := newRequest(&e)
-	if v, ok := genaiPerfLatency(&r); !ok || v != 4e-6 {
-		t.Errorf("request_latency %g ms", v)
+// TestGuidellmMergesEqualValues: guidellm merges equal values, summing
+// their weights, before the running sum. ITL 1 ms (weight 1), 4 ms twice
+// (weights 1 and 7), 7 ms (weight 1): merged, the CDF is 0.1, 0.9, 1.0 and
+// p90 = 4; summed request by request it would be 0.1, 0.2,
+// 0.8999999999999999 and give 7 (Python floats). Count Σw = 10, mean (1 +
+// 4·8 + 7)/10 = 4.
+func TestGuidellmMergesEqualValues(t *testing.T) {
+	var evs []schema.Event
+	for _, c := range []struct{ v, t float64 }{{1, 2}, {4, 2}, {4, 8}, {7, 2}} {
+		e := wallEvent(schema.SourceClient, 0)
+		e.FirstTokenNs, e.LastTokenNs, e.OutputTokens = at(100), at(100+c.v*(c.t-1)), ptr(int64(c.t))
+		evs = append(evs, e)
 	}
-	if v, ok := genaiPerfITL(&r); !ok || v != 0 {
-		t.Errorf("inter_token_latency %g %v", v, ok)
-	}
+	m := metricOf(t, Run(evs, nil, Options{Compat: "guidellm"}), "client", "guidellm.itl", nil)
+	checkStats(t, m, 10, 4, 1, 4, 4, 7)
 }
