@@ -26,14 +26,17 @@ type peerRequest struct {
 type peerCase struct {
 	file, test string
 	tokenizer  bool
-	reqs       []peerRequest
+	// body is true for non-streamed responses: GenAI-Perf's ttft is then
+	// the whole response's arrival, ttftrace gives no TTFT.
+	body bool
+	reqs []peerRequest
 }
 
 // peerCases are the expectations of genai-perf/tests/test_data_parser/
 // test_llm_profile_data_parser.py (triton-inference-server/perf_analyzer),
 // each quoting the test's line it comes from.
 var peerCases = []peerCase{
-	{"genai-perf_triton_profile_data.json", "test_triton_llm_profile_data", true, []peerRequest{
+	{"genai-perf_triton_profile_data.json", "test_triton_llm_profile_data", true, false, []peerRequest{
 		// concurrency 10: "request_latencies": [7, 9], "time_to_first_tokens": [2, 2],
 		// "time_to_second_tokens": [2, 3], "inter_token_latencies": [2, 1],
 		// "output_sequence_lengths": [3, 6],
@@ -43,13 +46,13 @@ var peerCases = []peerCase{
 		// "output_sequence_lengths": [4, 6],
 		{2, 13, 1, 4, 4}, {3, 8, 2, 6, 1},
 	}},
-	{"genai-perf_openai_profile_data.json", "test_openai_llm_profile_data", true, []peerRequest{
+	{"genai-perf_openai_profile_data.json", "test_openai_llm_profile_data", true, false, []peerRequest{
 		// "request_latencies": [11, 13], "time_to_first_tokens": [4, 5],
 		// "time_to_second_tokens": [3, 4], "inter_token_latencies": [4, 2],
 		// "output_sequence_lengths": [3, 6],
 		{4, 11, 3, 3, 4}, {5, 13, 4, 6, 2},
 	}},
-	{"genai-perf_openai_vlm_profile_data.json", "test_openai_vlm_profile_data", true, []peerRequest{
+	{"genai-perf_openai_vlm_profile_data.json", "test_openai_vlm_profile_data", true, false, []peerRequest{
 		// "request_latencies": [11, 13], "time_to_first_tokens": [4, 5],
 		// "time_to_second_tokens": [3, 4], "inter_token_latencies": [4, 2],
 		// "output_sequence_lengths": [3, 6],
@@ -59,8 +62,32 @@ var peerCases = []peerCase{
 	// only feeds the SSE merge tests); these follow _parse_requests by hand
 	// from its timestamps: [3, 5, 8, DONE 12] sent at 1, [4, 7, 11, 15,
 	// DONE 18] sent at 2, the [DONE] responses dropped.
-	{"genai-perf_openai_completions_profile_data.json", "(by hand)", true, []peerRequest{
+	{"genai-perf_openai_completions_profile_data.json", "(by hand)", true, false, []peerRequest{
 		{2, 7, 2, 0, 0}, {2, 13, 3, 0, 0},
+	}},
+	// TensorRT-LLM engine: tokens are the counted output_ids, no tokenizer.
+	{"genai-perf_tensorrtllm_engine_profile_data.json", "test_tensorrtllm_engine_llm_profile_data", false, false, []peerRequest{
+		// concurrency 10: "request_latencies": [7, 9], "time_to_first_tokens": [2, 2],
+		// "time_to_second_tokens": [2, 3], "inter_token_latencies": [2, 4],
+		// "output_sequence_lengths": [3, 3],
+		{2, 7, 2, 3, 2}, {2, 9, 3, 3, 4},
+		// request_rate 2.0: "request_latencies": [13, 8], "time_to_first_tokens": [2, 3],
+		// "time_to_second_tokens": [1, 2], "inter_token_latencies": [4, 2],
+		// "output_sequence_lengths": [4, 3],
+		{2, 13, 1, 4, 4}, {3, 8, 2, 3, 2},
+	}},
+	{"genai-perf_huggingface_generate_profile_data.json", "test_huggingface_generate_llm_profile_data", true, false, []peerRequest{
+		// "request_latencies": [7, 9], "time_to_first_tokens": [2, 2],
+		// "time_to_second_tokens": [2, 3], "inter_token_latencies": [2, 2],
+		// "output_sequence_lengths": [4, 5],
+		{2, 7, 2, 4, 2}, {2, 9, 3, 5, 2},
+	}},
+	{"genai-perf_session_profile_data.json", "test_session_metrics", true, true, []peerRequest{
+		// # [5 - 1, 17 - 14] "request_latencies": [4, 3],
+		// # Same as request_latencies "time_to_first_tokens": [4, 3],
+		// # N/A "time_to_second_tokens": [],
+		// "inter_token_latencies": [0, 0], "output_sequence_lengths": [4, 4],
+		{4, 4, 0, 4, 0}, {3, 3, 0, 4, 0},
 	}},
 }
 
@@ -75,7 +102,7 @@ func TestGenaiPerfOwnExpectations(t *testing.T) {
 				t.Fatalf("%d events, want %d (%s)", len(evs), len(c.reqs), c.test)
 			}
 			for i, want := range c.reqs {
-				checkPeerRequest(t, i, evs[i], want, c.tokenizer)
+				checkPeerRequest(t, i, evs[i], want, c)
 			}
 		})
 	}
@@ -112,12 +139,12 @@ func decodePeer(t *testing.T, file string) []schema.Event {
 }
 
 // checkPeerRequest checks request i's figures against the peer's.
-func checkPeerRequest(t *testing.T, i int, e schema.Event, want peerRequest, tokenizer bool) {
+func checkPeerRequest(t *testing.T, i int, e schema.Event, want peerRequest, c peerCase) {
 	t.Helper()
 	if e.Error != schema.ErrorNone || e.Completed == nil || !*e.Completed {
 		t.Fatalf("request %d: error %q completed %v", i, e.Error, e.Completed)
 	}
-	if want.osl > 0 && tokenizer {
+	if want.osl > 0 && c.tokenizer {
 		e.OutputTokens = &want.osl
 	} else if want.osl > 0 && (e.OutputTokens == nil || *e.OutputTokens != want.osl) {
 		t.Errorf("request %d: output tokens %v, want %d", i, e.OutputTokens, want.osl)
@@ -131,6 +158,12 @@ func checkPeerRequest(t *testing.T, i int, e schema.Event, want peerRequest, tok
 	}
 	a := analyze.Run([]schema.Event{e}, nil, analyze.Options{Compat: "genai-perf"})
 	figures := map[string]int64{"ttft": want.ttft, "genai-perf.request_latency": want.latency}
+	if c.body {
+		delete(figures, "ttft")
+		if _, ok := nsOf(a, "ttft"); ok || want.ttft != want.latency {
+			t.Errorf("request %d: a TTFT for a non-streamed body", i)
+		}
+	}
 	if want.osl > 0 {
 		figures["genai-perf.inter_token_latency"] = want.itl
 	}
