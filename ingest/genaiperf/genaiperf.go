@@ -56,8 +56,9 @@ import (
 //   - tokens: usage.completion_tokens/prompt_tokens when a usage block was
 //     sent (provenance usage), else the counted token events or ids.
 //   - Completed: [DONE] or a finish_reason was seen, a whole non-streamed
-//     JSON body was read (finish_reason or not), or a Triton, engine or
-//     generate response with output; and no error. An error
+//     chat.completion or text_completion body was read (finish_reason or
+//     not), or a Triton, engine or generate response with output; and no
+//     error. An error
 //     object in a response gives the error class (its numeric code as an HTTP
 //     status, else its type); a stream cut before its end is interrupted; a
 //     request with no response at all is server_error. A request whose

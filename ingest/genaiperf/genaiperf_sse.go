@@ -312,7 +312,9 @@ func (s *gpStream) finish() {
 			s.errorClass = schema.ErrorServer // e.g. an HTML error page from a proxy
 			break
 		}
-		s.done = true // a whole JSON body is a complete response, finish_reason or not
+		if s.object == "chat.completion" || s.object == "text_completion" {
+			s.done = true // a whole completion body is complete, finish_reason or not
+		}
 	}
 	s.pending = nil
 }

@@ -88,3 +88,20 @@ func TestGenaiPerfLayoutRoutesAgree(t *testing.T) {
 	checkGpQuick(t, []byte(engineDoc(`{"timestamp":100,"response_timestamps":[110,120],"response_outputs":[{"response":"data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n"},{"output_ids":[1]}]}`)))
 	checkGpQuick(t, []byte(engineDoc(`{"timestamp":100,"response_timestamps":[110],"response_outputs":[{}]}`)))
 }
+
+// TestGenaiPerfWholeBody: a whole non-streamed completion body is complete
+// without a finish_reason; another JSON body without one (a framework's
+// {"detail": …} error page) is not taken for a success.
+func TestGenaiPerfWholeBody(t *testing.T) {
+	for body, completed := range map[string]bool{
+		`{\"object\":\"chat.completion\",\"choices\":[{\"message\":{\"content\":\"hi\"}}]}`: true,
+		`{\"object\":\"text_completion\",\"choices\":[{\"text\":\"hi\"}]}`:                  true,
+		`{\"detail\":\"Not Found\"}`: false,
+	} {
+		doc := engineDoc(`{"timestamp":100,"response_timestamps":[150],"response_outputs":[{"response":"` + body + `"}]}`)
+		rec := decodetest.DecodeOne(t, Format{}, decode.Options{}, doc)
+		if len(rec.Events) != 1 || *rec.Events[0].Event.Completed != completed {
+			t.Errorf("%s: %d events, rejects %v", body, len(rec.Events), rec.Rejects)
+		}
+	}
+}
