@@ -29,11 +29,14 @@ var compatMetrics = map[string][]metricDef{
 		// without content): it ends at the last content response.
 		{"genai-perf.request_latency", "ms", "start", "last_chunk", true, one(genaiPerfLatency)},
 		// GenAI-Perf inter_token_latency (_parse_requests: round((req_latency
-		// − ttft) / (total_output_token − 1)) in ns). AIPerf computes the same
-		// quotient (metrics/types/inter_token_latency_metric.py, over
-		// request_latency_metric.py's last content response) without the
-		// rounding, a difference under 0.5 ns.
+		// − ttft) / (total_output_token − 1)) in ns).
 		{"genai-perf.inter_token_latency", "ms", "first_token", "last_chunk", true, one(genaiPerfITL)},
+		// AIPerf inter_token_latency (aiperf/metrics/types/
+		// inter_token_latency_metric.py: (request_latency − ttft) /
+		// (output_sequence_length − 1), request_latency ending at the last
+		// response with content, openai_parsers.py dropping the others): the
+		// same quotient without GenAI-Perf's rounding to whole ns.
+		{"aiperf.inter_token_latency", "ms", "first_token", "last_chunk", true, one(aiperfITL)},
 	},
 	"guidellm": {
 		// guidellm ITL (benchmark.py, GenerativeTextResponseStats
@@ -115,6 +118,18 @@ func genaiPerfITL(r *request) (float64, bool) {
 	}
 	ns := math.RoundToEven(float64(last.ns-first.ns) / float64(r.tokens-1))
 	return ns / 1e6, true
+}
+
+// aiperfITL is (last content − first content) / (T − 1) in ms, unrounded.
+func aiperfITL(r *request) (float64, bool) {
+	first, last := r.first, lastContent(r)
+	if !first.ok {
+		first = last
+	}
+	if !first.ok || !last.ok || r.tokens <= 1 || noContent(r) {
+		return 0, false
+	}
+	return float64(last.ns-first.ns) / 1e6 / float64(r.tokens-1), true
 }
 
 // llmperfITL is (last content chunk − start) / T in ms.

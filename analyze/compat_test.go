@@ -60,16 +60,20 @@ func TestVLLMTPOTUsesRecordedLatency(t *testing.T) {
 }
 
 // TestGenaiPerfITLRounds: GenAI-Perf rounds the quotient to whole ns,
-// halves to even (Python's round): 3.5 → 4, 2.5 → 2.
+// halves to even (Python's round): 3.5 → 4, 2.5 → 2; AIPerf keeps it.
 func TestGenaiPerfITLRounds(t *testing.T) {
 	for _, c := range []struct {
 		first, last, tokens int64
-		want                float64 // ns
-	}{{4, 11, 3, 4}, {2, 7, 3, 2}, {5, 13, 6, 2}, {2, 13, 4, 4}} {
+		want, aiperf        float64 // ns
+	}{{4, 11, 3, 4, 3.5}, {2, 7, 3, 2, 2.5}, {5, 13, 6, 2, 1.6}, {2, 13, 4, 4, 11.0 / 3}} {
 		r := request{start: instant{0, true}, first: instant{c.first, true}, lastChunk: instant{c.last, true}, tokens: c.tokens}
 		got, ok := genaiPerfITL(&r)
 		if !ok || got != c.want/1e6 {
 			t.Errorf("%+v: %g ms, want %g ns", c, got, c.want)
+		}
+		// AIPerf does not round.
+		if got, ok := aiperfITL(&r); !ok || !near(got*1e6, c.aiperf) {
+			t.Errorf("%+v: aiperf %g ms, want %g ns", c, got, c.aiperf)
 		}
 	}
 }

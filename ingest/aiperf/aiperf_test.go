@@ -18,7 +18,8 @@ import (
 // 7936.968269 ms (= max_response_timestamp − min_request_timestamp), 192
 // inter-chunk latencies, output_sequence_length 193, and AIPerf's own
 // inter_token_latency 32.585544203124996 ms, which --compat genai-perf gives
-// to the rounded ns; line 1 is a cancelled request (499).
+// as aiperf.inter_token_latency, and output_token_throughput_per_user
+// 30.68845478738693, our tps_user; line 1 is a cancelled request (499).
 func TestAIPerfRealRun(t *testing.T) {
 	rec, err := decodetest.DecodeFile(t, Format{}, "testdata/profile_export.jsonl")
 	if err != nil || len(rec.Events) != 4 || len(rec.Rejects) != 0 {
@@ -39,13 +40,20 @@ func TestAIPerfRealRun(t *testing.T) {
 		t.Errorf("tokens %v/%v id %q", e.OutputTokens, e.PromptTokens, e.RequestID)
 	}
 	a := analyze.Run([]schema.Event{e}, nil, analyze.Options{Compat: "genai-perf"})
+	seen := 0
 	for _, m := range a.Metrics {
-		if m.Metric == "genai-perf.inter_token_latency" && math.Abs(m.Mean-32.585544203124996) > 0.5e-6 {
+		if len(m.Group) == 0 && (m.Metric == "aiperf.inter_token_latency" || m.Metric == "tps_user") {
+			seen++
+		}
+		if m.Metric == "aiperf.inter_token_latency" && math.Abs(m.Mean-32.585544203124996) > 1e-9 {
 			t.Errorf("inter_token_latency %v ms, AIPerf wrote 32.585544203124996", m.Mean)
 		}
 		if m.Metric == "tps_user" && math.Abs(m.Mean-30.68845478738693) > 1e-6 {
 			t.Errorf("tps_user %v, AIPerf's output_token_throughput_per_user 30.68845478738693", m.Mean)
 		}
+	}
+	if seen != 2 {
+		t.Errorf("%d of aiperf.inter_token_latency and tps_user", seen)
 	}
 }
 
