@@ -87,6 +87,12 @@ func (acc *sourceAcc) metrics(src string, defs []metricDef) []Metric {
 				out = append(out, newMetric(src, d, ga.key.labels(), s))
 				continue
 			}
+			if f := weightedCompat[d.name]; f != nil {
+				if s, ok := guidellmStats(acc.reqs, ga.reqs, f); ok {
+					out = append(out, newMetric(src, d, ga.key.labels(), s))
+				}
+				continue
+			}
 			buf = acc.samples(ga, d, buf[:0])
 			if len(buf) == 0 {
 				continue

@@ -24,7 +24,7 @@ type Options struct {
 	// SLO maps a metric name (ttft, tpot, itl, e2e…) to its limit in ms;
 	// goodput counts requests meeting every one.
 	SLO map[string]float64
-	// Compat names a peer tool (vllm, genai-perf, guidellm) whose figures
+	// Compat names a peer tool (vllm, genai-perf, guidellm, llmperf) whose figures
 	// are added as extra metrics under that peer's formulas.
 	Compat string
 	// KeepRequests keeps the reconciled per-request table in

@@ -1,44 +1,72 @@
 package analyze
 
+import "math"
+
 // compatMetrics are the peer tools' formulas (SPEC §2's table), added under
 // the peer's prefix by Options.Compat. Each reproduces the peer's figure
-// from the same events; the names say whose formula it is.
+// from the same events, as the peer's code computes it (cited beside each);
+// the names say whose formula it is.
+//
+// Token counts: where a peer counts output tokens with its tokenizer
+// (GenAI-Perf, llmperf, vLLM without usage), ttftrace uses the count the
+// input gives (request.tokens: the usage count, else the counted chunks or
+// token ids); the figures agree whenever the two counts agree.
 var compatMetrics = map[string][]metricDef{
 	"vllm": {
-		// vLLM bench serve ITL: the list of gaps between consecutive
-		// streamed chunks, pooled over requests, whatever each chunk
-		// carried: our chunk_gap.
+		// vLLM bench serve ITL (vllm/benchmarks/serve.py, calculate_metrics:
+		// itls += outputs[i].itl): the gaps between consecutive streamed
+		// chunks, pooled over requests, whatever each chunk carried: our
+		// chunk_gap.
 		{"vllm.itl", "ms", "chunk", "chunk", false, chunkGaps},
-		// vLLM bench serve TPOT: (latency − ttft) / (output_len − 1), where
-		// latency ends at the last chunk's arrival, one value per request
-		// with more than one output token.
-		{"vllm.tpot", "ms", "first_token", "last_chunk", true, one(vllmTPOT)},
+		// vLLM bench serve TPOT (calculate_metrics: (latency − ttft) /
+		// (output_len − 1) when output_len > 1).
+		{"vllm.tpot", "ms", "first_token", "last_token", true, one(vllmTPOT)},
 	},
 	"genai-perf": {
-		// GenAI-Perf / AIPerf inter_token_latency: (request_latency − ttft)
-		// / (output_tokens − 1), where request_latency ends at the last
-		// response (our end, which includes [DONE] and usage chunks).
-		{"genai-perf.inter_token_latency", "ms", "first_token", "end", true, one(genaiPerfITL)},
+		// GenAI-Perf request latency (genai_perf/profile_data_parser/
+		// llm_profile_data_parser.py, _parse_requests: res_timestamps[-1] −
+		// timestamp, after _preprocess_response removed every response
+		// without content): it ends at the last content response.
+		{"genai-perf.request_latency", "ms", "start", "last_chunk", true, one(genaiPerfLatency)},
+		// GenAI-Perf inter_token_latency (_parse_requests: round((req_latency
+		// − ttft) / (total_output_token − 1)) in ns).
+		{"genai-perf.inter_token_latency", "ms", "first_token", "last_chunk", true, one(genaiPerfITL)},
+		// AIPerf inter_token_latency (aiperf/metrics/types/
+		// inter_token_latency_metric.py: (request_latency − ttft) /
+		// (output_sequence_length − 1), request_latency ending at the last
+		// response with content, openai_parsers.py dropping the others): the
+		// same quotient without GenAI-Perf's rounding to whole ns.
+		{"aiperf.inter_token_latency", "ms", "first_token", "last_chunk", true, one(aiperfITL)},
 	},
 	"guidellm": {
-		// guidellm ITL: (last_token − first_token) / (output_tokens − 1)
-		// per request, aggregated with weight output_tokens − 1 (every gap
-		// weighs the same); the weight is applied by repeating the value.
-		{"guidellm.itl", "ms", "first_token", "last_token", false, guidellmITL},
-		// guidellm TPOT: (last_token − start) / output_tokens per request,
-		// so it includes TTFT, aggregated with weight output_tokens.
-		{"guidellm.tpot", "ms", "start", "last_token", false, guidellmTPOT},
+		// guidellm ITL (benchmark.py, GenerativeTextResponseStats
+		// .inter_token_latency_ms: (last_token − first_token) /
+		// (output_tokens − 1)), summarized with weight output_tokens − 1
+		// (guidellmWeighted).
+		{"guidellm.itl", "ms", "first_token", "last_token", false, weightedSamples(guidellmITL)},
+		// guidellm TPOT (time_per_output_token_ms: (last_token − start) /
+		// output_tokens, so it includes TTFT; the last token falls back to
+		// the request's end), summarized with weight output_tokens.
+		{"guidellm.tpot", "ms", "start", "last_token", false, weightedSamples(guidellmTPOT)},
+	},
+	"llmperf": {
+		// llmperf inter_token_latency (openai_chat_completions_client.py:
+		// the sum of time_to_next_token, which runs from the request's start
+		// to the last chunk with content; token_benchmark_ray.py divides it
+		// by the tokenizer's count of the output text): (last content chunk
+		// − start) / output tokens, TTFT included. llmperf reports seconds;
+		// this is in ms.
+		{"llmperf.inter_token_latency", "ms", "start", "last_chunk", true, one(llmperfITL)},
 	},
 }
 
-// vllmTPOT is (last chunk − first token) / (T − 1) in ms: vLLM's e2e ends
-// at the last chunk, so without chunk times it falls back to last_token and
-// then to end.
+// vllmTPOT is (latency − ttft) / (T − 1) in ms. latency is the recorded
+// last_token (vllm-bench writes start + its latencies[i] there: on the chat
+// backend of most vLLM versions the last non-[DONE] message, usage chunk
+// included, as its clock moved on every such message), else the last chunk
+// (where the completions backend stops its clock), else end.
 func vllmTPOT(r *request) (float64, bool) {
-	last := r.lastChunk
-	if !last.ok {
-		last = r.last
-	}
+	last := r.last
 	if !last.ok {
 		last = r.end
 	}
@@ -49,37 +77,66 @@ func vllmTPOT(r *request) (float64, bool) {
 	return d / float64(r.tokens-1), true
 }
 
-// genaiPerfITL is (end − first token) / (T − 1) in ms.
-func genaiPerfITL(r *request) (float64, bool) {
-	d, ok := msBetween(r.first, r.end)
-	if !ok || r.tokens <= 1 {
+// lastContent is the instant of the last response with content: the last
+// chunk, else (no chunk list: one response) the last token, else end.
+func lastContent(r *request) instant {
+	switch {
+	case r.lastChunk.ok:
+		return r.lastChunk
+	case r.last.ok:
+		return r.last
+	}
+	return r.end
+}
+
+// genaiPerfLatency is last content response − start in ms. A request known
+// to have no content (0 output tokens) has none: GenAI-Perf skips a request
+// whose responses were all removed.
+func genaiPerfLatency(r *request) (float64, bool) {
+	if noContent(r) {
 		return 0, false
 	}
-	return d / float64(r.tokens-1), true
+	return msBetween(r.start, lastContent(r))
 }
 
-// guidellmITL appends our tpot, repeated output_tokens − 1 times.
-func guidellmITL(r *request, dst []float64) []float64 {
-	v, ok := tpot(r)
-	if !ok {
-		return dst
+// noContent reports whether r is known to have carried no output token.
+func noContent(r *request) bool {
+	return r.e != nil && r.e.OutputTokens != nil && *r.e.OutputTokens == 0
+}
+
+// genaiPerfITL is (last content − first content) / (T − 1) rounded to the
+// nearest ns, halves to even (Python's round), then in ms. Without token
+// times (a non-streamed body, GenAI-Perf's one response) the first content
+// is the last, so the figure is 0, as GenAI-Perf's.
+func genaiPerfITL(r *request) (float64, bool) {
+	first, last := r.first, lastContent(r)
+	if !first.ok {
+		first = last // one non-streamed response: its ttft is its latency
 	}
-	return repeat(dst, v, r.tokens-1)
+	if !first.ok || !last.ok || r.tokens <= 1 || noContent(r) {
+		return 0, false
+	}
+	ns := math.RoundToEven(float64(last.ns-first.ns) / float64(r.tokens-1))
+	return ns / 1e6, true
 }
 
-// guidellmTPOT appends (last_token − start) / T, repeated T times.
-func guidellmTPOT(r *request, dst []float64) []float64 {
-	d, ok := msBetween(r.start, r.last)
+// aiperfITL is (last content − first content) / (T − 1) in ms, unrounded.
+func aiperfITL(r *request) (float64, bool) {
+	first, last := r.first, lastContent(r)
+	if !first.ok {
+		first = last
+	}
+	if !first.ok || !last.ok || r.tokens <= 1 || noContent(r) {
+		return 0, false
+	}
+	return float64(last.ns-first.ns) / 1e6 / float64(r.tokens-1), true
+}
+
+// llmperfITL is (last content chunk − start) / T in ms.
+func llmperfITL(r *request) (float64, bool) {
+	d, ok := msBetween(r.start, lastContent(r))
 	if !ok || r.tokens < 1 {
-		return dst
+		return 0, false
 	}
-	return repeat(dst, d/float64(r.tokens), r.tokens)
-}
-
-// repeat appends v to dst n times, at most maxWeight times.
-func repeat(dst []float64, v float64, n int64) []float64 {
-	for range min(n, maxWeight) {
-		dst = append(dst, v)
-	}
-	return dst
+	return d / float64(r.tokens), true
 }

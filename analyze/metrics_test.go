@@ -142,38 +142,6 @@ func TestSucceededAndFailureClass(t *testing.T) {
 	}
 }
 
-func TestCompatMetrics(t *testing.T) {
-	// Chunks at 100, 150, 250, 270 ms (5 tokens: 1, 1, 2, 1), last token
-	// logged at 260 ms (before the last chunk's arrival, as a server-side
-	// figure would be), end at 300 ms.
-	e := wallEvent(schema.SourceClient, 0)
-	e.LastTokenNs, e.EndNs = at(260), at(300)
-	e.ChunkOffsetsNs, e.ChunkTokens = offsets(100, 150, 250, 270), []int32{1, 1, 2, 1}
-	run := func(compat string) *Analysis { return Run([]schema.Event{e}, nil, Options{Compat: compat}) }
-
-	// ours: tpot = (260 − 100)/4 = 40.
-	checkStats(t, metricOf(t, run(""), "client", "tpot", nil), 1, 40, 40, 40, 40, 40)
-	v := run("vllm")
-	// vllm.itl = chunk gaps 50, 100, 20: mean 170/3, p50 50, p90 h=1.8 → 50 + 0.8·50 = 90.
-	checkStats(t, metricOf(t, v, "client", "vllm.itl", nil), 3, 170.0/3, 20, 50, 90, 100)
-	// vllm.tpot ends at the last chunk: (270 − 100)/4 = 42.5.
-	checkStats(t, metricOf(t, v, "client", "vllm.tpot", nil), 1, 42.5, 42.5, 42.5, 42.5, 42.5)
-	// genai-perf: (end − first)/(T − 1) = (300 − 100)/4 = 50.
-	g := run("genai-perf")
-	checkStats(t, metricOf(t, g, "client", "genai-perf.inter_token_latency", nil), 1, 50, 50, 50, 50, 50)
-	// guidellm: itl = our tpot 40, weight T − 1 = 4; tpot = (260 − 0)/5 =
-	// 52, weight T = 5.
-	gl := run("guidellm")
-	checkStats(t, metricOf(t, gl, "client", "guidellm.itl", nil), 4, 40, 40, 40, 40, 40)
-	checkStats(t, metricOf(t, gl, "client", "guidellm.tpot", nil), 5, 52, 52, 52, 52, 52)
-	if hasMetric(v, "client", "guidellm.itl") || hasMetric(run(""), "client", "vllm.itl") {
-		t.Error("compat metrics leak into other runs")
-	}
-	if u := run("llmperf"); len(u.Notes) != 1 || hasMetric(u, "client", "llmperf.itl") {
-		t.Errorf("unknown compat: notes %q", u.Notes)
-	}
-}
-
 // TestChunkGapSharesITLOnlyForUnitChunks checks the reuse of itl's
 // statistics for chunk_gap: right where every gap is before a one-token
 // chunk, and not where one chunk carries several tokens.

@@ -112,7 +112,7 @@ func startNotes(bySource map[string][]*schema.Event) []string {
 func optionNotes(opts Options, defs []metricDef) []string {
 	var notes []string
 	if opts.Compat != "" && compatMetrics[opts.Compat] == nil {
-		notes = append(notes, fmt.Sprintf("--compat %q is not a known peer tool (vllm, genai-perf, guidellm): ignored", opts.Compat))
+		notes = append(notes, fmt.Sprintf("--compat %q is not a known peer tool (vllm, genai-perf, guidellm, llmperf): ignored", opts.Compat))
 	}
 	for _, k := range slices.Sorted(maps.Keys(opts.SLO)) {
 		if findMetric(defs, k) == nil {

@@ -9,6 +9,7 @@
 package ingest
 
 import (
+	"github.com/ttftrace/ttftrace/ingest/aiperf"
 	"github.com/ttftrace/ttftrace/ingest/client"
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/ingest/envoy"
@@ -55,6 +56,7 @@ var formats = []Format{
 	// clients
 	client.Format{},
 	genaiperf.Format{},
+	aiperf.Format{},
 	vllmbench.Format{},
 	har.Format{},
 	// proxies

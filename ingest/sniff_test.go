@@ -78,6 +78,8 @@ func TestSniffCorpus(t *testing.T) {
 		t.Skip("no ../shared/corpus here")
 	}
 	want := map[string]string{
+		"aiperf/aiperf_profile_export.jsonl":                                    "aiperf",
+		"aiperf/aiperf_profile_export_aiperf.json":                              "aiperf", // sniffed to be refused with a reason
 		"envoy/ai-gateway_accesslogs-doc_example.json":                          "envoy",
 		"envoy/datadog_envoy_samples.log":                                       "envoy",
 		"genai-perf/genai-perf_empty_profile_data.json":                         "genai-perf",

@@ -27,7 +27,7 @@ func Demo() fs.FS {
 
 // Formats returns the samples of the formats the demo fleet does not write,
 // one folder per format name (formats/README.md): vllm-bench, har, haproxy,
-// litellm, triton and jsonl (with the --map its sample needs,
+// litellm, triton, aiperf and jsonl (with the --map its sample needs,
 // jsonl/gateway.map.json).
 func Formats() fs.FS {
 	sub, err := fs.Sub(formats, "formats")

@@ -99,7 +99,7 @@ func TestParseCommandsUsageErrors(t *testing.T) {
 		{"analyze", "ds -o a.json", true},
 		{"analyze", "-o a.json", false},                     // no dataset
 		{"analyze", "ds", false},                            // no -o
-		{"analyze", "ds -o a.json --compat llmperf", false}, // unknown peer
+		{"analyze", "ds -o a.json --compat tgi-bench", false}, // unknown peer
 		{"analyze", "ds -o a.json --by model+", false},      // empty key
 		{"analyze", "ds -o a.json --window -1h", false},     // negative window
 		{"analyze", "ds -o a.json --window soon", false},    // bad duration

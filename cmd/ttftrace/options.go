@@ -98,7 +98,7 @@ func readAtFile(flagName, v string) (string, error) {
 }
 
 // compatPeers are the peer tools --compat may name (see analyze.Options).
-var compatPeers = []string{"vllm", "genai-perf", "guidellm"}
+var compatPeers = []string{"vllm", "genai-perf", "guidellm", "llmperf"}
 
 // analysisFlags are the flags of commands that analyse (analyze, run, demo).
 type analysisFlags struct {
@@ -112,7 +112,7 @@ func (f *analysisFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.By, "by", "breakdown `KEY` (model, endpoint, host, status, format or an attribute; model+host crosses; repeatable)")
 	fs.DurationVar(&f.Window, "window", 0, "time-series window `DURATION`, e.g. 1h (default: chosen from the data's span)")
 	fs.Var(&f.SLO, "slo", "service level objectives `METRIC=LIMIT,…`, e.g. ttft=500ms,tpot=50ms (for goodput)")
-	fs.StringVar(&f.Compat, "compat", "", "add a peer tool's figures: `NAME` (vllm, genai-perf, guidellm)")
+	fs.StringVar(&f.Compat, "compat", "", "add a peer tool's figures: `NAME` (vllm, genai-perf, guidellm, llmperf)")
 }
 
 // options checks the flags and returns them as analyze.Options.

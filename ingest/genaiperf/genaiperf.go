@@ -34,8 +34,12 @@ import (
 // "response_timestamps" is the instant one read of the response body
 // returned, and the matching "response_outputs" entry holds the bytes read
 // then (raw SSE text for streams, which may hold several events or half of
-// one; the whole JSON body for a non-streamed response). Triton exports
-// carry {"text_output": "…"} outputs instead.
+// one; the whole JSON body for a non-streamed response). The other layouts
+// GenAI-Perf writes: Triton exports carry {"text_output": "…"} outputs;
+// TensorRT-LLM engine exports (service_kind "triton_c_api") carry
+// {"output_ids": ID or [ID, …]}, one response per token batch; HuggingFace
+// generate responses are whole bodies [{"generated_text": "…"}]; session
+// exports add request_inputs.session_id (not read) to any of them.
 //
 // Each request becomes one client event:
 //   - chunks: a response holding at least one SSE event whose choice has a
@@ -44,14 +48,23 @@ import (
 //     timestamp; ChunkTokens counts such events in it (one token per event,
 //     which is how vLLM, SGLang and TGI stream). Role-only, usage-only and
 //     [DONE] events are not tokens. A non-streamed body has no token times.
+//     A Triton text_output, a generate body with text, and an engine
+//     response with ids are chunks too, the engine's of as many tokens as
+//     ids (a null output_ids, an empty first or last response, is none).
 //   - FirstTokenNs/LastTokenNs: the first/last token chunk; EndNs: the last
 //     response; HeadersNs is not logged by perf_analyzer.
 //   - tokens: usage.completion_tokens/prompt_tokens when a usage block was
-//     sent (provenance usage), else the counted token events.
-//   - Completed: [DONE] or a finish_reason was seen, and no error. An error
+//     sent (provenance usage), else the counted token events or ids.
+//   - Completed: [DONE] or a finish_reason was seen, a whole non-streamed
+//     chat.completion or text_completion body was read (finish_reason or
+//     not), or a Triton, engine or generate response with output; and no
+//     error. An error
 //     object in a response gives the error class (its numeric code as an HTTP
 //     status, else its type); a stream cut before its end is interrupted; a
-//     request with no response at all is server_error.
+//     request with no response at all is server_error. A request whose
+//     outputs are in none of these layouts is rejected ("unknown response
+//     layout"), as is a generate body that is not JSON; a document without
+//     "experiments" (AIPerf's exports, say) is refused whole.
 //   - ResponseID and Model come from the chunks (Model falls back to the
 //     request payload's "model"); Stream from the payload's "stream", else
 //     from the response shape; Endpoint from the top-level "endpoint" when it
@@ -82,6 +95,11 @@ func (Format) Sniff(head []byte) bool {
 		(jsonwalk.HasKey(head, "request_inputs") || jsonwalk.HasKey(head, "response_timestamps"))
 }
 
+// errNoExperiments refuses a JSON document without "experiments", such as
+// AIPerf's exports forced with --format genai-perf.
+var errNoExperiments = errors.New(`not a genai-perf profile export: no "experiments" ` +
+	`(AIPerf's per-request profile_export.jsonl is read by --format aiperf)`)
+
 // gpStop ends the walk after a reject that leaves the document unreadable.
 var gpStop = errors.New("genai-perf: stop")
 
@@ -111,6 +129,8 @@ func (Format) Decode(in *decode.Input, sink decode.Sink) error {
 func (w *gpWalker) decode() error {
 	err := w.document()
 	switch {
+	case err == nil && !w.experimentsRead:
+		return errNoExperiments
 	case err == nil || errors.Is(err, gpStop):
 		return nil
 	case w.index == 0:
@@ -266,8 +286,9 @@ type gpRequest struct {
 // gpOutput is one response read: raw body text (OpenAI-compatible
 // services) or a Triton text output.
 type gpOutput struct {
-	Response   *string `json:"response"`
-	TextOutput *string `json:"text_output"`
+	Response   *string           `json:"response"`
+	TextOutput *string           `json:"text_output"`
+	OutputIDs  gojson.RawMessage `json:"output_ids"`
 }
 
 // out returns o's text as a gpOut.
@@ -278,6 +299,9 @@ func (o gpOutput) out() gpOut {
 	}
 	if o.TextOutput != nil {
 		g.text, g.hasText = []byte(*o.TextOutput), true
+	}
+	if len(o.OutputIDs) > 0 {
+		g.ids, g.hasIDs = gpCountIDs(o.OutputIDs), true
 	}
 	return g
 }
@@ -307,6 +331,9 @@ func gpEvent(raw []byte, endpoint string) (*schema.Event, string, string) {
 			}
 		}
 		s.lastNs = ts
+	}
+	if why := s.unreadableLayout(); why != "" {
+		return nil, "unknown response layout", why
 	}
 	return s.result(len(r.ResponseTimestamps), r.RequestInputs.Payload, endpoint), "", ""
 }

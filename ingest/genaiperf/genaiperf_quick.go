@@ -232,6 +232,9 @@ func (q *gpQuick) outputs(b []byte, i int, start int64) int {
 // output reads one response_outputs entry at b[i], read at tNs.
 func (q *gpQuick) output(b []byte, i int, tNs int64) int {
 	i, empty := gpOuterOpen(b, i, '{', '}')
+	if empty && i >= 0 {
+		return gpBail // no response: read by the general route
+	}
 	for more, seen := !empty, false; more && i >= 0; {
 		key, j := gpOuterKey(b, i)
 		if j < 0 {
@@ -249,6 +252,9 @@ func (q *gpQuick) output(b []byte, i int, tNs int64) int {
 		}
 		if i >= 0 {
 			i, more = gpOuterNext(b, i, '}')
+		}
+		if !more && !seen && i >= 0 {
+			return gpBail // no response: another layout (output_ids), read by the general route
 		}
 	}
 	return i

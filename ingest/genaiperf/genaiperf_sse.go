@@ -12,10 +12,12 @@ import (
 
 // Response shapes of a genai-perf request, fixed by its first output.
 const (
-	gpUnknown = iota
-	gpSSE     // OpenAI-compatible stream: "data: {…}\n\n" events
-	gpBody    // one JSON body, possibly read in several parts
-	gpTriton  // Triton {"text_output": …} outputs
+	gpUnknown  = iota
+	gpSSE      // OpenAI-compatible stream: "data: {…}\n\n" events
+	gpBody     // one JSON body, possibly read in several parts
+	gpTriton   // Triton {"text_output": …} outputs
+	gpEngine   // TensorRT-LLM engine {"output_ids": …} outputs, one per token batch
+	gpGenerate // HuggingFace generate bodies, [{"generated_text": …}], one per response
 )
 
 // gpStream accounts for the responses of one request as they are read. It
@@ -27,10 +29,14 @@ type gpStream struct {
 	eventTokens   int32  // token events in the response being read
 	stack         []byte // scratch for the JSON scanner
 
-	offsets    []int64
-	tokens     []int32
-	done       bool // [DONE] or a finish_reason seen
-	sawAny     bool // at least one non-empty output
+	offsets []int64
+	tokens  []int32
+	done    bool // [DONE] or a finish_reason seen
+	sawAny  bool // at least one non-empty output
+	// layout is set by an output entry in no layout this decoder reads (none
+	// of response, text_output and output_ids); a request with no entry in a
+	// known layout is rejected with it (unreadableLayout).
+	layout     string
 	badEvent   bool // a complete SSE line that is not JSON
 	usageOut   *int64
 	usageIn    *int64
@@ -85,19 +91,35 @@ func gpNonEmpty(v gojson.RawMessage) bool {
 }
 
 // gpOut is one response read: its unescaped "response" text (raw body
-// bytes) or Triton "text_output", and which of the two it had.
+// bytes), Triton "text_output" or the number of TensorRT-LLM "output_ids"
+// (a number is one id), and which of them it had.
 type gpOut struct {
 	resp, text       []byte
+	ids              int32
 	hasResp, hasText bool
+	hasIDs           bool
 }
 
 // output accounts for one response read at tNs (ns, client wall clock); it
 // returns a reject reason for a malformed response.
 func (s *gpStream) output(o gpOut, tNs int64) string {
+	if !o.hasResp && !o.hasText && !o.hasIDs {
+		s.layout = "response_outputs entries without response, text_output or output_ids"
+		return ""
+	}
 	if s.mode == gpUnknown {
 		s.mode = gpModeOf(o)
 	}
 	switch s.mode {
+	case gpEngine:
+		if o.ids > 0 {
+			s.sawAny = true
+			s.offsets = append(s.offsets, tNs-s.start)
+			s.tokens = append(s.tokens, o.ids)
+		}
+		return ""
+	case gpGenerate:
+		return s.generate(o, tNs)
 	case gpTriton:
 		if o.hasText && len(o.text) > 0 {
 			s.sawAny = true
@@ -142,15 +164,20 @@ func (s *gpStream) feed(text []byte) {
 // gpModeOf tells the response shape from the first output with text: SSE
 // when it starts with an SSE field, else a body.
 func gpModeOf(o gpOut) int {
-	if !o.hasResp {
-		if o.hasText {
-			return gpTriton
-		}
+	switch {
+	case o.hasIDs:
+		return gpEngine
+	case !o.hasResp && o.hasText:
+		return gpTriton
+	case !o.hasResp:
 		return gpUnknown
 	}
 	t := bytes.TrimLeft(o.resp, " \t\r\n")
 	if len(t) == 0 {
 		return gpUnknown
+	}
+	if t[0] == '[' {
+		return gpGenerate
 	}
 	for _, field := range []string{"data:", ":", "event:", "id:", "retry:"} {
 		if bytes.HasPrefix(t, []byte(field)) {
@@ -283,6 +310,10 @@ func (s *gpStream) finish() {
 		s.sawAny = true
 		if !s.decodeChunk(body) {
 			s.errorClass = schema.ErrorServer // e.g. an HTML error page from a proxy
+			break
+		}
+		if s.object == "chat.completion" || s.object == "text_completion" {
+			s.done = true // a whole completion body is complete, finish_reason or not
 		}
 	}
 	s.pending = nil
@@ -310,7 +341,7 @@ func (s *gpStream) event(responses int) *schema.Event {
 		ev.Stream = decode.Ptr(false)
 	}
 	s.tokenCounts(ev)
-	done := s.done || (s.mode == gpTriton && s.sawAny)
+	done := s.done || ((s.mode == gpTriton || s.mode == gpEngine) && s.sawAny)
 	switch {
 	case s.errorClass != schema.ErrorNone:
 		ev.Error = s.errorClass
@@ -333,7 +364,7 @@ func (s *gpStream) tokenCounts(ev *schema.Event) {
 		ev.OutputTokens, ev.OutputTokensSource = s.usageOut, schema.TokensUsage
 		return
 	}
-	if s.mode == gpSSE || s.mode == gpTriton {
+	if s.mode == gpSSE || s.mode == gpTriton || s.mode == gpEngine || s.mode == gpGenerate {
 		var n int64
 		for _, k := range s.tokens {
 			n += int64(k)

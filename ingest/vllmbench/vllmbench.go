@@ -23,7 +23,7 @@ import (
 //	start_times[i]  time.perf_counter() in seconds when the request was sent      → start
 //	ttfts[i]        seconds from start to the first chunk carrying "choices"      → first_token = start + ttft
 //	itls[i]         seconds between consecutive such chunks (one list per request) → chunk offsets: ttft, ttft+itl[0], …
-//	latencies[i]    seconds from start to the last such chunk (newer vLLM)         → end = last_token = start + latency
+//	latencies[i]    seconds from start to vLLM's last clock reading (newer vLLM)   → end = last_token = start + latency
 //	input_lens[i]   prompt tokens (the server's usage.prompt_tokens when sent)    → PromptTokens
 //	output_lens[i]  output tokens: usage.completion_tokens, else the client's
 //	                tokenizer count of the text; 0 for a failed request           → OutputTokens
@@ -34,9 +34,14 @@ import (
 // earliest one in the file and Clock is schema.ClockRelative: such events
 // never join with other sources, but their durations are sound. Without
 // start_times (older vLLM) every start is 0. Without latencies, end is the
-// last chunk (start + ttft + Σ itl, which is how vLLM computes latency). vLLM
-// stops its clock at the last token chunk, not at [DONE], so end equals
-// last_token. For chat backends vLLM's first chunk may be the role-only one:
+// last chunk (start + ttft + Σ itl). vLLM never times [DONE]; its
+// completions backend stops its clock at the last chunk carrying choices,
+// but its chat backend (async_request_openai_chat_completions, in
+// benchmarks/backend_request_func.py and vllm/benchmarks/lib/
+// endpoint_request_func.py) moved the clock on every other message too, the
+// usage-only chunk included, until recent versions ("Only token chunks
+// advance the request end"), so latency can end after the last chunk of
+// itls. last_token is set to the recorded end either way. For chat backends vLLM's first chunk may be the role-only one:
 // its ttft is kept as vLLM measured it. Token provenance is "usage" for the
 // OpenAI-style backends, which request stream usage, else "counted"; a
 // request whose server sent no usage is counted by vLLM either way, which
