@@ -103,7 +103,7 @@ func TestQualityCases(t *testing.T) {
 			args:   []string{"run", "$D/proxy/gw-a/access.log", "-o", "$D/out", "--format", "envoy"},
 			stderr: []string{"$D/proxy/gw-a/access.log: --format envoy fits none of it", "1 of 1 inputs gave no request record; nothing written"}},
 		{name: "forced genai-perf on client JSONL", files: map[string]string{"c.jsonl": clientGood}, code: 1,
-			args: []string{"run", "-q", "$D/c.jsonl", "-o", "$D/out", "--format", "genai-perf"}, stderr: []string{"--format genai-perf fits none of it"}},
+			args: []string{"run", "-q", "$D/c.jsonl", "-o", "$D/out", "--format", "genai-perf"}, stderr: []string{"c.jsonl: not a genai-perf profile export", "nothing written"}},
 		{name: "empty file", files: map[string]string{"e.log": ""}, code: 1,
 			args: []string{"run", "-q", "$D/e.log", "-o", "$D/out"}, stderr: []string{"no request record in $D/e.log; nothing written"}},
 		{name: "a grown log with only skips is no failure", files: map[string]string{"c.jsonl": clientGood + "|HEAD2+BAD0"},
