@@ -97,13 +97,13 @@ func TestParseCommandsUsageErrors(t *testing.T) {
 		ok   bool
 	}{
 		{"analyze", "ds -o a.json", true},
-		{"analyze", "-o a.json", false},                     // no dataset
-		{"analyze", "ds", false},                            // no -o
+		{"analyze", "-o a.json", false},                       // no dataset
+		{"analyze", "ds", false},                              // no -o
 		{"analyze", "ds -o a.json --compat tgi-bench", false}, // unknown peer
-		{"analyze", "ds -o a.json --by model+", false},      // empty key
-		{"analyze", "ds -o a.json --window -1h", false},     // negative window
-		{"analyze", "ds -o a.json --window soon", false},    // bad duration
-		{"analyze", "ds -o a.json --slo ttft:500ms", false}, // bad SLO syntax
+		{"analyze", "ds -o a.json --by model+", false},        // empty key
+		{"analyze", "ds -o a.json --window -1h", false},       // negative window
+		{"analyze", "ds -o a.json --window soon", false},      // bad duration
+		{"analyze", "ds -o a.json --slo ttft:500ms", false},   // bad SLO syntax
 		{"report", "a.json -o r.html", true},
 		{"report", "-o r.html", false},
 		{"report", "a.json b.json -o r.html", false},
