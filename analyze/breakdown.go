@@ -21,18 +21,18 @@ import (
 // other. The sum telescopes to client.first_token − client.start, and since
 // one host's instants are all shifted by the same whole number of ns, that
 // is exactly the client's TTFT on its own clock.
-func fillBreakdown(q *ReconciledRequest, sev *schema.Event, slab *int64Slab) {
+func fillBreakdown(q *ReconciledRequest, sev event, slab *int64Slab) {
 	if q.ClientStartNs == nil || q.ClientFirstTokenNs == nil || q.ProxyStartNs == nil ||
 		q.ServerStartNs == nil || q.ServerFirstTokenNs == nil {
 		return
 	}
 	var queue, prefill int64
-	if sev.QueueNs != nil {
-		queue = *sev.QueueNs
+	if t := sev.at(&sev.c.QueueNs); t.ok {
+		queue = t.ns
 		q.ServerQueueNs = slab.at(queue)
 	}
-	if sev.PrefillNs != nil {
-		prefill = *sev.PrefillNs
+	if t := sev.at(&sev.c.PrefillNs); t.ok {
+		prefill = t.ns
 		q.ServerPrefillNs = slab.at(prefill)
 	}
 	q.ClientToProxyNs = slab.diff(q.ProxyStartNs, q.ClientStartNs)

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/ttftrace/ttftrace/dataset"
+
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -11,7 +13,7 @@ import (
 // largest client TTFT among those seen by client, proxy and server, slowest
 // first. Their bars are in ms after the earliest start shown, on the
 // reference clock.
-func slowExamples(events []schema.Event, reqs []ReconciledRequest, k int) []Timeline {
+func slowExamples(c *dataset.Columns, reqs []ReconciledRequest, k int) []Timeline {
 	var top []*ReconciledRequest // the k slowest so far, slowest first
 	for i := range reqs {
 		q := &reqs[i]
@@ -27,12 +29,12 @@ func slowExamples(events []schema.Event, reqs []ReconciledRequest, k int) []Time
 	}
 	out := []Timeline{}
 	for _, q := range top {
-		out = append(out, exampleTimeline(events, q))
+		out = append(out, exampleTimeline(c, q))
 	}
 	return out
 }
 
-func exampleTimeline(events []schema.Event, q *ReconciledRequest) Timeline {
+func exampleTimeline(c *dataset.Columns, q *ReconciledRequest) Timeline {
 	t0 := min(*q.ClientStartNs, *q.ProxyStartNs, *q.ServerStartNs)
 	ms := func(t *int64) *float64 {
 		if t == nil {
@@ -43,7 +45,7 @@ func exampleTimeline(events []schema.Event, q *ReconciledRequest) Timeline {
 	span := func(src, host string, start, first, end *int64) TimelineSpan {
 		return TimelineSpan{Source: src, Host: host, StartMs: *ms(start), FirstTokenMs: ms(first), EndMs: ms(end)}
 	}
-	key := timelineKey(&events[*q.ClientEvent], *q.ClientEvent)
+	key := timelineKey(event{c, int(*q.ClientEvent)}, *q.ClientEvent)
 	if q.ProxyJoin == JoinTime || q.ServerJoin == JoinTime {
 		key = "time-joined " + key
 	}
@@ -57,14 +59,11 @@ func exampleTimeline(events []schema.Event, q *ReconciledRequest) Timeline {
 // timelineKey names a request by the client's trace id, request id or
 // response id, or else by its event index ("event 12"). The caller marks
 // requests that a time join (not that id) linked.
-func timelineKey(ev *schema.Event, index int64) string {
-	switch {
-	case ev.TraceID != "":
-		return ev.TraceID
-	case ev.RequestID != "":
-		return ev.RequestID
-	case ev.ResponseID != "":
-		return ev.ResponseID
+func timelineKey(ev event, index int64) string {
+	for _, col := range []*dataset.ColumnsList[byte]{&ev.c.TraceText, &ev.c.RequestText, &ev.c.ResponseText} {
+		if id := ev.text(col); id != "" {
+			return id
+		}
 	}
 	return "event " + strconv.FormatInt(index, 10)
 }

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -117,7 +118,17 @@ type ReconciledRequest struct {
 // for host pairs no chain relates, sorts once and samples at most
 // searchSample inner observations.
 func Reconcile(events []schema.Event) *Reconciliation {
-	r := newReconciler(events)
+	c, err := dataset.ColumnsOf(events, ColumnsOptions())
+	if err != nil { // only beyond 255 distinct sources, clocks, formats or error classes
+		return &Reconciliation{Notes: []string{"events not reconciled: " + err.Error()}}
+	}
+	return reconcileColumns(c)
+}
+
+// reconcileColumns is Reconcile over the events of c, read with
+// ColumnsOptions.
+func reconcileColumns(c *dataset.Columns) *Reconciliation {
+	r := newReconciler(c)
 	r.joinAllIDs()
 	ck := r.estimateClocks(false)
 	searchNotes := r.searchOffsets(ck)
@@ -130,7 +141,7 @@ func Reconcile(events []schema.Event) *Reconciliation {
 	out.Requests = r.assemble(ck)
 	out.TTFTBreakdown = breakdownBands(out.Requests)
 	out.TTFTDelta = ttftDelta(out.Requests)
-	out.Examples = slowExamples(events, out.Requests, 5)
+	out.Examples = slowExamples(c, out.Requests, 5)
 	out.Notes = append(searchNotes, ck.notes...) // events on clocks that cannot join are noted by Run's clockNotes
 	return out
 }

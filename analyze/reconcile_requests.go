@@ -147,10 +147,10 @@ func (r *reconciler) row(ck *clocks, ms [3]reqMember) ReconciledRequest {
 			continue
 		}
 		o, f := m.obs(), slots[n]
-		ev := &r.events[o.event]
-		*f.event, *f.host = r.slab.at(int64(o.event)), ev.Host
+		ev := event{r.cols, int(o.event)}
+		*f.event, *f.host = r.slab.at(int64(o.event)), ev.host()
 		if f.errClass != nil {
-			*f.errClass = ev.Error
+			*f.errClass = ev.errorClass()
 		}
 		hc := &ck.host[o.host]
 		if hc.ref != ref {
@@ -163,7 +163,7 @@ func (r *reconciler) row(ck *clocks, ms [3]reqMember) ReconciledRequest {
 	q.ClientTTFTNs = r.slab.diff(q.ClientFirstTokenNs, q.ClientStartNs)
 	q.ServerTTFTNs = r.slab.diff(q.ServerFirstTokenNs, q.ServerStartNs)
 	if ms[2].k >= 0 {
-		fillBreakdown(&q, &r.events[ms[2].obs().event], &r.slab)
+		fillBreakdown(&q, event{r.cols, int(ms[2].obs().event)}, &r.slab)
 	}
 	return q
 }

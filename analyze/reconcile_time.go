@@ -5,8 +5,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-
-	"github.com/ttftrace/ttftrace/schema"
 )
 
 const (
@@ -169,8 +167,8 @@ func (r *reconciler) fit(p *joinPair, ck *clocks, o, in *timeCand) (timeEdge, bo
 	if p.firstOrdered && o.hasFirst && in.hasFirst && in.first-in.start > o.first-o.start+w {
 		return timeEdge{}, false
 	}
-	oe := &r.events[p.outer.obs[o.obs].event]
-	ie := &r.events[p.inner.obs[in.obs].event]
+	oe := event{r.cols, int(p.outer.obs[o.obs].event)}
+	ie := event{r.cols, int(p.inner.obs[in.obs].event)}
 	if !joinCompatible(oe, ie) || (p.conflict != nil && p.conflict(o.obs, in.obs)) {
 		return timeEdge{}, false
 	}
@@ -182,18 +180,24 @@ func (r *reconciler) fit(p *joinPair, ck *clocks, o, in *timeCand) (timeEdge, bo
 // suffix of the other, for routers that rewrite a prefix), statuses both 2xx
 // or equal, and token counts within 5% (at least 2 tokens), each checked
 // only when both observers logged it.
-func joinCompatible(a, b *schema.Event) bool {
-	if a.Model != "" && b.Model != "" && !sameModel(a.Model, b.Model) {
+func joinCompatible(a, b event) bool {
+	if am, bm := a.model(), b.model(); am != "" && bm != "" && !sameModel(am, bm) {
 		return false
 	}
-	if a.Endpoint != "" && b.Endpoint != "" && !strings.HasSuffix(a.Endpoint, b.Endpoint) &&
-		!strings.HasSuffix(b.Endpoint, a.Endpoint) {
+	if ae, be := a.endpoint(), b.endpoint(); ae != "" && be != "" && !strings.HasSuffix(ae, be) &&
+		!strings.HasSuffix(be, ae) {
 		return false
 	}
-	if a.Status != nil && b.Status != nil && *a.Status != *b.Status && (*a.Status/100 != 2 || *b.Status/100 != 2) {
+	as, aok := a.status()
+	bs, bok := b.status()
+	if aok && bok && as != bs && (as/100 != 2 || bs/100 != 2) {
 		return false
 	}
-	return tokensClose(a.OutputTokens, b.OutputTokens) && tokensClose(a.PromptTokens, b.PromptTokens)
+	ao, aok := a.outputTokens()
+	bo, bok := b.outputTokens()
+	ap, apok := a.promptTokens()
+	bp, bpok := b.promptTokens()
+	return tokensClose(ao, aok, bo, bok) && tokensClose(ap, apok, bp, bpok)
 }
 
 func sameModel(a, b string) bool {
@@ -204,13 +208,13 @@ func sameModel(a, b string) bool {
 	return strings.EqualFold(base(a), base(b))
 }
 
-func tokensClose(a, b *int64) bool {
-	if a == nil || b == nil {
+func tokensClose(a int64, aok bool, b int64, bok bool) bool {
+	if !aok || !bok {
 		return true
 	}
-	d := *a - *b
+	d := a - b
 	if d < 0 {
 		d = -d
 	}
-	return d <= max(2, max(*a, *b)/20)
+	return d <= max(2, max(a, b)/20)
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -20,12 +21,24 @@ var sourceOrder = []string{schema.SourceClient, schema.SourceProxy, schema.Sourc
 var classOrder = []string{schema.ErrorRateLimited, schema.ErrorClient, schema.ErrorServer,
 	schema.ErrorInterrupted, schema.ErrorTimeout}
 
-// Run analyses events one source at a time: per-request latency metrics
-// with their statistics per group, failures by class, time series over
-// wall-clock windows and the report's feeds. It is pure and deterministic.
-// It leaves the cross-source parts (Matching, ClockOffsets, TTFTBreakdown,
-// TTFTDelta, Examples) empty for reconciliation to fill.
+// Run analyses events as RunColumns does, for events already in memory.
 func Run(events []schema.Event, inputs []schema.InputStats, opts Options) *Analysis {
+	c, err := dataset.ColumnsOf(events, ColumnsOptions())
+	if err != nil { // only beyond 255 distinct sources, clocks, formats or error classes
+		a := RunColumns(&dataset.Columns{}, inputs, opts)
+		a.Notes = append(a.Notes, "events not analysed: "+err.Error())
+		return a
+	}
+	return RunColumns(c, inputs, opts)
+}
+
+// RunColumns analyses the events of c one source at a time: per-request
+// latency metrics with their statistics per group, failures by class, time
+// series over wall-clock windows and the report's feeds, and reconciles
+// them across sources (Matching, ClockOffsets, TTFTBreakdown, TTFTDelta,
+// Examples). It is pure and deterministic. c must have been read with
+// ColumnsOptions.
+func RunColumns(c *dataset.Columns, inputs []schema.InputStats, opts Options) *Analysis {
 	a := &Analysis{
 		SchemaVersion:   SchemaVersion,
 		Inputs:          append([]schema.InputStats{}, inputs...),
@@ -43,15 +56,15 @@ func Run(events []schema.Event, inputs []schema.InputStats, opts Options) *Analy
 		Examples:        []Timeline{},
 	}
 	defs := metricsFor(opts.Compat)
-	bySource := splitBySource(events)
-	grid, gridNotes := chooseGrid(events, opts.Window)
+	bySource := splitBySource(c)
+	grid, gridNotes := chooseGrid(c, opts.Window)
 	sources := orderedSources(bySource)
 	figs := make([]sourceFigures, len(sources))
 	var rec *Reconciliation
 	var wg sync.WaitGroup
-	wg.Go(func() { rec = Reconcile(events) })
+	wg.Go(func() { rec = reconcileColumns(c) })
 	for i, src := range sources {
-		figs[i].compute(&wg, src, bySource[src], grid, opts, defs)
+		figs[i].compute(&wg, c, src, bySource[src], grid, opts, defs)
 	}
 	wg.Wait()
 	for _, f := range figs {
@@ -66,7 +79,7 @@ func Run(events []schema.Event, inputs []schema.InputStats, opts Options) *Analy
 		a.Requests = rec.Requests
 	}
 	a.Options = echoOptions(opts, grid)
-	a.Notes = append(clockNotes(events), startNotes(bySource)...)
+	a.Notes = append(clockNotes(c), startNotes(c, bySource)...)
 	a.Notes = append(a.Notes, gridNotes...)
 	a.Notes = append(a.Notes, optionNotes(opts, defs)...)
 	a.Notes = append(a.Notes, rec.Notes...)
@@ -86,24 +99,24 @@ type sourceFigures struct {
 }
 
 // compute starts the tasks computing the figures of source src on wg.
-func (f *sourceFigures) compute(wg *sync.WaitGroup, src string, evs []*schema.Event, g grid, opts Options, defs []metricDef) {
+func (f *sourceFigures) compute(wg *sync.WaitGroup, c *dataset.Columns, src string, rows []int32, g grid, opts Options, defs []metricDef) {
 	wg.Go(func() {
-		acc := accumulate(evs, opts.By)
+		acc := accumulate(c, rows, opts.By)
 		f.metrics = acc.metrics(src, defs)
 		f.errors = acc.errorCounts(src)
 		f.dists = acc.distributions()
 	})
 	wg.Go(func() {
-		if ps, ok := itlByPosition(src, evs); ok {
+		if ps, ok := itlByPosition(c, src, rows); ok {
 			f.itl = append(f.itl, ps)
 		}
 	})
 	wg.Go(func() {
-		f.summary = summarizeSource(src, evs)
-		if sc, ok := ttftByPrompt(src, evs); ok {
+		f.summary = summarizeSource(c, src, rows)
+		if sc, ok := ttftByPrompt(c, src, rows); ok {
 			f.scatter = append(f.scatter, sc)
 		}
-		f.series = timeseries(src, evs, g, opts.SLO, defs)
+		f.series = timeseries(c, src, rows, g, opts.SLO, defs)
 	})
 }
 
@@ -129,18 +142,33 @@ func rejectsByReason(inputs []schema.InputStats) map[string]int64 {
 	return m
 }
 
-// splitBySource groups pointers to events by source, in input order.
-func splitBySource(events []schema.Event) map[string][]*schema.Event {
-	m := map[string][]*schema.Event{}
-	for i := range events {
-		m[events[i].Source] = append(m[events[i].Source], &events[i])
+// splitBySource groups the rows of c by source, in input order.
+func splitBySource(c *dataset.Columns) map[string][]int32 {
+	var counts [256]int
+	for _, code := range c.Source.Codes {
+		counts[code]++
+	}
+	byCode := make([][]int32, len(c.Source.Values))
+	for code := range byCode {
+		if counts[code] > 0 {
+			byCode[code] = make([]int32, 0, counts[code])
+		}
+	}
+	for i, code := range c.Source.Codes {
+		byCode[code] = append(byCode[code], int32(i))
+	}
+	m := map[string][]int32{}
+	for code, rows := range byCode {
+		if len(rows) > 0 {
+			m[c.Source.Values[code]] = rows
+		}
 	}
 	return m
 }
 
 // orderedSources returns the sources present: client, proxy, server, then
 // any other alphabetically.
-func orderedSources(m map[string][]*schema.Event) []string {
+func orderedSources(m map[string][]int32) []string {
 	return orderedKeys(slices.Collect(maps.Keys(m)), sourceOrder)
 }
 

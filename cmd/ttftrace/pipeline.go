@@ -10,6 +10,7 @@ import (
 	"runtime"
 
 	"github.com/ttftrace/ttftrace/analyze"
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/ingest"
 	"github.com/ttftrace/ttftrace/report"
 	"github.com/ttftrace/ttftrace/samples"
@@ -23,7 +24,7 @@ func (c *cli) runAnalyze(args []string) int {
 		return c.fail("analyze", err)
 	}
 	aopts, _ := o.Analysis.options() // checked by parseAnalyze
-	events, err := schema.ReadDataset(o.Datasets...)
+	events, err := readColumns(o.Datasets)
 	if err != nil {
 		return c.fail("analyze", err)
 	}
@@ -32,7 +33,7 @@ func (c *cli) runAnalyze(args []string) int {
 		return c.fail("analyze", err)
 	}
 	aopts.KeepRequests = o.RequestsOut != ""
-	a := analyze.Run(events, inputs, aopts)
+	a := analyze.RunColumns(events, inputs, aopts)
 	if err := writeAnalysis(o.Output, a); err != nil {
 		return c.fail("analyze", err)
 	}
@@ -42,8 +43,22 @@ func (c *cli) runAnalyze(args []string) int {
 		}
 		c.sayf(o.Quiet, "wrote %d reconciled requests to %s\n", len(a.Requests), o.RequestsOut)
 	}
-	c.sayf(o.Quiet, "analysed %d events from %d inputs into %s\n", len(events), len(inputs), o.Output)
+	c.sayf(o.Quiet, "analysed %d events from %d inputs into %s\n", events.Rows, len(inputs), o.Output)
 	return exitOK
+}
+
+// readColumns reads the committed data files of the datasets into the
+// columns analysis reads.
+func readColumns(datasets []string) (*dataset.Columns, error) {
+	var files []string
+	for _, d := range datasets {
+		found, err := schema.DataFiles(d)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, found...)
+	}
+	return dataset.ReadColumns(files, analyze.ColumnsOptions())
 }
 
 // runReport renders analysis.json to one HTML file.
