@@ -1,6 +1,10 @@
 package analyze
 
-import "github.com/ttftrace/ttftrace/dataset"
+import (
+	"slices"
+
+	"github.com/ttftrace/ttftrace/dataset"
+)
 
 // event is row i of a Columns: one request as one observer saw it. It is
 // two words, made where needed, never stored per request.
@@ -41,9 +45,20 @@ func (e event) chunkTokensList() []int32 { return e.c.ChunkTokens.At(e.i) }
 // text returns row i's id of a text column ("" when not kept).
 func (e event) text(col *dataset.ColumnsList[byte]) string { return string(col.At(e.i)) }
 
-// columnsOptions are the options analysis reads Columns with: join keys
-// normalized by normalizeID, and the client's ids as text (the examples
-// name a request by them).
-func ColumnsOptions() dataset.ColumnsOptions {
-	return dataset.ColumnsOptions{IDKey: normalizeID, TextSources: []string{"client"}}
+// ColumnsOptions are the options analysis with opts reads Columns with:
+// join keys normalized by normalizeID, the client's ids as text (the
+// examples name a request by them), and the attributes opts.By names.
+func ColumnsOptions(opts Options) dataset.ColumnsOptions {
+	co := dataset.ColumnsOptions{IDKey: normalizeID, TextSources: []string{"client"}}
+	for _, keys := range opts.By {
+		for _, k := range keys {
+			if !slices.Contains(builtinKeys, k) && !slices.Contains(co.Attrs, k) {
+				co.Attrs = append(co.Attrs, k)
+			}
+		}
+	}
+	return co
 }
+
+// builtinKeys are the breakdown keys that name a column, not an attribute.
+var builtinKeys = []string{"model", "endpoint", "host", "format", "source", "status"}

@@ -71,7 +71,7 @@ func wallEvent(src string, offMs float64) schema.Event {
 // eventsOf returns events as Columns and their row handles, in order.
 func eventsOf(t *testing.T, evs ...schema.Event) (*dataset.Columns, []event) {
 	t.Helper()
-	c, err := dataset.ColumnsOf(evs, ColumnsOptions())
+	c, err := dataset.ColumnsOf(evs, ColumnsOptions(Options{By: [][]string{{"app"}, {"empty"}, {"tenant"}}}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,9 @@ const (
 	JoinChain = "chain" // client⊃proxy through the server both are joined to
 )
 
+// joinMethods are the join methods by the code joinPair.method stores.
+var joinMethods = []string{"", JoinTrace, JoinID, JoinTime, JoinChain}
+
 // Reconciliation is the result of joining the observations of each request
 // across client, proxy and server (SPEC §4). Its first five fields feed
 // Analysis; Requests is the per-request table.
@@ -118,16 +121,16 @@ type ReconciledRequest struct {
 // for host pairs no chain relates, sorts once and samples at most
 // searchSample inner observations.
 func Reconcile(events []schema.Event) *Reconciliation {
-	c, err := dataset.ColumnsOf(events, ColumnsOptions())
+	c, err := dataset.ColumnsOf(events, ColumnsOptions(Options{}))
 	if err != nil { // only beyond 255 distinct sources, clocks, formats or error classes
 		return &Reconciliation{Notes: []string{"events not reconciled: " + err.Error()}}
 	}
-	return reconcileColumns(c)
+	return reconcileColumns(c, true)
 }
 
 // reconcileColumns is Reconcile over the events of c, read with
-// ColumnsOptions.
-func reconcileColumns(c *dataset.Columns) *Reconciliation {
+// ColumnsOptions; keep keeps Requests (else nil).
+func reconcileColumns(c *dataset.Columns, keep bool) *Reconciliation {
 	r := newReconciler(c)
 	r.joinAllIDs()
 	ck := r.estimateClocks(false)
@@ -138,19 +141,29 @@ func reconcileColumns(c *dataset.Columns) *Reconciliation {
 		ck = r.estimateClocks(true)
 	}
 	out := &Reconciliation{Matching: r.matching(), ClockOffsets: ck.report()}
-	out.Requests = r.assemble(ck)
-	out.TTFTBreakdown = breakdownBands(out.Requests)
-	out.TTFTDelta = ttftDelta(out.Requests)
-	out.Examples = slowExamples(c, out.Requests, 5)
+	var sum requestSummary
+	r.assemble(ck, func(q *ReconciledRequest) {
+		sum.add(c, q)
+		if keep {
+			out.Requests = append(out.Requests, *q)
+		}
+	}, keep)
+	out.TTFTBreakdown, out.TTFTDelta, out.Examples = sum.bands(), sum.delta(), sum.examples()
 	out.Notes = append(searchNotes, ck.notes...) // events on clocks that cannot join are noted by Run's clockNotes
 	return out
 }
 
 // joinAllIDs runs the trace and id joins of the three source pairs.
 func (r *reconciler) joinAllIDs() {
+	for _, s := range r.sources {
+		s.index()
+	}
 	r.joinIDs(r.cp)
 	r.joinIDs(r.ps)
 	r.joinIDs(r.cs)
+	for _, s := range r.sources {
+		s.traces, s.ids = nil, nil
+	}
 }
 
 // joinAllTimes runs one round of time-window joins for what is left.

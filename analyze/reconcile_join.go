@@ -14,6 +14,13 @@ const (
 	obsHasEnd
 )
 
+// obsRef is how an obsSource stores one observation: its event and host;
+// obsSource.at expands it into a joinObs from the Columns when needed.
+type obsRef struct {
+	event int32 // index into the events given to Reconcile
+	host  int32 // index into reconciler.hosts
+}
+
 // joinObs is what the joins need of one wall-clock event: its instants
 // in nanoseconds on its own host's clock, and the resolution of its log.
 type joinObs struct {
@@ -27,42 +34,57 @@ type joinObs struct {
 	has   uint8
 }
 
-// ambiguousKey marks, in an idIndex, a key carried by several observations.
-const ambiguousKey = -1
-
-// idIndex maps a normalized id, as a 128-bit dataset.ColumnsID, to the one
-// observation of a source carrying it, or to ambiguousKey.
-type idIndex map[dataset.ColumnsID]int32
-
-func (x idIndex) add(key dataset.ColumnsID, o int32) {
-	if prev, ok := x[key]; ok && prev != o {
-		x[key] = ambiguousKey
-		return
-	}
-	x[key] = o
-}
-
-// unique returns the single observation carrying key, and false when none
-// or several do.
-func (x idIndex) unique(key dataset.ColumnsID) (int32, bool) {
-	o, ok := x[key]
-	return o, ok && o != ambiguousKey
-}
-
 // obsSource holds the joinable observations of one kind of observer.
 type obsSource struct {
 	name       string
-	obs        []joinObs
+	obs        []obsRef
 	unjoinable int64 // events on steady or relative clocks
 	events     int64 // all events of the source
-	traces     idIndex
-	ids        idIndex
-	cols       *dataset.Columns
+	// traces and ids index the trace ids and the normalized ids; they are
+	// dropped (nil) once the id joins are done.
+	traces, ids *idTable
+	cols        *dataset.Columns
+	errs        []uint8 // logErrorTable index by format code
 }
 
 // idsOf returns the normalized ids of observation k.
 func (s *obsSource) idsOf(k int32) []dataset.ColumnsID {
 	return s.cols.IDKeys.At(int(s.obs[k].event))
+}
+
+// at returns observation k with its instants, read from the Columns.
+func (s *obsSource) at(k int32) joinObs {
+	ref := s.obs[k]
+	ev := event{s.cols, int(ref.event)}
+	o := joinObs{event: ref.event, host: ref.host, errs: s.errs[s.cols.Format.Codes[ref.event]]}
+	o.res = logErrorTable[o.errs].spread()
+	o.start, o.has = loggedInstant(ev.at(&s.cols.StartNs), obsHasStart, o.has)
+	o.first, o.has = loggedInstant(ev.at(&s.cols.FirstTokenNs), obsHasFirst, o.has)
+	o.end, o.has = loggedInstant(ev.at(&s.cols.EndNs), obsHasEnd, o.has)
+	return o
+}
+
+// index builds the id tables of s.
+func (s *obsSource) index() {
+	c := s.cols
+	nTrace, nIDs := 0, 0
+	for _, ref := range s.obs {
+		nTrace += int(boolCount(c.TraceID.Has(int(ref.event))))
+		nIDs += len(c.IDKeys.At(int(ref.event)))
+	}
+	s.traces = newIDTable(nTrace, func(k int32, _ uint8) dataset.ColumnsID {
+		id, _ := c.TraceID.Get(int(s.obs[k].event))
+		return id
+	})
+	s.ids = newIDTable(nIDs, func(k int32, j uint8) dataset.ColumnsID { return s.idsOf(k)[j] })
+	for k, ref := range s.obs {
+		if id, ok := c.TraceID.Get(int(ref.event)); ok {
+			s.traces.add(id, int32(k), 0)
+		}
+		for j, id := range c.IDKeys.At(int(ref.event)) {
+			s.ids.add(id, int32(k), uint8(j))
+		}
+	}
 }
 
 // joinPair is one outer/inner join (client⊃proxy, proxy⊃server, client⊃server)
@@ -77,7 +99,7 @@ type joinPair struct {
 	firstOrdered bool
 	outerTo      []int32 // per outer observation, the joined inner one or -1
 	innerTo      []int32 // per inner observation, the joined outer one or -1
-	method       []string
+	method       []uint8 // index into joinMethods
 	ambiguous    []bool
 	// outerOK and innerOK say whether an observation takes part in this
 	// pair's joins; conflict vetoes a join that would contradict another
@@ -92,7 +114,7 @@ type joinPair struct {
 func newPair(outer, inner *obsSource, firstOrdered bool) *joinPair {
 	p := &joinPair{outer: outer, inner: inner, firstOrdered: firstOrdered,
 		outerTo: make([]int32, len(outer.obs)), innerTo: make([]int32, len(inner.obs)),
-		method: make([]string, len(outer.obs)), ambiguous: make([]bool, len(outer.obs))}
+		method: make([]uint8, len(outer.obs)), ambiguous: make([]bool, len(outer.obs))}
 	for i := range p.outerTo {
 		p.outerTo[i] = -1
 	}
@@ -110,8 +132,11 @@ func (p *joinPair) free(o, i int32) bool {
 		(p.conflict == nil || !p.conflict(o, i))
 }
 
+// methodOf returns how outer o was joined, "" when it was not.
+func (p *joinPair) methodOf(o int) string { return joinMethods[p.method[o]] }
+
 func (p *joinPair) join(o, i int32, method string) {
-	p.outerTo[o], p.innerTo[i], p.method[o] = i, o, method
+	p.outerTo[o], p.innerTo[i], p.method[o] = i, o, uint8(slices.Index(joinMethods, method))
 	p.ambiguous[o] = false
 }
 
@@ -141,9 +166,12 @@ func newReconciler(c *dataset.Columns) *reconciler {
 			counts[k] += byCode[code]
 		}
 	}
+	errs := make([]uint8, len(c.Format.Values))
+	for code, f := range c.Format.Values {
+		errs[code] = formatErrors(f)
+	}
 	for k := range r.sources {
-		r.sources[k] = &obsSource{name: names[k], obs: make([]joinObs, 0, counts[k]),
-			traces: make(idIndex, counts[k]/4), ids: make(idIndex, counts[k]), cols: c}
+		r.sources[k] = &obsSource{name: names[k], obs: make([]obsRef, 0, counts[k]), cols: c, errs: errs}
 	}
 	hostID := make([]int32, len(c.Host.Values)) // host code → index into r.hosts + 1, or 0
 	for i, code := range c.Source.Codes {
@@ -188,19 +216,7 @@ func (r *reconciler) addEvent(i int32, s *obsSource, hostID []int32) {
 		r.hosts = append(r.hosts, c.Host.Values[hc])
 		hostID[hc] = int32(len(r.hosts))
 	}
-	o := joinObs{event: i, host: hostID[hc] - 1, errs: formatErrors(ev.format())}
-	o.res = logErrorTable[o.errs].spread()
-	o.start, o.has = loggedInstant(ev.at(&c.StartNs), obsHasStart, o.has)
-	o.first, o.has = loggedInstant(ev.at(&c.FirstTokenNs), obsHasFirst, o.has)
-	o.end, o.has = loggedInstant(ev.at(&c.EndNs), obsHasEnd, o.has)
-	k := int32(len(s.obs))
-	if trace, ok := c.TraceID.Get(int(i)); ok {
-		s.traces.add(trace, k)
-	}
-	for _, key := range c.IDKeys.At(int(i)) {
-		s.ids.add(key, k)
-	}
-	s.obs = append(s.obs, o)
+	s.obs = append(s.obs, obsRef{event: i, host: hostID[hc] - 1})
 }
 
 func loggedInstant(t instant, bit, has uint8) (int64, uint8) {

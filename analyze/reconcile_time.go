@@ -76,7 +76,8 @@ func timeCands(s *obsSource, ck *clocks, ok func(int32) bool) []timeCand {
 func timeCandsOf(s *obsSource, ck *clocks, from, to int32, ok func(int32) bool) []timeCand {
 	var out []timeCand
 	for k := from; k < to; k++ {
-		o := &s.obs[k]
+		ov := s.at(k)
+		o := &ov
 		if o.has&(obsHasStart|obsHasEnd) != obsHasStart|obsHasEnd || !ok(k) {
 			continue
 		}

@@ -5,7 +5,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ttftrace/ttftrace/dataset"
@@ -23,7 +25,7 @@ var classOrder = []string{schema.ErrorRateLimited, schema.ErrorClient, schema.Er
 
 // Run analyses events as RunColumns does, for events already in memory.
 func Run(events []schema.Event, inputs []schema.InputStats, opts Options) *Analysis {
-	c, err := dataset.ColumnsOf(events, ColumnsOptions())
+	c, err := dataset.ColumnsOf(events, ColumnsOptions(opts))
 	if err != nil { // only beyond 255 distinct sources, clocks, formats or error classes
 		a := RunColumns(&dataset.Columns{}, inputs, opts)
 		a.Notes = append(a.Notes, "events not analysed: "+err.Error())
@@ -61,12 +63,11 @@ func RunColumns(c *dataset.Columns, inputs []schema.InputStats, opts Options) *A
 	sources := orderedSources(bySource)
 	figs := make([]sourceFigures, len(sources))
 	var rec *Reconciliation
-	var wg sync.WaitGroup
-	wg.Go(func() { rec = reconcileColumns(c) })
+	tasks := []func(){func() { rec = reconcileColumns(c, opts.KeepRequests) }}
 	for i, src := range sources {
-		figs[i].compute(&wg, c, src, bySource[src], grid, opts, defs)
+		tasks = append(tasks, figs[i].tasks(c, src, bySource[src], grid, opts, defs)...)
 	}
-	wg.Wait()
+	runTasks(tasks, opts.Workers)
 	for _, f := range figs {
 		f.appendTo(a)
 	}
@@ -86,8 +87,29 @@ func RunColumns(c *dataset.Columns, inputs []schema.InputStats, opts Options) *A
 	return a
 }
 
+// runTasks runs tasks on up to workers goroutines (0: GOMAXPROCS), taking
+// them in order, and waits for all. It is the one place analysis runs
+// concurrently: every task writes only its own results. Running at most a
+// few at once bounds the memory their working data take together: the
+// largest tasks (reconciliation first) start first.
+func runTasks(tasks []func(), workers int) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, len(tasks)) {
+		wg.Go(func() {
+			for i := next.Add(1) - 1; i < int64(len(tasks)); i = next.Add(1) - 1 {
+				tasks[i]()
+			}
+		})
+	}
+	wg.Wait()
+}
+
 // sourceFigures are the figures of one source, computed by independent
-// tasks that run concurrently (each writes only its own fields).
+// tasks (each writes only its own fields).
 type sourceFigures struct {
 	metrics []Metric
 	errors  []ErrorCount
@@ -98,26 +120,24 @@ type sourceFigures struct {
 	series  []Series
 }
 
-// compute starts the tasks computing the figures of source src on wg.
-func (f *sourceFigures) compute(wg *sync.WaitGroup, c *dataset.Columns, src string, rows []int32, g grid, opts Options, defs []metricDef) {
-	wg.Go(func() {
+// tasks returns the tasks computing the figures of source src.
+func (f *sourceFigures) tasks(c *dataset.Columns, src string, rows []int32, g grid, opts Options, defs []metricDef) []func() {
+	return []func(){func() {
 		acc := accumulate(c, rows, opts.By)
 		f.metrics = acc.metrics(src, defs)
 		f.errors = acc.errorCounts(src)
 		f.dists = acc.distributions()
-	})
-	wg.Go(func() {
+	}, func() {
 		if ps, ok := itlByPosition(c, src, rows); ok {
 			f.itl = append(f.itl, ps)
 		}
-	})
-	wg.Go(func() {
+	}, func() {
 		f.summary = summarizeSource(c, src, rows)
 		if sc, ok := ttftByPrompt(c, src, rows); ok {
 			f.scatter = append(f.scatter, sc)
 		}
 		f.series = timeseries(c, src, rows, g, opts.SLO, defs)
-	})
+	}}
 }
 
 // appendTo appends the figures to a, in the order Run reports them.

@@ -29,7 +29,8 @@ type Columns struct {
 	ChunkOffsetsNs ColumnsList[int64] // nanoseconds after StartNs
 	ChunkTokens    ColumnsList[int32]
 
-	// Attrs are the attributes as (key, value) codes into AttrStrings.
+	// Attrs are the attributes ColumnsOptions.Attrs names, as (key, value)
+	// codes into AttrStrings.
 	Attrs       ColumnsList[ColumnsAttr]
 	AttrStrings []string
 
@@ -58,6 +59,8 @@ type ColumnsOptions struct {
 	IDKey func(id string) string
 	// TextSources lists the sources whose ids are also kept as text.
 	TextSources []string
+	// Attrs lists the attribute keys kept; nil keeps no attribute.
+	Attrs []string
 }
 
 // ColumnsDict is a string column as one code per row into Values; code 0

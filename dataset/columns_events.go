@@ -57,7 +57,9 @@ func (c *Columns) addEvent(e *schema.Event, opts *ColumnsOptions) error {
 	c.ChunkTokens.add(e.ChunkTokens...)
 	start := len(c.Attrs.Values)
 	for _, k := range sortedKeys(e.Attrs) {
-		c.Attrs.Values = append(c.Attrs.Values, ColumnsAttr{c.attr(k), c.attr(e.Attrs[k])})
+		if slices.Contains(opts.Attrs, k) {
+			c.Attrs.Values = append(c.Attrs.Values, ColumnsAttr{c.attr(k), c.attr(e.Attrs[k])})
+		}
 	}
 	c.Attrs.addRow(start)
 	c.addIDs(e.Source, e.TraceID, e.RequestID, e.ResponseID, e.OtherIDs, opts)

@@ -56,20 +56,33 @@ var errColumnsLayout = errors.New("column layout differs from the event schema")
 // ReadColumns reads the events of the given Parquet files, in order, into
 // one Columns. A file whose schema version is missing or unknown is refused
 // with an error naming it.
+//
+// Before reading, the files' footers give every column's row and value
+// counts, and each array is allocated once at its final size: growing them
+// by appending would leave a trail of discarded arrays, and a heap goal
+// twice the data, on the way.
 func ReadColumns(files []string, opts ColumnsOptions) (*Columns, error) {
+	var sizes columnsSizes
+	for _, path := range files {
+		if err := withFile(path, func(pf *parquet.File) error { sizes.add(pf); return nil }); err != nil {
+			return nil, err
+		}
+	}
 	c := &Columns{}
+	c.reserve(&sizes, &opts)
 	var chunks [columnsCount]columnsChunk
 	for _, path := range files {
-		if err := c.readFile(path, &opts, &chunks); err != nil {
+		if err := withFile(path, func(pf *parquet.File) error { return c.readFile(pf, path, &opts, &chunks) }); err != nil {
 			return nil, err
 		}
 	}
 	return c, nil
 }
 
-// readFile appends one file's rows. parquet-go panics on some malformed
-// files; such a panic becomes an error naming path.
-func (c *Columns) readFile(path string, opts *ColumnsOptions, chunks *[columnsCount]columnsChunk) (err error) {
+// withFile opens a Parquet file of the dataset's schema version and calls
+// fn with it. parquet-go panics on some malformed files; such a panic
+// becomes an error naming path.
+func withFile(path string, fn func(pf *parquet.File) error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("%s: unreadable parquet: %v", path, p)
@@ -94,6 +107,11 @@ func (c *Columns) readFile(path string, opts *ColumnsOptions, chunks *[columnsCo
 		}
 		return fmt.Errorf("%s: schema version %s is not supported (this ttftrace reads version %d)", path, v, schema.Version)
 	}
+	return fn(pf)
+}
+
+// readFile appends one file's rows.
+func (c *Columns) readFile(pf *parquet.File, path string, opts *ColumnsOptions, chunks *[columnsCount]columnsChunk) error {
 	leaves, ok := columnsLeaves(pf.Schema())
 	if !ok {
 		return c.readRows(pf, path, opts)
@@ -101,6 +119,9 @@ func (c *Columns) readFile(path string, opts *ColumnsOptions, chunks *[columnsCo
 	for _, rg := range pf.RowGroups() {
 		cc := rg.ColumnChunks()
 		for k, leaf := range leaves {
+			if columnsSkipped(k, opts) {
+				continue
+			}
 			if err := chunks[k].read(cc[leaf], c, k); err != nil {
 				return fmt.Errorf("%s: column %s: %w", path, columnsNeeded[k][0], err)
 			}
@@ -148,4 +169,74 @@ func (c *Columns) readRows(pf *parquet.File, path string, opts *ColumnsOptions) 
 			return fmt.Errorf("%s: %w", path, err)
 		}
 	}
+}
+
+// columnsSizes are the row count and, per needed column, the number of
+// present values, summed over files (an upper bound where a file's footer
+// gives no null count).
+type columnsSizes struct {
+	rows    int
+	present [columnsCount]int
+}
+
+// add adds the counts of pf's footer.
+func (s *columnsSizes) add(pf *parquet.File) {
+	s.rows += int(pf.NumRows())
+	leaves, ok := columnsLeaves(pf.Schema())
+	for _, rg := range pf.RowGroups() {
+		cc := rg.ColumnChunks()
+		for k := range s.present {
+			if !ok {
+				continue // read by the row route: not reserved
+			}
+			n := int(rg.NumRows())
+			if fc, isFile := cc[leaves[k]].(*parquet.FileColumnChunk); isFile {
+				n = int(fc.NumValues() - fc.NullCount())
+			}
+			s.present[k] += max(n, 0)
+		}
+	}
+}
+
+// reserve allocates c's arrays at the sizes s gives.
+func (c *Columns) reserve(s *columnsSizes, opts *ColumnsOptions) {
+	words := s.rows/64 + 1
+	for k := colFirstDict8; k < colFirstDict32; k++ {
+		c.dict8(k).Codes = make([]uint8, 0, s.rows)
+	}
+	for k := colFirstDict32; k < colStatus; k++ {
+		c.dict32(k).Codes = make([]uint32, 0, s.rows)
+	}
+	reserveNullable(&c.Status, words, s.present[colStatus])
+	c.Completed.valid, c.Completed.value = make([]uint64, 0, words), make([]uint64, 0, words)
+	for k, col := range c.int64Columns() {
+		reserveNullable(col, words, s.present[colFirstInt64+k])
+	}
+	reserveList(&c.ChunkOffsetsNs, words, s.rows, s.present[colChunkOffsets])
+	reserveList(&c.ChunkTokens, words, s.rows, s.present[colChunkTokens])
+	reserveNullable(&c.TraceID, words, s.present[colTraceID])
+	ids := 0
+	if opts.IDKey != nil {
+		ids = s.present[colRequestID] + s.present[colResponseID] + s.present[colOtherIDs]
+	}
+	reserveList(&c.IDKeys, words, s.rows, ids)
+	if len(opts.Attrs) == 0 {
+		reserveList(&c.Attrs, words, 0, 0)
+	}
+}
+
+func reserveNullable[T any](col *ColumnsNullable[T], words, present int) {
+	col.present, col.rank = make([]uint64, 0, words), make([]int, 0, words)
+	col.Values = make([]T, 0, present)
+}
+
+func reserveList[T any](l *ColumnsList[T], words, rows, elements int) {
+	reserveNullable(&l.rows, words, min(rows, elements))
+	l.Values = make([]T, 0, elements)
+}
+
+// int64Columns are the nullable int64 columns, in columnsNeeded order.
+func (c *Columns) int64Columns() []*ColumnsNullable[int64] {
+	return []*ColumnsNullable[int64]{&c.PromptTokens, &c.OutputTokens,
+		&c.StartNs, &c.HeadersNs, &c.FirstTokenNs, &c.LastTokenNs, &c.EndNs, &c.QueueNs, &c.PrefillNs, &c.DecodeNs}
 }

@@ -1,10 +1,15 @@
 package dataset
 
+import "slices"
+
 // addRowGroup appends the n rows of a row group whose needed columns are
 // decoded in chunks (in columnsNeeded order).
 func (c *Columns) addRowGroup(n int, chunks *[columnsCount]columnsChunk, opts *ColumnsOptions) error {
 	var at [columnsCount][]int32 // per column: each row's first value index, −1 when null
 	for k := range chunks {
+		if columnsSkipped(k, opts) {
+			continue
+		}
 		var err error
 		if at[k], err = chunks[k].rowIndex(n, k >= colChunkOffsets && k <= colAttrValue || k == colOtherIDs); err != nil {
 			return err
@@ -24,25 +29,42 @@ func (c *Columns) addRowGroup(n int, chunks *[columnsCount]columnsChunk, opts *C
 			c.Completed.add(chunks[colCompleted].bools[k], true)
 		}
 	}
-	for k, col := range []*ColumnsNullable[int64]{&c.PromptTokens, &c.OutputTokens,
-		&c.StartNs, &c.HeadersNs, &c.FirstTokenNs, &c.LastTokenNs, &c.EndNs, &c.QueueNs, &c.PrefillNs, &c.DecodeNs} {
+	for k, col := range c.int64Columns() {
 		addValues(col, chunks[colFirstInt64+k].i64, at[colFirstInt64+k])
 	}
 	addList(&c.ChunkOffsetsNs, chunks[colChunkOffsets].i64, at[colChunkOffsets])
 	addList(&c.ChunkTokens, chunks[colChunkTokens].i32, at[colChunkTokens])
+	if err := c.addAttrRows(n, chunks, at[colAttrKey], opts); err != nil {
+		return err
+	}
+	c.addIDRows(n, chunks, &at, opts)
+	c.Rows += n
+	return nil
+}
+
+// columnsSkipped reports whether column k is not read: the attributes when
+// opts names none.
+func columnsSkipped(k int, opts *ColumnsOptions) bool {
+	return (k == colAttrKey || k == colAttrValue) && len(opts.Attrs) == 0
+}
+
+// addAttrRows appends the rows of the attributes opts names.
+func (c *Columns) addAttrRows(n int, chunks *[columnsCount]columnsChunk, bounds []int32, opts *ColumnsOptions) error {
 	keys, vals := &chunks[colAttrKey], &chunks[colAttrValue]
-	if len(keys.codes) != len(vals.codes) {
+	if len(opts.Attrs) > 0 && len(keys.codes) != len(vals.codes) {
 		return errColumnsLayout
 	}
 	for r := range n {
 		start := len(c.Attrs.Values)
-		for j := at[colAttrKey][r]; j < at[colAttrKey][r+1]; j++ {
-			c.Attrs.Values = append(c.Attrs.Values, ColumnsAttr{keys.codes[j], vals.codes[j]})
+		if len(opts.Attrs) > 0 {
+			for j := bounds[r]; j < bounds[r+1]; j++ {
+				if slices.Contains(opts.Attrs, c.AttrStrings[keys.codes[j]]) {
+					c.Attrs.Values = append(c.Attrs.Values, ColumnsAttr{keys.codes[j], vals.codes[j]})
+				}
+			}
 		}
 		c.Attrs.addRow(start)
 	}
-	c.addIDRows(n, chunks, &at, opts)
-	c.Rows += n
 	return nil
 }
 

@@ -76,7 +76,7 @@ func TestReadColumnsMatchesEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := ColumnsOptions{IDKey: strings.ToLower, TextSources: []string{"client"}}
+	opts := ColumnsOptions{IDKey: strings.ToLower, TextSources: []string{"client"}, Attrs: []string{"app", "region"}}
 	want, err := ColumnsOf(read, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -117,11 +117,12 @@ func TestReadColumnsRowRoute(t *testing.T) {
 	if err := parquet.WriteFile(path, rows, parquet.KeyValueMetadata(schema.MetadataVersionKey, fmt.Sprint(schema.Version))); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadColumns([]string{path}, ColumnsOptions{})
+	opts := ColumnsOptions{Attrs: []string{"region"}}
+	got, err := ReadColumns([]string{path}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := ColumnsOf(evs, ColumnsOptions{})
+	want, _ := ColumnsOf(evs, opts)
 	for i := range evs {
 		if g, w := columnsRow(got, i), columnsRow(want, i); g != w {
 			t.Fatalf("row %d:\n got %s\nwant %s", i, g, w)

@@ -24,7 +24,7 @@ func (c *cli) runAnalyze(args []string) int {
 		return c.fail("analyze", err)
 	}
 	aopts, _ := o.Analysis.options() // checked by parseAnalyze
-	events, err := readColumns(o.Datasets)
+	events, err := readColumns(o.Datasets, analyze.ColumnsOptions(aopts))
 	if err != nil {
 		return c.fail("analyze", err)
 	}
@@ -49,7 +49,7 @@ func (c *cli) runAnalyze(args []string) int {
 
 // readColumns reads the committed data files of the datasets into the
 // columns analysis reads.
-func readColumns(datasets []string) (*dataset.Columns, error) {
+func readColumns(datasets []string, opts dataset.ColumnsOptions) (*dataset.Columns, error) {
 	var files []string
 	for _, d := range datasets {
 		found, err := schema.DataFiles(d)
@@ -58,7 +58,7 @@ func readColumns(datasets []string) (*dataset.Columns, error) {
 		}
 		files = append(files, found...)
 	}
-	return dataset.ReadColumns(files, analyze.ColumnsOptions())
+	return dataset.ReadColumns(files, opts)
 }
 
 // runReport renders analysis.json to one HTML file.
