@@ -2,10 +2,10 @@ package analyze
 
 import (
 	"maps"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"

@@ -26,12 +26,23 @@ func secMs(b []byte, msv int64) []byte {
 func (f *Fleet) writeNginx(w io.Writer, h *Host) error {
 	b := make([]byte, 0, 1024)
 	for _, r := range f.byHost(h, func(r *Request) int64 { return r.ProxyEnd }) {
+		b = appendNginx(b[:0], r, h)
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// appendNginx appends r's line in NginxLogFormat as proxy h logs it.
+func appendNginx(b []byte, r *Request, h *Host) []byte {
+	{
 		startMs, endMs := msTrunc(r.ProxyStart+h.OffsetNs), msTrunc(r.ProxyEnd+h.OffsetNs)
 		status := r.Status
 		if r.ErrorClass == "interrupted" {
 			status = 499
 		}
-		b = append(b[:0], "10.0."...)
+		b = append(b, "10.0."...)
 		b = strconv.AppendInt(b, int64(r.Index%7), 10)
 		b = append(b, ".12 - - ["...)
 		b = time.UnixMilli(endMs).UTC().AppendFormat(b, "02/Jan/2006:15:04:05 -0700")
@@ -58,12 +69,8 @@ func (f *Fleet) writeNginx(w io.Writer, h *Host) error {
 		b = append(b, dash(r.RequestID)...)
 		b = append(b, " tp="...)
 		b = append(b, dash(traceparent(r))...)
-		b = append(b, '\n')
-		if _, err := w.Write(b); err != nil {
-			return err
-		}
+		return append(b, '\n')
 	}
-	return nil
 }
 
 func dash(s string) string {
@@ -92,12 +99,23 @@ func userAgent(r *Request) string {
 func (f *Fleet) writeEnvoy(w io.Writer, h *Host) error {
 	b := make([]byte, 0, 1024)
 	for _, r := range f.byHost(h, func(r *Request) int64 { return r.ProxyEnd }) {
+		b = appendEnvoy(b[:0], r, h)
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// appendEnvoy appends r's JSON line in EnvoyLogFormat as proxy h logs it.
+func appendEnvoy(b []byte, r *Request, h *Host) []byte {
+	{
 		start := r.ProxyStart + h.OffsetNs
 		code, flags := r.Status, "-"
 		if r.ErrorClass == "interrupted" {
 			code, flags = 200, "DC"
 		}
-		b = append(b[:0], `{"start_time":"`...)
+		b = append(b, `{"start_time":"`...)
 		b = time.Unix(0, start).UTC().AppendFormat(b, "2006-01-02T15:04:05.000Z")
 		b = append(b, `","method":"POST","path":"/v1/chat/completions","protocol":"HTTP/1.1","response_code":`...)
 		b = strconv.AppendInt(b, int64(code), 10)
@@ -123,12 +141,8 @@ func (f *Fleet) writeEnvoy(w io.Writer, h *Host) error {
 		}
 		b = append(b, `,"user_agent":"`...)
 		b = append(b, userAgent(r)...)
-		b = append(b, "\"}\n"...)
-		if _, err := w.Write(b); err != nil {
-			return err
-		}
+		return append(b, "\"}\n"...)
 	}
-	return nil
 }
 
 func appendNullMs(b []byte, ns int64, ok bool) []byte {

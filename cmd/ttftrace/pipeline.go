@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 
 	"github.com/ttftrace/ttftrace/analyze"
 	"github.com/ttftrace/ttftrace/dataset"
@@ -24,6 +25,7 @@ func (c *cli) runAnalyze(args []string) int {
 		return c.fail("analyze", err)
 	}
 	aopts, _ := o.Analysis.options() // checked by parseAnalyze
+	o.Analysis.applyGC()
 	events, err := readColumns(o.Datasets, analyze.ColumnsOptions(aopts))
 	if err != nil {
 		return c.fail("analyze", err)
@@ -118,6 +120,7 @@ func (c *cli) runRun(args []string) int {
 		return c.fail("run", err)
 	}
 	aopts, _ := o.Analysis.options() // checked by parseRun
+	o.Analysis.applyGC()
 	return c.pipeline("run", o.Inputs, dopts, aopts, o.commonFlags)
 }
 
@@ -128,6 +131,7 @@ func (c *cli) runDemo(args []string) int {
 		return c.fail("demo", err)
 	}
 	aopts, _ := o.Analysis.options() // checked by parseDemo
+	o.Analysis.applyGC()
 	logs := filepath.Join(o.Output, "logs")
 	if err := os.RemoveAll(filepath.Join(o.Output, "dataset")); err != nil {
 		return c.fail("demo", err)
@@ -163,7 +167,9 @@ func (c *cli) pipeline(cmd string, inputs []string, dopts ingest.DriverOptions, 
 		dopts.Progress = f
 	}
 	dopts.Dataset, dopts.KeepEvents = dataset, true
+	gc := debug.SetGCPercent(100) // ingest at Go's default; the analysis's target after
 	res, err := ingest.Run(inputs, dopts)
+	debug.SetGCPercent(gc)
 	if err != nil {
 		return c.fail(cmd, err)
 	}
