@@ -144,8 +144,9 @@ func (acc *sourceAcc) samples(ga *groupAcc, d metricDef, dst []float64) []float6
 	if n := acc.countSamples(ga, d); cap(dst)-len(dst) < n {
 		dst = slices.Grow(dst, n)
 	}
+	var r request // one for the loop: its address escapes into d.samples
 	for _, i := range ga.reqs {
-		r := newRequest(acc.event(i))
+		r = newRequest(acc.event(i))
 		dst = d.samples(&r, dst)
 	}
 	return dst
@@ -162,8 +163,9 @@ func (acc *sourceAcc) countSamples(ga *groupAcc, d metricDef) int {
 	}
 	n := 0
 	var one []float64
+	var r request
 	for _, i := range ga.reqs {
-		r := newRequest(acc.event(i))
+		r = newRequest(acc.event(i))
 		one = d.samples(&r, one[:0])
 		n += len(one)
 	}

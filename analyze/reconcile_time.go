@@ -76,9 +76,12 @@ func timeCands(s *obsSource, ck *clocks, ok func(int32) bool) []timeCand {
 func timeCandsOf(s *obsSource, ck *clocks, from, to int32, ok func(int32) bool) []timeCand {
 	var out []timeCand
 	for k := from; k < to; k++ {
+		if !ok(k) {
+			continue
+		}
 		ov := s.at(k)
 		o := &ov
-		if o.has&(obsHasStart|obsHasEnd) != obsHasStart|obsHasEnd || !ok(k) {
+		if o.has&(obsHasStart|obsHasEnd) != obsHasStart|obsHasEnd {
 			continue
 		}
 		hc := &ck.host[o.host]

@@ -39,7 +39,8 @@ func Run(events []schema.Event, inputs []schema.InputStats, opts Options) *Analy
 // series over wall-clock windows and the report's feeds, and reconciles
 // them across sources (Matching, ClockOffsets, TTFTBreakdown, TTFTDelta,
 // Examples). It is pure and deterministic. c must have been read with
-// ColumnsOptions.
+// ColumnsOptions; reconciliation drops c's id columns (TraceID, IDKeys) once
+// it no longer needs them.
 func RunColumns(c *dataset.Columns, inputs []schema.InputStats, opts Options) *Analysis {
 	a := &Analysis{
 		SchemaVersion:   SchemaVersion,

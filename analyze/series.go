@@ -54,8 +54,9 @@ type percentilePoints struct {
 // for the requests of rows ok of c.
 func (pp *percentilePoints) point(c *dataset.Columns, ok []int32, samples func(*request, []float64) []float64) Point {
 	pp.buf = pp.buf[:0]
+	var r request
 	for _, row := range ok {
-		r := newRequest(event{c, int(row)})
+		r = newRequest(event{c, int(row)})
 		pp.buf = samples(&r, pp.buf)
 	}
 	p := Point{Count: int64(len(pp.buf))}

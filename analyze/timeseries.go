@@ -128,6 +128,7 @@ func timeseries(c *dataset.Columns, src string, rows []int32, g grid, slo map[st
 	}
 	ws := make([]windowAcc, g.n)
 	seen := false
+	var r request // one for the loop: its address escapes into meetsSLO's samples
 	for _, row := range rows {
 		e := event{c, int(row)}
 		start := e.at(&c.StartNs)
@@ -139,7 +140,7 @@ func timeseries(c *dataset.Columns, src string, rows []int32, g grid, slo map[st
 			continue
 		}
 		seen = true
-		r := newRequest(e)
+		r = newRequest(e)
 		if addToWindow(&ws[i], &r, slo, defs) {
 			ws[i].ok = append(ws[i].ok, row)
 		}

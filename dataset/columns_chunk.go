@@ -24,6 +24,7 @@ type columnsChunk struct {
 	bytes    []byte
 	offs     []int
 	words    map[parquet.Dictionary][]uint32 // dictionary index → code
+	at       []int32                         // rowIndex's result, reused
 }
 
 // read decodes every page of cc; k is the column's index in columnsNeeded,

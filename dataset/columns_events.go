@@ -92,27 +92,43 @@ func sortedKeys(m map[string]string) []string {
 func (c *Columns) addIDs(source, trace, request, response string, others []string, opts *ColumnsOptions) {
 	c.TraceID.add(ColumnsIDOf(trace), trace != "")
 	start := len(c.IDKeys.Values)
-	if opts.IDKey != nil {
-		var seen [4]string
-		n := 0
-		emit := func(raw string) {
-			key := opts.IDKey(raw)
-			if key == "" || slices.Contains(seen[:n], key) || len(c.IDKeys.Values)-start >= 255 {
-				return
-			}
-			if n < len(seen) {
-				seen[n] = key
-				n++
-			}
-			c.IDKeys.Values = append(c.IDKeys.Values, ColumnsIDOf(key))
-		}
-		emit(request)
-		emit(response)
-		for _, id := range others {
-			emit(id)
-		}
-	}
+	c.IDKeys.Values = appendIDKeys(c.IDKeys.Values, request, response, others, opts)
 	c.IDKeys.addRow(start)
+	c.addIDText(source, trace, request, response, opts)
+}
+
+// appendIDKeys appends the distinct join keys of one row's ids to dst (at
+// most 255; after four distinct keys a repeat is no longer recognized, as
+// reconciliation always counted them).
+func appendIDKeys(dst []ColumnsID, request, response string, others []string, opts *ColumnsOptions) []ColumnsID {
+	if opts.IDKey == nil {
+		return dst
+	}
+	start := len(dst)
+	var seen [4]string
+	n := 0
+	emit := func(raw string) {
+		key := opts.IDKey(raw)
+		if key == "" || slices.Contains(seen[:n], key) || len(dst)-start >= 255 {
+			return
+		}
+		if n < len(seen) {
+			seen[n] = key
+			n++
+		}
+		dst = append(dst, ColumnsIDOf(key))
+	}
+	emit(request)
+	emit(response)
+	for _, id := range others {
+		emit(id)
+	}
+	return dst
+}
+
+// addIDText appends one row of the text id columns: the ids for the
+// sources opts.TextSources names, else empty.
+func (c *Columns) addIDText(source, trace, request, response string, opts *ColumnsOptions) {
 	text := slices.Contains(opts.TextSources, source)
 	for _, t := range []struct {
 		l *ColumnsList[byte]

@@ -30,21 +30,33 @@ func packHex32(s string) (ColumnsID, bool) {
 		return ColumnsID{}, false
 	}
 	var v ColumnsID
-	for i := 0; i < 32; i++ {
-		c := s[i]
-		var d uint64
-		switch {
-		case c >= '0' && c <= '9':
-			d = uint64(c - '0')
-		case c >= 'a' && c <= 'f':
-			d = uint64(c-'a') + 10
-		default:
-			return ColumnsID{}, false
+	var bad uint8
+	for half := range 2 {
+		var x uint64
+		for _, c := range []byte(s[half*16 : half*16+16]) {
+			d := hexDigit[c]
+			bad |= d
+			x = x<<4 | uint64(d&15)
 		}
-		v[i/16] = v[i/16]<<4 | d
+		v[half] = x
 	}
-	return v, true
+	return v, bad&0x80 == 0
 }
+
+// hexDigit maps a lowercase hex digit to its value and any other byte to
+// 0x80.
+var hexDigit = func() (t [256]uint8) {
+	for i := range t {
+		t[i] = 0x80
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = uint8(c - '0')
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		t[c] = uint8(c-'a') + 10
+	}
+	return t
+}()
 
 // hashString is a 64-bit hash of s from seed: 8 bytes at a time through a
 // 128-bit multiply-and-fold (as wyhash mixes), then a final avalanche.

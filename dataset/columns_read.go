@@ -70,9 +70,9 @@ func ReadColumns(files []string, opts ColumnsOptions) (*Columns, error) {
 	}
 	c := &Columns{}
 	c.reserve(&sizes, &opts)
-	var chunks [columnsCount]columnsChunk
+	var sets [2]columnsSet
 	for _, path := range files {
-		if err := withFile(path, func(pf *parquet.File) error { return c.readFile(pf, path, &opts, &chunks) }); err != nil {
+		if err := withFile(path, func(pf *parquet.File) error { return c.readFile(pf, path, &opts, &sets) }); err != nil {
 			return nil, err
 		}
 	}
@@ -111,26 +111,99 @@ func withFile(path string, fn func(pf *parquet.File) error) (err error) {
 }
 
 // readFile appends one file's rows.
-func (c *Columns) readFile(pf *parquet.File, path string, opts *ColumnsOptions, chunks *[columnsCount]columnsChunk) error {
+//
+// Two goroutines share the work, a row group apart: one decodes the
+// columns kept as numbers and ids (most of the pages) and computes the id
+// keys; the other decodes the dictionary-coded columns (they add to c's
+// dictionaries) and appends the row group to c. Two columnsSets alternate
+// between them; row groups are appended in order.
+func (c *Columns) readFile(pf *parquet.File, path string, opts *ColumnsOptions, sets *[2]columnsSet) error {
 	leaves, ok := columnsLeaves(pf.Schema())
 	if !ok {
 		return c.readRows(pf, path, opts)
 	}
-	for _, rg := range pf.RowGroups() {
+	rgs := pf.RowGroups()
+	free, ready, done := make(chan int, 2), make(chan decodedSet, 2), make(chan struct{})
+	defer close(done)
+	free <- 0
+	free <- 1
+	go decodeRowGroups(rgs, leaves, opts, sets, free, ready, done)
+	for i, rg := range rgs {
+		d := <-ready
+		if d.err != nil {
+			return fmt.Errorf("%s: %w", path, d.err)
+		}
+		set := &sets[d.set]
 		cc := rg.ColumnChunks()
 		for k, leaf := range leaves {
-			if columnsSkipped(k, opts) {
-				continue
-			}
-			if err := chunks[k].read(cc[leaf], c, k); err != nil {
-				return fmt.Errorf("%s: column %s: %w", path, columnsNeeded[k][0], err)
+			if columnsCoded(k) && !columnsSkipped(k, opts) {
+				if err := set.chunks[k].read(cc[leaf], c, k); err != nil {
+					return fmt.Errorf("%s: row group %d: column %s: %w", path, i, columnsNeeded[k][0], err)
+				}
 			}
 		}
-		if err := c.addRowGroup(int(rg.NumRows()), chunks, opts); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
+		if err := c.addRowGroup(int(rg.NumRows()), set, opts); err != nil {
+			return fmt.Errorf("%s: row group %d: %w", path, i, err)
 		}
+		free <- d.set
 	}
 	return nil
+}
+
+// decodedSet says which columnsSet holds the next row group, or why it
+// could not be decoded.
+type decodedSet struct {
+	set int
+	err error
+}
+
+// decodeRowGroups decodes the uncoded columns of every row group and its id
+// keys into the set free hands out, and hands it on in ready, in order,
+// until done is closed. A panic of parquet-go on a malformed page becomes an
+// error.
+func decodeRowGroups(rgs []parquet.RowGroup, leaves []int, opts *ColumnsOptions, sets *[2]columnsSet,
+	free chan int, ready chan decodedSet, done chan struct{}) {
+	for _, rg := range rgs {
+		var set int
+		select {
+		case set = <-free:
+		case <-done:
+			return
+		}
+		err := sets[set].decode(rg, leaves, opts)
+		select {
+		case ready <- decodedSet{set, err}:
+		case <-done:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// columnsSet is one row group's decoded columns and id keys.
+type columnsSet struct {
+	chunks [columnsCount]columnsChunk
+	ids    columnsIDs
+}
+
+// decode decodes rg's uncoded columns and computes its id keys.
+func (s *columnsSet) decode(rg parquet.RowGroup, leaves []int, opts *ColumnsOptions) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("unreadable parquet: %v", p)
+		}
+	}()
+	cc := rg.ColumnChunks()
+	for k, leaf := range leaves {
+		if !columnsCoded(k) && !columnsSkipped(k, opts) {
+			if err := s.chunks[k].read(cc[leaf], nil, k); err != nil {
+				return fmt.Errorf("column %s: %w", columnsNeeded[k][0], err)
+			}
+		}
+	}
+	return s.ids.compute(&s.chunks, int(rg.NumRows()), opts)
 }
 
 // columnsLeaves returns the leaf index of each needed column in s, and false

@@ -1,19 +1,28 @@
 package dataset
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // addRowGroup appends the n rows of a row group whose needed columns are
 // decoded in chunks (in columnsNeeded order).
-func (c *Columns) addRowGroup(n int, chunks *[columnsCount]columnsChunk, opts *ColumnsOptions) error {
+func (c *Columns) addRowGroup(n int, set *columnsSet, opts *ColumnsOptions) error {
+	chunks := &set.chunks
 	var at [columnsCount][]int32 // per column: each row's first value index, −1 when null
 	for k := range chunks {
 		if columnsSkipped(k, opts) {
 			continue
 		}
-		var err error
-		if at[k], err = chunks[k].rowIndex(n, k >= colChunkOffsets && k <= colAttrValue || k == colOtherIDs); err != nil {
-			return err
+		if k >= colTraceID { // indexed by columnsIDs.compute
+			at[k] = chunks[k].at
+			continue
 		}
+		var err error
+		if at[k], err = chunks[k].rowIndex(n, k >= colChunkOffsets && k <= colAttrValue); err != nil {
+			return fmt.Errorf("column %s: %w", columnsNeeded[k][0], err)
+		}
+		chunks[k].at = at[k]
 	}
 	for k := colFirstDict8; k < colFirstDict32; k++ {
 		addCodes(c.dict8(k), &chunks[k], at[k])
@@ -37,7 +46,7 @@ func (c *Columns) addRowGroup(n int, chunks *[columnsCount]columnsChunk, opts *C
 	if err := c.addAttrRows(n, chunks, at[colAttrKey], opts); err != nil {
 		return err
 	}
-	c.addIDRows(n, chunks, &at, opts)
+	c.addIDRows(n, set, &at, opts)
 	c.Rows += n
 	return nil
 }
@@ -77,7 +86,7 @@ func (ch *columnsChunk) rowIndex(n int, list bool) ([]int32, error) {
 	if len(ch.rep) != 0 || ch.levels != n {
 		return nil, errColumnsLayout
 	}
-	out := make([]int32, n)
+	out := slices.Grow(ch.at[:0], n)[:n]
 	k := int32(0)
 	for r := range out {
 		if len(ch.def) != 0 && ch.def[r] == 0 {
@@ -99,7 +108,7 @@ func (ch *columnsChunk) listBounds(n int) ([]int32, error) {
 	if len(ch.rep) != ch.levels || len(ch.def) != ch.levels {
 		return nil, errColumnsLayout
 	}
-	out := make([]int32, 0, n+1)
+	out := slices.Grow(ch.at[:0], n+1)
 	k := int32(0)
 	for i := range ch.levels {
 		if ch.rep[i] == 0 {
@@ -148,22 +157,62 @@ func addList[T any](l *ColumnsList[T], vals []T, bounds []int32) {
 	}
 }
 
-// addIDRows appends the id columns' rows.
-func (c *Columns) addIDRows(n int, chunks *[columnsCount]columnsChunk, at *[columnsCount][]int32, opts *ColumnsOptions) {
+// addIDRows appends the id columns' rows from the keys the decoding
+// goroutine computed.
+func (c *Columns) addIDRows(n int, set *columnsSet, at *[columnsCount][]int32, opts *ColumnsOptions) {
+	chunks, ids := &set.chunks, &set.ids
 	str := func(k, r int) string {
 		if i := at[k][r]; i >= 0 {
 			return chunks[k].str(int(i))
 		}
 		return ""
 	}
-	var others []string
-	src := at[colFirstDict8+0]
+	src := at[colFirstDict8]
 	for r := range n {
+		c.TraceID.add(ids.trace[r], ids.traceOK[r])
+		c.IDKeys.add(ids.keys[ids.bounds[r]:ids.bounds[r+1]]...)
+		source := c.Source.Values[chunks[colFirstDict8].codes[src[r]]]
+		c.addIDText(source, str(colTraceID, r), str(colRequestID, r), str(colResponseID, r), opts)
+	}
+}
+
+// columnsIDs are one row group's trace ids and id keys, computed by the
+// decoding goroutine.
+type columnsIDs struct {
+	trace   []ColumnsID
+	traceOK []bool
+	keys    []ColumnsID
+	bounds  []int32 // row r's keys are keys[bounds[r]:bounds[r+1]]
+}
+
+// compute fills ids from the decoded id columns of n rows.
+func (ids *columnsIDs) compute(chunks *[columnsCount]columnsChunk, n int, opts *ColumnsOptions) error {
+	var at [4][]int32
+	for j, k := range []int{colTraceID, colRequestID, colResponseID, colOtherIDs} {
+		var err error
+		if at[j], err = chunks[k].rowIndex(n, k == colOtherIDs); err != nil {
+			return fmt.Errorf("column %s: %w", columnsNeeded[k][0], err)
+		}
+		chunks[k].at = at[j]
+	}
+	str := func(k int, i int32) string {
+		if i < 0 {
+			return ""
+		}
+		return chunks[k].str(int(i))
+	}
+	ids.trace, ids.traceOK, ids.keys = ids.trace[:0], ids.traceOK[:0], ids.keys[:0]
+	ids.bounds = append(ids.bounds[:0], 0)
+	var others []string
+	for r := range n {
+		trace := str(colTraceID, at[0][r])
+		ids.trace, ids.traceOK = append(ids.trace, ColumnsIDOf(trace)), append(ids.traceOK, trace != "")
 		others = others[:0]
-		for j := at[colOtherIDs][r]; j < at[colOtherIDs][r+1]; j++ {
+		for j := at[3][r]; j < at[3][r+1]; j++ {
 			others = append(others, chunks[colOtherIDs].str(int(j)))
 		}
-		source := c.Source.Values[chunks[colFirstDict8].codes[src[r]]]
-		c.addIDs(source, str(colTraceID, r), str(colRequestID, r), str(colResponseID, r), others, opts)
+		ids.keys = appendIDKeys(ids.keys, str(colRequestID, at[1][r]), str(colResponseID, at[2][r]), others, opts)
+		ids.bounds = append(ids.bounds, int32(len(ids.keys)))
 	}
+	return nil
 }
