@@ -49,7 +49,7 @@ func (e event) text(col *dataset.ColumnsList[byte]) string { return string(col.A
 // join keys normalized by normalizeID, the client's ids as text (the
 // examples name a request by them), and the attributes opts.By names.
 func ColumnsOptions(opts Options) dataset.ColumnsOptions {
-	co := dataset.ColumnsOptions{IDKey: normalizeID, TextSources: []string{"client"}}
+	co := dataset.ColumnsOptions{IDKey: idKey, TextSources: []string{"client"}}
 	for _, keys := range opts.By {
 		for _, k := range keys {
 			if !slices.Contains(builtinKeys, k) && !slices.Contains(co.Attrs, k) {

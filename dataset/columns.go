@@ -54,9 +54,10 @@ type ColumnsAttr struct{ Key, Value uint32 }
 // ColumnsOptions say what ReadColumns and ColumnsOf keep beyond the
 // figures' columns.
 type ColumnsOptions struct {
-	// IDKey returns the join key of a request, response or other id, "" for
-	// none (analysis normalizes known id forms). Nil keeps no id keys.
-	IDKey func(id string) string
+	// IDKey returns the join key of a request, response or other id as a
+	// ColumnsID, and false for none (analysis normalizes known id forms).
+	// Nil keeps no id keys.
+	IDKey func(id string) (ColumnsID, bool)
 	// TextSources lists the sources whose ids are also kept as text.
 	TextSources []string
 	// Attrs lists the attribute keys kept; nil keeps no attribute.

@@ -105,18 +105,18 @@ func appendIDKeys(dst []ColumnsID, request, response string, others []string, op
 		return dst
 	}
 	start := len(dst)
-	var seen [4]string
+	var seen [4]ColumnsID
 	n := 0
 	emit := func(raw string) {
-		key := opts.IDKey(raw)
-		if key == "" || slices.Contains(seen[:n], key) || len(dst)-start >= 255 {
+		key, ok := opts.IDKey(raw)
+		if !ok || slices.Contains(seen[:n], key) || len(dst)-start >= 255 {
 			return
 		}
 		if n < len(seen) {
 			seen[n] = key
 			n++
 		}
-		dst = append(dst, ColumnsIDOf(key))
+		dst = append(dst, key)
 	}
 	emit(request)
 	emit(response)

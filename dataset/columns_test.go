@@ -76,7 +76,8 @@ func TestReadColumnsMatchesEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := ColumnsOptions{IDKey: strings.ToLower, TextSources: []string{"client"}, Attrs: []string{"app", "region"}}
+	lower := func(id string) (ColumnsID, bool) { return ColumnsIDOf(strings.ToLower(id)), id != "" }
+	opts := ColumnsOptions{IDKey: lower, TextSources: []string{"client"}, Attrs: []string{"app", "region"}}
 	want, err := ColumnsOf(read, opts)
 	if err != nil {
 		t.Fatal(err)
