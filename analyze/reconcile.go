@@ -125,14 +125,16 @@ func Reconcile(events []schema.Event) *Reconciliation {
 	if err != nil { // only beyond 255 distinct sources, clocks, formats or error classes
 		return &Reconciliation{Notes: []string{"events not reconciled: " + err.Error()}}
 	}
-	return reconcileColumns(c, true)
+	return reconcileColumns(c, true, func() {})
 }
 
 // reconcileColumns is Reconcile over the events of c, read with
-// ColumnsOptions; keep keeps Requests (else nil).
-func reconcileColumns(c *dataset.Columns, keep bool) *Reconciliation {
+// ColumnsOptions; keep keeps Requests (else nil). It calls idsJoined once
+// the id joins are done and their index and c's id columns released.
+func reconcileColumns(c *dataset.Columns, keep bool, idsJoined func()) *Reconciliation {
 	r := newReconciler(c)
 	r.joinAllIDs()
+	idsJoined()
 	ck := r.estimateClocks(false)
 	searchNotes := r.searchOffsets(ck)
 	for round := 0; round < 2; round++ {

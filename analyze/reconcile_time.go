@@ -22,8 +22,8 @@ type timeCand struct {
 	obs               int32
 	host              int32
 	ref               int32 // reference host of its component
+	hasFirst          bool  // (beside the int32s: 64 bytes, not 80)
 	start, end, first int64
-	hasFirst          bool
 	shift             int64 // subtracted from the host's instants
 	res               int64
 	tol               int64 // offset uncertainty plus resolution
@@ -74,7 +74,11 @@ func timeCands(s *obsSource, ck *clocks, ok func(int32) bool) []timeCand {
 
 // timeCandsOf is timeCands over the observations from, from+1, …, to−1.
 func timeCandsOf(s *obsSource, ck *clocks, from, to int32, ok func(int32) bool) []timeCand {
-	var out []timeCand
+	n := 0
+	for k := from; k < to; k++ {
+		n += int(boolCount(ok(k)))
+	}
+	out := make([]timeCand, 0, n) // at its final size: growing it left as much again behind
 	for k := from; k < to; k++ {
 		if !ok(k) {
 			continue

@@ -64,9 +64,14 @@ func RunColumns(c *dataset.Columns, inputs []schema.InputStats, opts Options) *A
 	sources := orderedSources(bySource)
 	figs := make([]sourceFigures, len(sources))
 	var rec *Reconciliation
-	tasks := []func(){func() { rec = reconcileColumns(c, opts.KeepRequests) }}
+	idsJoined := make(chan struct{})
+	tasks := []func(){func() { rec = reconcileColumns(c, opts.KeepRequests, func() { close(idsJoined) }) }}
 	for i, src := range sources {
-		tasks = append(tasks, figs[i].tasks(c, src, bySource[src], grid, opts, defs)...)
+		for _, t := range figs[i].tasks(c, src, bySource[src], grid, opts, defs) {
+			// The figures start once the id joins are done: their
+			// working data and the ids' index are then never held at once.
+			tasks = append(tasks, func() { <-idsJoined; t() })
+		}
 	}
 	runTasks(tasks, opts.Workers)
 	for _, f := range figs {

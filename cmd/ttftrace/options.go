@@ -107,9 +107,9 @@ type analysisFlags struct {
 // defaultGCPercent is --gc-percent's default. Analysis keeps its data in
 // pointer-free arrays, which a collection marks without scanning, so
 // collecting often costs little CPU, while Go's default (100) lets the
-// heap grow to twice the live data before collecting: 20 keeps the peak
+// heap grow to twice the live data before collecting: 10 keeps the peak
 // near the live data.
-const defaultGCPercent = 20
+const defaultGCPercent = 10
 
 // applyGC sets the GC target of the analysis that follows.
 func (f *analysisFlags) applyGC() { debug.SetGCPercent(f.GCPercent) }
