@@ -40,7 +40,7 @@ func (e event) at(col *dataset.ColumnsNullable[int64]) instant {
 func (e event) chunkOffsets() []int64 { return e.c.ChunkOffsetsNs.At(e.i) }
 
 // chunkTokensList returns the tokens each chunk carried, empty when unknown.
-func (e event) chunkTokensList() []int32 { return e.c.ChunkTokens.At(e.i) }
+func (e event) chunkTokensList() []int32 { return e.c.ChunkTokensAt(e.i) }
 
 // text returns row i's id of a text column ("" when not kept).
 func (e event) text(col *dataset.ColumnsList[byte]) string { return string(col.At(e.i)) }

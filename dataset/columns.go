@@ -27,7 +27,12 @@ type Columns struct {
 	QueueNs, PrefillNs, DecodeNs                         ColumnsNullable[int64]
 
 	ChunkOffsetsNs ColumnsList[int64] // nanoseconds after StartNs
-	ChunkTokens    ColumnsList[int32]
+	// ChunkTokens holds the chunks' token counts, except for rows with one
+	// count per chunk, every one 1 (most streams): those keep a bit in
+	// unitTokens instead, and ChunkTokensAt gives their ones.
+	ChunkTokens ColumnsList[int32]
+	unitTokens  []uint64
+	ones        []int32
 
 	// Attrs are the attributes ColumnsOptions.Attrs names, as (key, value)
 	// codes into AttrStrings.
@@ -209,6 +214,35 @@ func (c *Columns) attr(s string) uint32 {
 		c.AttrStrings = append(c.AttrStrings, s)
 	}
 	return k
+}
+
+// ChunkTokensAt returns row i's chunk token counts, empty when unknown.
+func (c *Columns) ChunkTokensAt(i int) []int32 {
+	if i>>6 < len(c.unitTokens) && c.unitTokens[i>>6]&(1<<(i&63)) != 0 {
+		return c.ones[:len(c.ChunkOffsetsNs.At(i))]
+	}
+	return c.ChunkTokens.At(i)
+}
+
+// finishTokens ends row r of ChunkTokens, whose values start at start:
+// one count per chunk, all 1, becomes a unitTokens bit.
+func (c *Columns) finishTokens(r, start int) {
+	vals := c.ChunkTokens.Values[start:]
+	unit := len(vals) > 0 && len(vals) == len(c.ChunkOffsetsNs.At(r))
+	for _, v := range vals {
+		unit = unit && v == 1
+	}
+	if unit {
+		c.ChunkTokens.Values = c.ChunkTokens.Values[:start]
+		for len(c.unitTokens) <= r>>6 {
+			c.unitTokens = append(c.unitTokens, 0)
+		}
+		c.unitTokens[r>>6] |= 1 << (r & 63)
+		for len(c.ones) < len(vals) {
+			c.ones = append(c.ones, 1)
+		}
+	}
+	c.ChunkTokens.addRow(start)
 }
 
 // AttrOf returns row i's value of attribute key, "" when it has none.

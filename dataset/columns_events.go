@@ -54,8 +54,10 @@ func (c *Columns) addEvent(e *schema.Event, opts *ColumnsOptions) error {
 		addPtr(s.col, s.p)
 	}
 	c.ChunkOffsetsNs.add(e.ChunkOffsetsNs...)
-	c.ChunkTokens.add(e.ChunkTokens...)
-	start := len(c.Attrs.Values)
+	start := len(c.ChunkTokens.Values)
+	c.ChunkTokens.Values = append(c.ChunkTokens.Values, e.ChunkTokens...)
+	c.finishTokens(c.Rows, start)
+	start = len(c.Attrs.Values)
 	for _, k := range sortedKeys(e.Attrs) {
 		if slices.Contains(opts.Attrs, k) {
 			c.Attrs.Values = append(c.Attrs.Values, ColumnsAttr{c.attr(k), c.attr(e.Attrs[k])})

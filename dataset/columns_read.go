@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/encoding"
 
 	"github.com/ttftrace/ttftrace/schema"
 )
@@ -145,7 +146,25 @@ func (c *Columns) readFile(pf *parquet.File, path string, opts *ColumnsOptions, 
 		if err := c.addRowGroup(int(rg.NumRows()), set, opts); err != nil {
 			return fmt.Errorf("%s: row group %d: %w", path, i, err)
 		}
+		if err := c.streamLists(cc, leaves, int(rg.NumRows())); err != nil {
+			return fmt.Errorf("%s: row group %d: %w", path, i, err)
+		}
 		free <- d.set
+	}
+	return nil
+}
+
+// streamLists appends the row group's chunk lists (columnsStreamed).
+// n rows were already added to the other columns.
+func (c *Columns) streamLists(cc []parquet.ColumnChunk, leaves []int, n int) error {
+	first := c.Rows - n
+	if err := streamList(cc[leaves[colChunkOffsets]], &c.ChunkOffsetsNs, n, func(v encoding.Values) []int64 { return v.Int64() },
+		func(_, start int) { c.ChunkOffsetsNs.addRow(start) }); err != nil {
+		return fmt.Errorf("column chunk_offsets_ns: %w", err)
+	}
+	if err := streamList(cc[leaves[colChunkTokens]], &c.ChunkTokens, n, func(v encoding.Values) []int32 { return v.Int32() },
+		func(r, start int) { c.finishTokens(first+r, start) }); err != nil {
+		return fmt.Errorf("column chunk_tokens: %w", err)
 	}
 	return nil
 }
@@ -197,7 +216,7 @@ func (s *columnsSet) decode(rg parquet.RowGroup, leaves []int, opts *ColumnsOpti
 	}()
 	cc := rg.ColumnChunks()
 	for k, leaf := range leaves {
-		if !columnsCoded(k) && !columnsSkipped(k, opts) {
+		if !columnsCoded(k) && !columnsSkipped(k, opts) && !columnsStreamed(k) {
 			if err := s.chunks[k].read(cc[leaf], nil, k); err != nil {
 				return fmt.Errorf("column %s: %w", columnsNeeded[k][0], err)
 			}

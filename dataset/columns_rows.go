@@ -18,6 +18,9 @@ func (c *Columns) addRowGroup(n int, set *columnsSet, opts *ColumnsOptions) erro
 			at[k] = chunks[k].at
 			continue
 		}
+		if columnsStreamed(k) {
+			continue
+		}
 		var err error
 		if at[k], err = chunks[k].rowIndex(n, k >= colChunkOffsets && k <= colAttrValue); err != nil {
 			return fmt.Errorf("column %s: %w", columnsNeeded[k][0], err)
@@ -41,8 +44,6 @@ func (c *Columns) addRowGroup(n int, set *columnsSet, opts *ColumnsOptions) erro
 	for k, col := range c.int64Columns() {
 		addValues(col, chunks[colFirstInt64+k].i64, at[colFirstInt64+k])
 	}
-	addList(&c.ChunkOffsetsNs, chunks[colChunkOffsets].i64, at[colChunkOffsets])
-	addList(&c.ChunkTokens, chunks[colChunkTokens].i32, at[colChunkTokens])
 	if err := c.addAttrRows(n, chunks, at[colAttrKey], opts); err != nil {
 		return err
 	}
@@ -147,13 +148,6 @@ func addValues[T any](col *ColumnsNullable[T], vals []T, at []int32) {
 		} else {
 			col.add(vals[k], true)
 		}
-	}
-}
-
-// addList appends a list column's rows given their bounds.
-func addList[T any](l *ColumnsList[T], vals []T, bounds []int32) {
-	for r := 0; r+1 < len(bounds); r++ {
-		l.add(vals[bounds[r]:bounds[r+1]]...)
 	}
 }
 

@@ -39,6 +39,9 @@ func columnsTestEvents(n int) []schema.Event {
 		if i%5 == 3 {
 			e.PromptTokens, e.HeadersNs, e.LastTokenNs, e.DecodeNs = p(int64(i)), p(int64(3)), p(int64(4)), p(int64(5))
 			e.ChunkOffsetsNs = []int64{int64(i)}
+			if i%3 != 1 {
+				e.ChunkTokens = []int32{1} // one count per chunk, all 1: kept as a bit
+			}
 		}
 		evs = append(evs, e)
 	}
@@ -58,7 +61,7 @@ func columnsRow(c *Columns, i int) string {
 		v, ok := col.Get(i)
 		fmt.Fprint(&b, v, ok)
 	}
-	fmt.Fprint(&b, c.ChunkOffsetsNs.At(i), c.ChunkTokens.At(i), c.AttrOf(i, "app"), c.AttrOf(i, "region"), len(c.Attrs.At(i)))
+	fmt.Fprint(&b, c.ChunkOffsetsNs.At(i), c.ChunkTokensAt(i), c.AttrOf(i, "app"), c.AttrOf(i, "region"), len(c.Attrs.At(i)))
 	trace, ok := c.TraceID.Get(i)
 	fmt.Fprint(&b, trace, ok)
 	fmt.Fprint(&b, c.IDKeys.At(i), string(c.TraceText.At(i)), string(c.RequestText.At(i)), string(c.ResponseText.At(i)))
