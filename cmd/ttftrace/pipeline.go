@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -203,13 +202,13 @@ func (c *cli) pipeline(cmd string, inputs []string, dopts ingest.DriverOptions, 
 	return exitOK
 }
 
-// writeAnalysis writes a as indented JSON, atomically.
+// writeAnalysis writes a as analysis.json, atomically.
 func writeAnalysis(path string, a *analyze.Analysis) error {
-	b, err := json.MarshalIndent(a, "", " ")
+	b, err := analyze.Encode(a)
 	if err != nil {
 		return err
 	}
-	return schema.WriteFileAtomic(path, append(b, '\n'))
+	return schema.WriteFileAtomic(path, b)
 }
 
 // readAnalysis reads an analysis.json written by analyze or run.
@@ -218,14 +217,11 @@ func readAnalysis(path string) (*analyze.Analysis, error) {
 	if err != nil {
 		return nil, err
 	}
-	var a analyze.Analysis
-	if err := json.Unmarshal(b, &a); err != nil {
-		return nil, fmt.Errorf("%s: not an analysis.json: %v", path, err)
+	a, err := analyze.Decode(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if a.SchemaVersion != analyze.SchemaVersion {
-		return nil, fmt.Errorf("%s: schema_version %d, this ttftrace reads %d", path, a.SchemaVersion, analyze.SchemaVersion)
-	}
-	return &a, nil
+	return a, nil
 }
 
 // sayf prints a progress line to standard error unless quiet.
