@@ -135,6 +135,9 @@ func (f *analysisFlags) options() (analyze.Options, error) {
 	if f.Window < 0 {
 		return o, usagef("--window %v: must be positive", f.Window)
 	}
+	if f.GCPercent < 1 {
+		return o, usagef("--gc-percent %d: must be at least 1", f.GCPercent)
+	}
 	if f.Compat != "" && !slices.Contains(compatPeers, f.Compat) {
 		return o, usagef("--compat %q: one of %s", f.Compat, strings.Join(compatPeers, ", "))
 	}
