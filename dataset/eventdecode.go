@@ -136,7 +136,9 @@ func (col *eventColumn) addPage(pg parquet.Page, dicts map[parquet.Dictionary][]
 	case parquet.ByteArray:
 		col.str = appendEventStrings(col.str, data)
 	case parquet.Boolean:
-		return col.addBooleans(pg)
+		var err error
+		col.bools, err = appendBooleans(col.bools, pg)
+		return err
 	default:
 		return errEventLayout
 	}
@@ -189,17 +191,18 @@ func appendEventStrings(dst []string, data encoding.Values) []string {
 	return dst
 }
 
-// addBooleans appends a boolean page's present values.
-func (col *eventColumn) addBooleans(pg parquet.Page) error {
+// appendBooleans appends a boolean page's present values to dst (the
+// event decoder and the column reader share it).
+func appendBooleans(dst []bool, pg parquet.Page) ([]bool, error) {
 	vals := make([]parquet.Value, pg.NumValues())
 	n, err := pg.Values().ReadValues(vals)
 	if err != nil && !errors.Is(err, io.EOF) {
-		return err
+		return dst, err
 	}
 	for _, v := range vals[:n] {
 		if !v.IsNull() {
-			col.bools = append(col.bools, v.Boolean())
+			dst = append(dst, v.Boolean())
 		}
 	}
-	return nil
+	return dst, nil
 }
