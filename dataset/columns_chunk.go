@@ -17,14 +17,12 @@ import (
 type columnsChunk struct {
 	rep, def []byte // nil when the column has no such levels
 	levels   int
-	i64      []int64
-	i32      []int32
 	codes    []uint32
-	bools    []bool
-	bytes    []byte
-	offs     []int
-	words    map[parquet.Dictionary][]uint32 // dictionary index → code
-	at       []int32                         // rowIndex's result, reused
+	pageNumbers
+	bytes []byte
+	offs  []int
+	words map[parquet.Dictionary][]uint32 // dictionary index → code
+	at    []int32                         // rowIndex's result, reused
 }
 
 // read decodes every page of cc; k is the column's index in columnsNeeded,
@@ -68,22 +66,14 @@ func (ch *columnsChunk) addPage(pg parquet.Page, c *Columns, k int) error {
 	if d := pg.Dictionary(); d != nil {
 		return ch.addIndexed(data.Int32(), d, c, k, n-int(pg.NumNulls()))
 	}
-	switch pg.Type().Kind() {
-	case parquet.Int64:
-		ch.i64 = append(ch.i64, data.Int64()...)
-	case parquet.Int32:
-		ch.i32 = append(ch.i32, data.Int32()...)
-	case parquet.ByteArray:
+	if pg.Type().Kind() == parquet.ByteArray {
 		b, off := data.ByteArray()
 		return ch.addStrings(b, off, c, k)
-	case parquet.Boolean:
-		var err error
-		ch.bools, err = appendBooleans(ch.bools, pg)
-		return err
-	default:
-		return errColumnsLayout
 	}
-	return nil
+	if ok, err := ch.addNumbers(pg, data); ok || err != nil {
+		return err
+	}
+	return errColumnsLayout
 }
 
 // addStrings appends byte-array values: as codes for the dictionary and
