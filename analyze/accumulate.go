@@ -4,7 +4,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/ttftrace/ttftrace/schema"
+	"github.com/ttftrace/ttftrace/dataset"
 )
 
 // groupAcc holds one group's successful requests (indices into
@@ -14,7 +14,7 @@ import (
 // number of groups.
 type groupAcc struct {
 	key    groupKey
-	reqs   []int32
+	reqs   []int32 // indices into sourceAcc.reqs
 	errors map[string]int64
 }
 
@@ -22,24 +22,28 @@ type groupAcc struct {
 type sourceAcc struct {
 	groups map[string]*groupAcc
 	all    *groupAcc // group {}
-	// reqs are the source's successful requests, in input order.
-	reqs []request
+	// reqs are the source's successful requests, as event rows in input
+	// order; each request is resolved from its row when its samples are
+	// drawn, so a request costs four bytes here.
+	cols *dataset.Columns
+	reqs []int32
 	// dists are group {}'s distributions by metric name, filled by metrics.
 	dists map[string]Distribution
 }
 
 // accumulate sorts the events of one source into groups: successful
 // requests by index, failures by class.
-func accumulate(evs []*schema.Event, by [][]string) *sourceAcc {
+func accumulate(c *dataset.Columns, rows []int32, by [][]string) *sourceAcc {
 	acc := &sourceAcc{groups: map[string]*groupAcc{}, dists: map[string]Distribution{},
-		reqs: make([]request, 0, len(evs))}
-	for _, e := range evs {
+		cols: c, reqs: make([]int32, 0, len(rows))}
+	var gs groupsOfRow
+	for _, row := range rows {
+		e := event{c, int(row)}
 		ok := succeeded(e)
 		if ok {
-			acc.reqs = append(acc.reqs, newRequest(e))
+			acc.reqs = append(acc.reqs, row)
 		}
-		for _, g := range groupsOf(e, by) {
-			ga := acc.group(g)
+		for _, ga := range gs.of(acc, e, by) {
 			if ok {
 				ga.reqs = append(ga.reqs, int32(len(acc.reqs)-1))
 			} else {
@@ -88,7 +92,7 @@ func (acc *sourceAcc) metrics(src string, defs []metricDef) []Metric {
 				continue
 			}
 			if f := weightedCompat[d.name]; f != nil {
-				if s, ok := guidellmStats(acc.reqs, ga.reqs, f); ok {
+				if s, ok := guidellmStats(acc, ga.reqs, f); ok {
 					out = append(out, newMetric(src, d, ga.key.labels(), s))
 				}
 				continue
@@ -127,9 +131,10 @@ func samplesKey(name string, unit bool) string {
 // ga carries one token (or an unknown count, which counts as one).
 func (acc *sourceAcc) unitGaps(ga *groupAcc) bool {
 	for _, i := range ga.reqs {
-		e := acc.reqs[i].e
-		for c := 1; c < len(e.ChunkOffsetsNs); c++ {
-			if chunkTokens(e, c) != 1 {
+		e := acc.event(i)
+		off, tokens := e.chunkOffsets(), e.chunkTokensList()
+		for c := 1; c < len(off); c++ {
+			if chunkTokens(tokens, len(off), c) != 1 {
 				return false
 			}
 		}
@@ -145,11 +150,16 @@ func (acc *sourceAcc) samples(ga *groupAcc, d metricDef, dst []float64) []float6
 	if n := acc.countSamples(ga, d); cap(dst)-len(dst) < n {
 		dst = slices.Grow(dst, n)
 	}
+	var r request // one for the loop: its address escapes into d.samples
 	for _, i := range ga.reqs {
-		dst = d.samples(&acc.reqs[i], dst)
+		r = newRequest(acc.event(i))
+		dst = d.samples(&r, dst)
 	}
 	return dst
 }
+
+// event returns successful request i of the source.
+func (acc *sourceAcc) event(i int32) event { return event{acc.cols, int(acc.reqs[i])} }
 
 // countSamples returns how many samples metric d has over ga's requests: at
 // most one per request for a scalar metric, else counted.
@@ -159,8 +169,10 @@ func (acc *sourceAcc) countSamples(ga *groupAcc, d metricDef) int {
 	}
 	n := 0
 	var one []float64
+	var r request
 	for _, i := range ga.reqs {
-		one = d.samples(&acc.reqs[i], one[:0])
+		r = newRequest(acc.event(i))
+		one = d.samples(&r, one[:0])
 		n += len(one)
 	}
 	return n

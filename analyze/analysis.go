@@ -30,6 +30,9 @@ type Options struct {
 	// KeepRequests keeps the reconciled per-request table in
 	// Analysis.Requests (for analyze --requests-out).
 	KeepRequests bool
+	// Workers is how many of analysis's tasks run at once; 0 is
+	// runtime.GOMAXPROCS. Fewer take less memory at once.
+	Workers int
 }
 
 // Analysis is the whole analysis.json document.

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/ttftrace/ttftrace/dataset"
+
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -21,18 +23,18 @@ import (
 // other. The sum telescopes to client.first_token − client.start, and since
 // one host's instants are all shifted by the same whole number of ns, that
 // is exactly the client's TTFT on its own clock.
-func fillBreakdown(q *ReconciledRequest, sev *schema.Event, slab *int64Slab) {
+func fillBreakdown(q *ReconciledRequest, sev event, slab *int64Slab) {
 	if q.ClientStartNs == nil || q.ClientFirstTokenNs == nil || q.ProxyStartNs == nil ||
 		q.ServerStartNs == nil || q.ServerFirstTokenNs == nil {
 		return
 	}
 	var queue, prefill int64
-	if sev.QueueNs != nil {
-		queue = *sev.QueueNs
+	if t := sev.at(&sev.c.QueueNs); t.ok {
+		queue = t.ns
 		q.ServerQueueNs = slab.at(queue)
 	}
-	if sev.PrefillNs != nil {
-		prefill = *sev.PrefillNs
+	if t := sev.at(&sev.c.PrefillNs); t.ok {
+		prefill = t.ns
 		q.ServerPrefillNs = slab.at(prefill)
 	}
 	q.ClientToProxyNs = slab.diff(q.ProxyStartNs, q.ClientStartNs)
@@ -60,21 +62,79 @@ type ttftBand struct {
 // p98.5–p99.5. Rounding outward keeps at least one request in every band.
 var breakdownBandsDef = []ttftBand{{"all", 0, 1}, {"p50", 0.45, 0.55}, {"p90", 0.85, 0.95}, {"p99", 0.985, 0.995}}
 
-// breakdownBands returns the mean TTFT breakdown, in ms, over the successful
+// breakdownBands returns the mean TTFT breakdown of reqs as
+// requestSummary.bands gives it.
+func breakdownBands(reqs []ReconciledRequest) []BreakdownBand {
+	var s requestSummary
+	for k := range reqs {
+		s.add(nil, &reqs[k])
+	}
+	return s.bands()
+}
+
+// requestSummary collects, from the joined requests one at a time, what
+// the breakdown bands, the TTFT delta and the examples need, so that the
+// requests themselves need not be kept: 72 bytes per request seen by
+// client, proxy and server, 8 per request seen by client and server.
+type requestSummary struct {
+	parts  []breakdownParts
+	deltas []float64 // client TTFT − server TTFT, ms
+	top    []example // the slowest requests so far, slowest first
+}
+
+// breakdownParts is one request's TTFT breakdown in ns: client→proxy,
+// proxy→server, queue, prefill, server other, return path (a part not
+// logged is 0) and client TTFT; event is the client's event index, −1 for
+// none.
+type breakdownParts struct {
+	parts [7]int64
+	event int64
+}
+
+// clientTTFTKey orders requests by client TTFT, then by client event index,
+// so that the order is total and the result deterministic.
+type clientTTFTKey struct{ ttft, event int64 }
+
+func (k clientTTFTKey) compare(o clientTTFTKey) int {
+	return cmp.Or(cmp.Compare(k.ttft, o.ttft), cmp.Compare(k.event, o.event))
+}
+
+// add takes one joined request; c holds its events (nil: no examples).
+func (s *requestSummary) add(c *dataset.Columns, q *ReconciledRequest) {
+	if !reqSucceeded(q) {
+		return
+	}
+	if q.ReturnPathNs != nil {
+		var b breakdownParts
+		for k, v := range []*int64{q.ClientToProxyNs, q.ProxyToServerNs, q.ServerQueueNs,
+			q.ServerPrefillNs, q.ServerOtherNs, q.ReturnPathNs, q.ClientTTFTNs} {
+			if v != nil {
+				b.parts[k] = *v
+			}
+		}
+		b.event = eventIndexOr(q.ClientEvent)
+		s.parts = append(s.parts, b)
+	}
+	if q.ClientTTFTNs != nil && q.ServerTTFTNs != nil {
+		s.deltas = append(s.deltas, float64(*q.ClientTTFTNs-*q.ServerTTFTNs)/1e6)
+	}
+	if c != nil {
+		s.addExample(c, q, maxExamples)
+	}
+}
+
+// bands returns the mean TTFT breakdown, in ms, over the successful
 // requests with every part, for each band; none without such requests. A
 // missing queue or prefill counts as 0 (its time is in server other), so the
 // parts' means add up to the mean client TTFT.
-func breakdownBands(reqs []ReconciledRequest) []BreakdownBand {
-	var rows []*ReconciledRequest
-	for k := range reqs {
-		if q := &reqs[k]; q.ReturnPathNs != nil && reqSucceeded(q) {
-			rows = append(rows, q)
-		}
-	}
+func (s *requestSummary) bands() []BreakdownBand {
+	rows := s.parts
 	if len(rows) == 0 {
 		return []BreakdownBand{}
 	}
-	slices.SortFunc(rows, byClientTTFT)
+	slices.SortFunc(rows, func(x, y breakdownParts) int {
+		return clientTTFTKey{x.parts[6], x.event}.compare(clientTTFTKey{y.parts[6], y.event})
+	})
 	out := make([]BreakdownBand, 0, len(breakdownBandsDef))
 	n := float64(len(rows) - 1)
 	for _, b := range breakdownBandsDef {
@@ -82,12 +142,6 @@ func breakdownBands(reqs []ReconciledRequest) []BreakdownBand {
 		out = append(out, meanBreakdown(b.name, rows[lo:hi+1]))
 	}
 	return out
-}
-
-// byClientTTFT orders requests by client TTFT, then by client event index,
-// so that the order is total and the result deterministic.
-func byClientTTFT(x, y *ReconciledRequest) int {
-	return cmp.Or(cmp.Compare(*x.ClientTTFTNs, *y.ClientTTFTNs), cmp.Compare(eventIndexOr(x.ClientEvent), eventIndexOr(y.ClientEvent)))
 }
 
 // eventIndexOr returns *p, or -1 for nil.
@@ -100,14 +154,11 @@ func eventIndexOr(p *int64) int64 {
 
 // meanBreakdown averages the parts of rows, in ms. Sums are kept in integer
 // ns, so the means add up to the mean client TTFT up to float rounding.
-func meanBreakdown(name string, rows []*ReconciledRequest) BreakdownBand {
+func meanBreakdown(name string, rows []breakdownParts) BreakdownBand {
 	var s [7]int64
 	for _, q := range rows {
-		for k, v := range []*int64{q.ClientToProxyNs, q.ProxyToServerNs, q.ServerQueueNs,
-			q.ServerPrefillNs, q.ServerOtherNs, q.ReturnPathNs, q.ClientTTFTNs} {
-			if v != nil {
-				s[k] += *v
-			}
+		for k, v := range q.parts {
+			s[k] += v
 		}
 	}
 	n := float64(len(rows)) * 1e6
@@ -117,16 +168,7 @@ func meanBreakdown(name string, rows []*ReconciledRequest) BreakdownBand {
 		ServerOtherMs: float64(s[4]) / n, ReturnPathMs: float64(s[5]) / n, ClientTTFTMs: float64(s[6]) / n}
 }
 
-// ttftDelta is the distribution of client TTFT − server TTFT in ms over the
+// delta is the distribution of client TTFT − server TTFT in ms over the
 // successful requests joined at client and server (a proxy is not needed:
 // each TTFT is on its own host's clock, so no offset enters); nil for none.
-func ttftDelta(reqs []ReconciledRequest) *Metric {
-	var xs []float64
-	for k := range reqs {
-		q := &reqs[k]
-		if q.ClientTTFTNs != nil && q.ServerTTFTNs != nil && reqSucceeded(q) {
-			xs = append(xs, float64(*q.ClientTTFTNs-*q.ServerTTFTNs)/1e6)
-		}
-	}
-	return deltaMetric(xs)
-}
+func (s *requestSummary) delta() *Metric { return deltaMetric(s.deltas) }

@@ -4,35 +4,47 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/ttftrace/ttftrace/dataset"
+
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// slowExamples returns up to k timelines of the successful requests with the
+// maxExamples is how many slow requests the examples show.
+const maxExamples = 5
+
+// example is one slow request's timeline and its place in the order.
+type example struct {
+	key clientTTFTKey
+	tl  Timeline
+}
+
+// addExample keeps successful request q among the k requests with the
 // largest client TTFT among those seen by client, proxy and server, slowest
 // first. Their bars are in ms after the earliest start shown, on the
 // reference clock.
-func slowExamples(events []schema.Event, reqs []ReconciledRequest, k int) []Timeline {
-	var top []*ReconciledRequest // the k slowest so far, slowest first
-	for i := range reqs {
-		q := &reqs[i]
-		if q.ClientTTFTNs == nil || q.ProxyStartNs == nil || q.ServerStartNs == nil || !reqSucceeded(q) {
-			continue
-		}
-		if len(top) == k && byClientTTFT(q, top[k-1]) <= 0 {
-			continue
-		}
-		at, _ := slices.BinarySearchFunc(top, q, func(x, y *ReconciledRequest) int { return byClientTTFT(y, x) })
-		top = slices.Insert(top, at, q)
-		top = top[:min(len(top), k)]
+func (s *requestSummary) addExample(c *dataset.Columns, q *ReconciledRequest, k int) {
+	if q.ClientTTFTNs == nil || q.ProxyStartNs == nil || q.ServerStartNs == nil {
+		return
 	}
+	key := clientTTFTKey{*q.ClientTTFTNs, eventIndexOr(q.ClientEvent)}
+	if len(s.top) == k && key.compare(s.top[k-1].key) <= 0 {
+		return
+	}
+	at, _ := slices.BinarySearchFunc(s.top, key, func(x example, y clientTTFTKey) int { return y.compare(x.key) })
+	s.top = slices.Insert(s.top, at, example{key, exampleTimeline(c, q)})
+	s.top = s.top[:min(len(s.top), k)]
+}
+
+// examples returns the slow requests' timelines, slowest first.
+func (s *requestSummary) examples() []Timeline {
 	out := []Timeline{}
-	for _, q := range top {
-		out = append(out, exampleTimeline(events, q))
+	for _, e := range s.top {
+		out = append(out, e.tl)
 	}
 	return out
 }
 
-func exampleTimeline(events []schema.Event, q *ReconciledRequest) Timeline {
+func exampleTimeline(c *dataset.Columns, q *ReconciledRequest) Timeline {
 	t0 := min(*q.ClientStartNs, *q.ProxyStartNs, *q.ServerStartNs)
 	ms := func(t *int64) *float64 {
 		if t == nil {
@@ -43,7 +55,7 @@ func exampleTimeline(events []schema.Event, q *ReconciledRequest) Timeline {
 	span := func(src, host string, start, first, end *int64) TimelineSpan {
 		return TimelineSpan{Source: src, Host: host, StartMs: *ms(start), FirstTokenMs: ms(first), EndMs: ms(end)}
 	}
-	key := timelineKey(&events[*q.ClientEvent], *q.ClientEvent)
+	key := timelineKey(event{c, int(*q.ClientEvent)}, *q.ClientEvent)
 	if q.ProxyJoin == JoinTime || q.ServerJoin == JoinTime {
 		key = "time-joined " + key
 	}
@@ -57,14 +69,11 @@ func exampleTimeline(events []schema.Event, q *ReconciledRequest) Timeline {
 // timelineKey names a request by the client's trace id, request id or
 // response id, or else by its event index ("event 12"). The caller marks
 // requests that a time join (not that id) linked.
-func timelineKey(ev *schema.Event, index int64) string {
-	switch {
-	case ev.TraceID != "":
-		return ev.TraceID
-	case ev.RequestID != "":
-		return ev.RequestID
-	case ev.ResponseID != "":
-		return ev.ResponseID
+func timelineKey(ev event, index int64) string {
+	for _, col := range []*dataset.ColumnsList[byte]{&ev.c.TraceText, &ev.c.RequestText, &ev.c.ResponseText} {
+		if id := ev.text(col); id != "" {
+			return id
+		}
 	}
 	return "event " + strconv.FormatInt(index, 10)
 }

@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"math"
-	"slices"
 )
 
 // offsetBounds collects, for one host pair a < b, the bounds every joined
@@ -105,14 +104,14 @@ func (b *offsetBounds) estimate() (offsetEstimate, bool) {
 	if len(b.lower) == 0 || len(b.upper) == 0 {
 		return offsetEstimate{}, false
 	}
-	slices.Sort(b.lower)
-	slices.Sort(b.upper)
+	sortInts(b.lower)
+	sortInts(b.upper)
 	low := float64(b.lower[len(b.lower)-1-trimCount(len(b.lower))])
 	high := float64(b.upper[trimCount(len(b.upper))])
 	e := offsetEstimate{low: low, high: high, consistent: low <= high,
 		requests: int64(max(len(b.lower), len(b.upper)))}
 	if len(b.trips) > 0 {
-		slices.Sort(b.trips)
+		sortInts(b.trips)
 		at := func(q float64) int64 { return b.trips[int(q*float64(len(b.trips)-1))] }
 		e.tripLow, e.tripIQR = at(0.01), at(0.75)-at(0.25)
 	}
@@ -136,8 +135,8 @@ func (b *offsetBounds) fences(e *offsetEstimate) {
 	if len(b.starts) < minFenceRequests || b.dir == 3 {
 		return
 	}
-	slices.Sort(b.starts)
-	slices.Sort(b.ends)
+	sortInts(b.starts)
+	sortInts(b.ends)
 	q := func(xs []int64, f float64) int64 { return xs[int(f*float64(len(xs)-1))] }
 	e.fenced, e.flipped = true, b.dir == 2
 	e.startFence = q(b.starts, 0.75) + fenceIQRs*(q(b.starts, 0.75)-q(b.starts, 0.25))
@@ -149,7 +148,7 @@ func lowerMedian(xs []int64) int64 {
 	if len(xs) == 0 {
 		return 0
 	}
-	slices.Sort(xs)
+	sortInts(xs)
 	return xs[(len(xs)-1)/2]
 }
 

@@ -28,10 +28,11 @@ func (r *reconciler) estimateClocks(withTime bool) *clocks {
 	bounds := map[hostPair]*offsetBounds{}
 	for _, p := range []*joinPair{r.cp, r.ps, r.cs} {
 		for o, i := range p.outerTo {
-			if i < 0 || (p.method[o] == JoinTime && !withTime) {
+			if i < 0 || (p.methodOf(o) == JoinTime && !withTime) {
 				continue
 			}
-			oo, io := &p.outer.obs[o], &p.inner.obs[i]
+			ov, iv := p.outer.at(int32(o)), p.inner.at(i)
+			oo, io := &ov, &iv
 			if oo.host == io.host {
 				continue
 			}

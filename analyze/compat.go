@@ -99,9 +99,14 @@ func genaiPerfLatency(r *request) (float64, bool) {
 	return msBetween(r.start, lastContent(r))
 }
 
-// noContent reports whether r is known to have carried no output token.
+// noContent reports whether r is known to have carried no output token (a
+// request built without a row knows nothing).
 func noContent(r *request) bool {
-	return r.e != nil && r.e.OutputTokens != nil && *r.e.OutputTokens == 0
+	if r.e.c == nil {
+		return false
+	}
+	n, ok := r.e.outputTokens()
+	return ok && n == 0
 }
 
 // genaiPerfITL is (last content − first content) / (T − 1) rounded to the

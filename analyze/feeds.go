@@ -9,7 +9,7 @@ import (
 	"github.com/DataDog/sketches-go/ddsketch/mapping"
 	"github.com/DataDog/sketches-go/ddsketch/store"
 
-	"github.com/ttftrace/ttftrace/schema"
+	"github.com/ttftrace/ttftrace/dataset"
 )
 
 const (
@@ -97,16 +97,19 @@ func cdf(sorted []float64, points int) [][2]float64 {
 // times (token 1 has no gap before it). A chunk of k tokens after a gap g
 // places k gaps g/k at its k positions. Quantiles come from one DDSketch
 // per position (1% relative accuracy), so memory stays bounded.
-func itlByPosition(src string, evs []*schema.Event) (PositionSeries, bool) {
+func itlByPosition(c *dataset.Columns, src string, rows []int32) (PositionSeries, bool) {
 	sketches := make([]*ddsketch.DDSketch, maxPosition+1)
-	for _, e := range evs {
-		if !succeeded(e) || len(e.ChunkOffsetsNs) < 2 {
+	for _, row := range rows {
+		e := event{c, int(row)}
+		off := e.chunkOffsets()
+		if len(off) < 2 || !succeeded(e) {
 			continue
 		}
-		pos := chunkTokens(e, 0) // positions taken by the first chunk
-		for i := 1; i < len(e.ChunkOffsetsNs) && pos < maxPosition; i++ {
-			k := chunkTokens(e, i)
-			g := float64(e.ChunkOffsetsNs[i]-e.ChunkOffsetsNs[i-1]) / 1e6 / float64(k)
+		tokens := e.chunkTokensList()
+		pos := chunkTokens(tokens, len(off), 0) // positions taken by the first chunk
+		for i := 1; i < len(off) && pos < maxPosition; i++ {
+			k := chunkTokens(tokens, len(off), i)
+			g := float64(off[i]-off[i-1]) / 1e6 / float64(k)
 			for j := int64(0); j < k && pos < maxPosition; j++ {
 				pos++
 				addToSketch(sketches, int(pos), g)
@@ -148,15 +151,17 @@ func addToSketch(sketches []*ddsketch.DDSketch, p int, v float64) {
 // that have both, sorted; above 2000 points it keeps the points at ranks
 // ⌊j·n/2000⌋, j = 0…1999, so the sample is deterministic and spans the
 // range.
-func ttftByPrompt(src string, evs []*schema.Event) (Scatter, bool) {
+func ttftByPrompt(c *dataset.Columns, src string, rows []int32) (Scatter, bool) {
 	var pts [][2]float64
-	for _, e := range evs {
-		if !succeeded(e) || e.PromptTokens == nil {
+	for _, row := range rows {
+		e := event{c, int(row)}
+		prompt, ok := e.promptTokens()
+		if !ok || !succeeded(e) {
 			continue
 		}
 		r := newRequest(e)
 		if t, ok := msBetween(r.start, r.first); ok {
-			pts = append(pts, [2]float64{float64(*e.PromptTokens), t})
+			pts = append(pts, [2]float64{float64(prompt), t})
 		}
 	}
 	if len(pts) == 0 {

@@ -79,13 +79,14 @@ func TestITLByPosition(t *testing.T) {
 func TestTTFTByPrompt(t *testing.T) {
 	// 5000 requests, prompt i, ttft 2i ms, given in reverse: sorted, then
 	// the points at ranks ⌊j·5000/2000⌋ = ⌊2.5 j⌋ are kept: 0, 2, 5, 7, 10…
-	var evs []*schema.Event
+	var evs []schema.Event
 	for i := 4999; i >= 0; i-- {
 		e := wallEvent("client", 0)
 		e.PromptTokens, e.FirstTokenNs = ptr(int64(i)), at(float64(2*i))
-		evs = append(evs, &e)
+		evs = append(evs, e)
 	}
-	sc, ok := ttftByPrompt("client", evs)
+	c, _ := eventsOf(t, evs...)
+	sc, ok := ttftByPrompt(c, "client", allRows(c.Rows))
 	if !ok || len(sc.Points) != 2000 {
 		t.Fatalf("%d points", len(sc.Points))
 	}

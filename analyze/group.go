@@ -4,8 +4,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/ttftrace/ttftrace/schema"
 )
 
 // noValue is the group value of an event that lacks the key.
@@ -49,49 +47,61 @@ func compareGroups(a, b groupKey) int {
 	return slices.Compare(a.values, b.values)
 }
 
-// groupsOf returns the groups e belongs to: {} and one per breakdown of by
-// (an empty breakdown, or one repeating an earlier one, adds none).
-func groupsOf(e *schema.Event, by [][]string) []groupKey {
-	out := []groupKey{{by: -1}}
-	seen := map[string]bool{"": true}
+// groupsOfRow finds the groups of events, reusing its buffers.
+type groupsOfRow struct {
+	out    []*groupAcc
+	id     []byte
+	values []string
+}
+
+// of returns the groups of acc that e belongs to, creating them: {} and
+// one per breakdown of by (an empty breakdown, or one repeating an earlier
+// one, adds none). The slice is reused by the next call.
+func (gs *groupsOfRow) of(acc *sourceAcc, e event, by [][]string) []*groupAcc {
+	gs.out = append(gs.out[:0], acc.group(groupKey{by: -1}))
 	for i, keys := range by {
 		if len(keys) == 0 {
 			continue
 		}
-		g := groupKey{by: i, keys: keys, values: make([]string, len(keys))}
-		for j, k := range keys {
-			g.values[j] = groupValue(e, k)
+		gs.id, gs.values = gs.id[:0], gs.values[:0]
+		for _, k := range keys {
+			v := groupValue(e, k)
+			gs.values = append(gs.values, v)
+			gs.id = append(append(append(append(gs.id, k...), 0), v...), 0)
 		}
-		if id := g.id(); !seen[id] {
-			seen[id] = true
-			out = append(out, g)
+		ga := acc.groups[string(gs.id)]
+		if ga == nil {
+			ga = acc.group(groupKey{by: i, keys: keys, values: slices.Clone(gs.values)})
+		}
+		if !slices.Contains(gs.out, ga) {
+			gs.out = append(gs.out, ga)
 		}
 	}
-	return out
+	return gs.out
 }
 
 // groupValue returns e's value for a breakdown key: model, endpoint, host,
 // status, format, source, or else the attribute of that name; "(none)" when
 // it is missing or empty.
-func groupValue(e *schema.Event, key string) string {
+func groupValue(e event, key string) string {
 	var v string
 	switch key {
 	case "model":
-		v = e.Model
+		v = e.model()
 	case "endpoint":
-		v = e.Endpoint
+		v = e.endpoint()
 	case "host":
-		v = e.Host
+		v = e.host()
 	case "format":
-		v = e.Format
+		v = e.format()
 	case "source":
-		v = e.Source
+		v = e.source()
 	case "status":
-		if e.Status != nil {
-			v = strconv.Itoa(int(*e.Status))
+		if st, ok := e.status(); ok {
+			v = strconv.Itoa(int(st))
 		}
 	default:
-		v = e.Attrs[key]
+		v = e.c.AttrOf(e.i, key)
 	}
 	if v == "" {
 		return noValue

@@ -78,11 +78,11 @@ func TestGroupValue(t *testing.T) {
 		"format": "nginx", "source": "proxy", "app": "web", "empty": "(none)", "tenant": "(none)",
 	}
 	for key, want := range tests {
-		if got := groupValue(&e, key); got != want {
+		if got := groupValue(oneEvent(t, e), key); got != want {
 			t.Errorf("groupValue(%q) = %q, want %q", key, got, want)
 		}
 	}
-	if got := groupValue(&schema.Event{}, "status"); got != "(none)" {
+	if got := groupValue(oneEvent(t, schema.Event{}), "status"); got != "(none)" {
 		t.Errorf("missing status = %q", got)
 	}
 }

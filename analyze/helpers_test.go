@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -65,4 +66,34 @@ func checkStats(t *testing.T, m Metric, count int64, mean, min, p50, p90, max fl
 // after t0.
 func wallEvent(src string, offMs float64) schema.Event {
 	return schema.Event{Source: src, Format: "test", Host: "h", Clock: schema.ClockWall, StartNs: at(offMs)}
+}
+
+// eventsOf returns events as Columns and their row handles, in order.
+func eventsOf(t *testing.T, evs ...schema.Event) (*dataset.Columns, []event) {
+	t.Helper()
+	c, err := dataset.ColumnsOf(evs, ColumnsOptions(Options{By: [][]string{{"app"}, {"empty"}, {"tenant"}}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]event, c.Rows)
+	for i := range out {
+		out[i] = event{c, i}
+	}
+	return c, out
+}
+
+// oneEvent returns e as an event of a one-row Columns.
+func oneEvent(t *testing.T, e schema.Event) event {
+	t.Helper()
+	_, evs := eventsOf(t, e)
+	return evs[0]
+}
+
+// allRows returns the rows 0…n−1.
+func allRows(n int) []int32 {
+	rows := make([]int32, n)
+	for i := range rows {
+		rows[i] = int32(i)
+	}
+	return rows
 }

@@ -27,11 +27,11 @@ func one(f func(r *request) (float64, bool)) func(*request, []float64) []float64
 }
 
 // nsToMs converts an optional nanosecond duration to milliseconds.
-func nsToMs(p *int64) (float64, bool) {
-	if p == nil {
+func nsToMs(d instant) (float64, bool) {
+	if !d.ok {
 		return 0, false
 	}
-	return float64(*p) / 1e6, true
+	return float64(d.ns) / 1e6, true
 }
 
 // coreMetrics are our own metrics (SPEC §2), in the order they are reported.
@@ -43,9 +43,9 @@ var coreMetrics = []metricDef{
 	{"itl", "ms", "chunk", "chunk", false, itlSamples},
 	{"chunk_gap", "ms", "chunk", "chunk", false, chunkGaps},
 	{"tps_user", "tokens/s", "first_token", "last_token", true, one(tpsUser)},
-	{"queue", "ms", "queued", "scheduled", true, one(func(r *request) (float64, bool) { return nsToMs(r.e.QueueNs) })},
-	{"prefill", "ms", "scheduled", "first_token", true, one(func(r *request) (float64, bool) { return nsToMs(r.e.PrefillNs) })},
-	{"decode", "ms", "first_token", "last_token", true, one(func(r *request) (float64, bool) { return nsToMs(r.e.DecodeNs) })},
+	{"queue", "ms", "queued", "scheduled", true, one(func(r *request) (float64, bool) { return nsToMs(r.e.at(&r.e.c.QueueNs)) })},
+	{"prefill", "ms", "scheduled", "first_token", true, one(func(r *request) (float64, bool) { return nsToMs(r.e.at(&r.e.c.PrefillNs)) })},
+	{"decode", "ms", "first_token", "last_token", true, one(func(r *request) (float64, bool) { return nsToMs(r.e.at(&r.e.c.DecodeNs)) })},
 }
 
 // tpot is (last_token − first_token) / (output_tokens − 1) in ms, for
@@ -71,9 +71,9 @@ func tpsUser(r *request) (float64, bool) {
 // chunks with arrival gap g, where the later chunk carries k tokens, k
 // samples of g/k.
 func itlSamples(r *request, dst []float64) []float64 {
-	off := r.e.ChunkOffsetsNs
+	off, tokens := r.e.chunkOffsets(), r.e.chunkTokensList()
 	for i := 1; i < len(off); i++ {
-		k := chunkTokens(r.e, i)
+		k := chunkTokens(tokens, len(off), i)
 		g := float64(off[i]-off[i-1]) / 1e6 / float64(k)
 		for range k {
 			dst = append(dst, g)
@@ -84,7 +84,7 @@ func itlSamples(r *request, dst []float64) []float64 {
 
 // chunkGaps appends the raw gaps between consecutive chunks in ms.
 func chunkGaps(r *request, dst []float64) []float64 {
-	off := r.e.ChunkOffsetsNs
+	off := r.e.chunkOffsets()
 	for i := 1; i < len(off); i++ {
 		dst = append(dst, float64(off[i]-off[i-1])/1e6)
 	}

@@ -131,11 +131,11 @@ func TestSucceededAndFailureClass(t *testing.T) {
 	}
 	for _, tt := range tests {
 		e := schema.Event{Status: tt.status, Error: tt.err, Completed: tt.completed}
-		if got := succeeded(&e); got != tt.ok {
+		if got := succeeded(oneEvent(t, e)); got != tt.ok {
 			t.Errorf("%s: succeeded = %v", tt.name, got)
 		}
 		if !tt.ok {
-			if got := failureClass(&e); got != tt.class {
+			if got := failureClass(oneEvent(t, e)); got != tt.class {
 				t.Errorf("%s: class %q, want %q", tt.name, got, tt.class)
 			}
 		}

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -12,6 +13,9 @@ const (
 	JoinTime  = "time"  // the inner observation fits inside the outer one
 	JoinChain = "chain" // client⊃proxy through the server both are joined to
 )
+
+// joinMethods are the join methods by the code joinPair.method stores.
+var joinMethods = []string{"", JoinTrace, JoinID, JoinTime, JoinChain}
 
 // Reconciliation is the result of joining the observations of each request
 // across client, proxy and server (SPEC §4). Its first five fields feed
@@ -117,8 +121,22 @@ type ReconciledRequest struct {
 // for host pairs no chain relates, sorts once and samples at most
 // searchSample inner observations.
 func Reconcile(events []schema.Event) *Reconciliation {
-	r := newReconciler(events)
+	c, err := dataset.ColumnsOf(events, ColumnsOptions(Options{}))
+	if err != nil { // only beyond 255 distinct sources, clocks, formats or error classes
+		return &Reconciliation{Notes: []string{"events not reconciled: " + err.Error()}}
+	}
+	return reconcileColumns(c, true, func() {}, nil)
+}
+
+// reconcileColumns is Reconcile over the events of c, read with
+// ColumnsOptions; keep keeps Requests (else nil). It calls idsJoined once
+// the id joins are done and their index and c's id columns released, and
+// each (when not nil) with every joined request, which it must copy what it
+// keeps of.
+func reconcileColumns(c *dataset.Columns, keep bool, idsJoined func(), each func(q *ReconciledRequest)) *Reconciliation {
+	r := newReconciler(c)
 	r.joinAllIDs()
+	idsJoined()
 	ck := r.estimateClocks(false)
 	searchNotes := r.searchOffsets(ck)
 	for round := 0; round < 2; round++ {
@@ -127,19 +145,36 @@ func Reconcile(events []schema.Event) *Reconciliation {
 		ck = r.estimateClocks(true)
 	}
 	out := &Reconciliation{Matching: r.matching(), ClockOffsets: ck.report()}
-	out.Requests = r.assemble(ck)
-	out.TTFTBreakdown = breakdownBands(out.Requests)
-	out.TTFTDelta = ttftDelta(out.Requests)
-	out.Examples = slowExamples(events, out.Requests, 5)
+	var sum requestSummary
+	r.assemble(ck, func(q *ReconciledRequest) {
+		sum.add(c, q)
+		if each != nil {
+			each(q)
+		}
+		if keep {
+			out.Requests = append(out.Requests, *q)
+		}
+	}, keep)
+	out.TTFTBreakdown, out.TTFTDelta, out.Examples = sum.bands(), sum.delta(), sum.examples()
 	out.Notes = append(searchNotes, ck.notes...) // events on clocks that cannot join are noted by Run's clockNotes
 	return out
 }
 
 // joinAllIDs runs the trace and id joins of the three source pairs.
 func (r *reconciler) joinAllIDs() {
+	for _, s := range r.sources {
+		s.index()
+	}
 	r.joinIDs(r.cp)
 	r.joinIDs(r.ps)
 	r.joinIDs(r.cs)
+	for _, s := range r.sources {
+		s.traces, s.ids = nil, nil
+	}
+	// Nothing reads the ids after the id joins: their memory (about a
+	// third of a proxy or server event's) goes back before the time joins
+	// and the clock estimates allocate theirs.
+	r.cols.TraceID, r.cols.IDKeys = dataset.ColumnsNullable[dataset.ColumnsID]{}, dataset.ColumnsList[dataset.ColumnsID]{}
 }
 
 // joinAllTimes runs one round of time-window joins for what is left.

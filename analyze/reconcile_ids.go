@@ -1,6 +1,59 @@
 package analyze
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ttftrace/ttftrace/dataset"
+)
+
+// idKey returns the join key of id, normalizeID(id) as a ColumnsID, and
+// false for none. The usual ids — a UUID or 32 hex digits in any case, after
+// any "chatcmpl-" or "cmpl-" — are packed straight from id, without
+// building the normalized string (normalizeID's lowercase hex without
+// dashes packs to the same ColumnsID).
+func idKey(id string) (dataset.ColumnsID, bool) {
+	body := id
+	for _, p := range []string{"chatcmpl-", "cmpl-"} {
+		if len(body) > len(p) && strings.HasPrefix(body, p) {
+			body = body[len(p):]
+			break
+		}
+	}
+	if v, ok := packHexID(body); ok {
+		return v, true
+	}
+	key := normalizeID(id)
+	return dataset.ColumnsIDOf(key), key != ""
+}
+
+// packHexID packs a UUID (8-4-4-4-12 hex digits) or 32 hex digits, in any
+// case, into the ColumnsID of their lowercase digits.
+func packHexID(s string) (dataset.ColumnsID, bool) {
+	if len(s) == 36 && (s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-') || len(s) != 36 && len(s) != 32 {
+		return dataset.ColumnsID{}, false
+	}
+	var v dataset.ColumnsID
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		var d byte
+		switch {
+		case c >= '0' && c <= '9':
+			d = c - '0'
+		case c >= 'a' && c <= 'f':
+			d = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			d = c - 'A' + 10
+		case c == '-' && len(s) == 36:
+			continue
+		default:
+			return dataset.ColumnsID{}, false
+		}
+		v[n/16] = v[n/16]<<4 | uint64(d)
+		n++
+	}
+	return v, n == 32
+}
 
 // normalizeID returns the join key of a request or response id, or "" for
 // none. vLLM builds response ids as "chatcmpl-<request id>" and

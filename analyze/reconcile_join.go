@@ -1,6 +1,9 @@
 package analyze
 
 import (
+	"slices"
+
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -11,58 +14,77 @@ const (
 	obsHasEnd
 )
 
+// obsRef is how an obsSource stores one observation: its event and host;
+// obsSource.at expands it into a joinObs from the Columns when needed.
+type obsRef struct {
+	event int32 // index into the events given to Reconcile
+	host  int32 // index into reconciler.hosts
+}
+
 // joinObs is what the joins need of one wall-clock event: its instants
 // in nanoseconds on its own host's clock, and the resolution of its log.
 type joinObs struct {
-	event int32 // index into the events given to Reconcile
+	event int32 // index into the events given to Reconcile; its ids are the row's IDKeys
 	host  int32 // index into reconciler.hosts
 	res   int64 // widest error range of the log's instants, ns
-	errs  uint8 // index into logErrorTable: the error of each logged instant
 	start int64
 	first int64
 	end   int64
+	errs  uint8 // index into logErrorTable: the error of each logged instant
 	has   uint8
-	nKeys uint8 // its normalized ids are obsSource.keys[keyAt : keyAt+nKeys]
-	keyAt int32
-}
-
-// ambiguousKey marks, in an idIndex, a key carried by several observations.
-const ambiguousKey = -1
-
-// idIndex maps a normalized id to the one observation of a source carrying
-// it, or to ambiguousKey.
-type idIndex map[string]int32
-
-func (x idIndex) add(key string, o int32) {
-	if prev, ok := x[key]; ok && prev != o {
-		x[key] = ambiguousKey
-		return
-	}
-	x[key] = o
-}
-
-// unique returns the single observation carrying key, and false when none
-// or several do.
-func (x idIndex) unique(key string) (int32, bool) {
-	o, ok := x[key]
-	return o, ok && o != ambiguousKey
 }
 
 // obsSource holds the joinable observations of one kind of observer.
 type obsSource struct {
 	name       string
-	obs        []joinObs
+	obs        []obsRef
 	unjoinable int64 // events on steady or relative clocks
 	events     int64 // all events of the source
-	traces     idIndex
-	ids        idIndex
-	keys       []string // every observation's normalized ids, back to back
+	// traces and ids index the trace ids and the normalized ids; they are
+	// dropped (nil) once the id joins are done.
+	traces, ids *idTable
+	cols        *dataset.Columns
+	errs        []uint8 // logErrorTable index by format code
 }
 
 // idsOf returns the normalized ids of observation k.
-func (s *obsSource) idsOf(k int32) []string {
-	o := &s.obs[k]
-	return s.keys[o.keyAt : o.keyAt+int32(o.nKeys)]
+func (s *obsSource) idsOf(k int32) []dataset.ColumnsID {
+	return s.cols.IDKeys.At(int(s.obs[k].event))
+}
+
+// at returns observation k with its instants, read from the Columns.
+func (s *obsSource) at(k int32) joinObs {
+	ref := s.obs[k]
+	ev := event{s.cols, int(ref.event)}
+	o := joinObs{event: ref.event, host: ref.host, errs: s.errs[s.cols.Format.Codes[ref.event]]}
+	o.res = logErrorTable[o.errs].spread()
+	o.start, o.has = loggedInstant(ev.at(&s.cols.StartNs), obsHasStart, o.has)
+	o.first, o.has = loggedInstant(ev.at(&s.cols.FirstTokenNs), obsHasFirst, o.has)
+	o.end, o.has = loggedInstant(ev.at(&s.cols.EndNs), obsHasEnd, o.has)
+	return o
+}
+
+// index builds the id tables of s.
+func (s *obsSource) index() {
+	c := s.cols
+	nTrace, nIDs := 0, 0
+	for _, ref := range s.obs {
+		nTrace += int(boolCount(c.TraceID.Has(int(ref.event))))
+		nIDs += len(c.IDKeys.At(int(ref.event)))
+	}
+	s.traces = newIDTable(nTrace, func(k int32, _ uint8) dataset.ColumnsID {
+		id, _ := c.TraceID.Get(int(s.obs[k].event))
+		return id
+	})
+	s.ids = newIDTable(nIDs, func(k int32, j uint8) dataset.ColumnsID { return s.idsOf(k)[j] })
+	for k, ref := range s.obs {
+		if id, ok := c.TraceID.Get(int(ref.event)); ok {
+			s.traces.add(id, int32(k), 0)
+		}
+		for j, id := range c.IDKeys.At(int(ref.event)) {
+			s.ids.add(id, int32(k), uint8(j))
+		}
+	}
 }
 
 // joinPair is one outer/inner join (client⊃proxy, proxy⊃server, client⊃server)
@@ -77,7 +99,7 @@ type joinPair struct {
 	firstOrdered bool
 	outerTo      []int32 // per outer observation, the joined inner one or -1
 	innerTo      []int32 // per inner observation, the joined outer one or -1
-	method       []string
+	method       []uint8 // index into joinMethods
 	ambiguous    []bool
 	// outerOK and innerOK say whether an observation takes part in this
 	// pair's joins; conflict vetoes a join that would contradict another
@@ -92,7 +114,7 @@ type joinPair struct {
 func newPair(outer, inner *obsSource, firstOrdered bool) *joinPair {
 	p := &joinPair{outer: outer, inner: inner, firstOrdered: firstOrdered,
 		outerTo: make([]int32, len(outer.obs)), innerTo: make([]int32, len(inner.obs)),
-		method: make([]string, len(outer.obs)), ambiguous: make([]bool, len(outer.obs))}
+		method: make([]uint8, len(outer.obs)), ambiguous: make([]bool, len(outer.obs))}
 	for i := range p.outerTo {
 		p.outerTo[i] = -1
 	}
@@ -110,14 +132,17 @@ func (p *joinPair) free(o, i int32) bool {
 		(p.conflict == nil || !p.conflict(o, i))
 }
 
+// methodOf returns how outer o was joined, "" when it was not.
+func (p *joinPair) methodOf(o int) string { return joinMethods[p.method[o]] }
+
 func (p *joinPair) join(o, i int32, method string) {
-	p.outerTo[o], p.innerTo[i], p.method[o] = i, o, method
+	p.outerTo[o], p.innerTo[i], p.method[o] = i, o, uint8(slices.Index(joinMethods, method))
 	p.ambiguous[o] = false
 }
 
 // reconciler holds the observations of every source and the three pairs.
 type reconciler struct {
-	events  []schema.Event
+	cols    *dataset.Columns
 	hosts   []string
 	sources [3]*obsSource // client, proxy, server
 	cp      *joinPair     // client ⊃ proxy
@@ -126,27 +151,36 @@ type reconciler struct {
 	slab    int64Slab     // backs the nullable fields of the ReconciledRequests
 }
 
-func newReconciler(events []schema.Event) *reconciler {
-	r := &reconciler{events: events}
-	hostID := map[string]int32{}
+func newReconciler(c *dataset.Columns) *reconciler {
+	r := &reconciler{cols: c}
 	names := [3]string{schema.SourceClient, schema.SourceProxy, schema.SourceServer}
+	var byCode [256]int
+	for _, code := range c.Source.Codes {
+		byCode[code]++
+	}
 	var counts [3]int
-	for i := range events {
-		for k, n := range names {
-			if events[i].Source == n {
-				counts[k]++
-			}
+	sourceOf := make([]int8, len(c.Source.Values)) // source code → index into r.sources, or −1
+	for code, v := range c.Source.Values {
+		sourceOf[code] = int8(slices.Index(names[:], v))
+		if k := sourceOf[code]; k >= 0 {
+			counts[k] += byCode[code]
 		}
 	}
+	errs := make([]uint8, len(c.Format.Values))
+	for code, f := range c.Format.Values {
+		errs[code] = formatErrors(f)
+	}
 	for k := range r.sources {
-		r.sources[k] = &obsSource{name: names[k], obs: make([]joinObs, 0, counts[k]),
-			traces: make(idIndex, counts[k]/4), ids: make(idIndex, counts[k])}
+		r.sources[k] = &obsSource{name: names[k], obs: make([]obsRef, 0, counts[k]), cols: c, errs: errs}
 	}
-	for i := range events {
-		r.addEvent(int32(i), hostID)
+	hostID := make([]int32, len(c.Host.Values)) // host code → index into r.hosts + 1, or 0
+	for i, code := range c.Source.Codes {
+		if k := sourceOf[code]; k >= 0 {
+			r.addEvent(int32(i), r.sources[k], hostID)
+		}
 	}
-	c, p, s := r.sources[0], r.sources[1], r.sources[2]
-	r.cp, r.ps, r.cs = newPair(c, p, true), newPair(p, s, false), newPair(c, s, true)
+	cl, p, s := r.sources[0], r.sources[1], r.sources[2]
+	r.cp, r.ps, r.cs = newPair(cl, p, true), newPair(p, s, false), newPair(cl, s, true)
 	r.ps.outerOK = func(o int32) bool { return !r.hasDirectServer(r.cp.innerTo[o]) }
 	r.cs.outerOK = func(o int32) bool { pr := r.cp.outerTo[o]; return pr < 0 || r.ps.outerTo[pr] < 0 }
 	r.cs.innerOK = func(i int32) bool { return r.ps.innerTo[i] < 0 }
@@ -168,54 +202,28 @@ func newReconciler(events []schema.Event) *reconciler {
 // to a server directly.
 func (r *reconciler) hasDirectServer(c int32) bool { return c >= 0 && r.cs.outerTo[c] >= 0 }
 
-// addEvent files event i under its source, indexing its ids.
-func (r *reconciler) addEvent(i int32, hostID map[string]int32) {
-	ev := &r.events[i]
-	var s *obsSource
-	for _, cand := range r.sources {
-		if cand.name == ev.Source {
-			s = cand
-		}
-	}
-	if s == nil {
-		return
-	}
+// addEvent files event i under source s, indexing its ids. hostID maps a
+// host code to its index in r.hosts plus one (0: not seen yet).
+func (r *reconciler) addEvent(i int32, s *obsSource, hostID []int32) {
+	c, ev := r.cols, event{r.cols, int(i)}
 	s.events++
-	if ev.Clock != schema.ClockWall {
+	if ev.clock() != schema.ClockWall {
 		s.unjoinable++
 		return
 	}
-	h, ok := hostID[ev.Host]
-	if !ok {
-		h = int32(len(r.hosts))
-		hostID[ev.Host] = h
-		r.hosts = append(r.hosts, ev.Host)
+	hc := c.Host.Codes[i]
+	if hostID[hc] == 0 {
+		r.hosts = append(r.hosts, c.Host.Values[hc])
+		hostID[hc] = int32(len(r.hosts))
 	}
-	o := joinObs{event: i, host: h, errs: formatErrors(ev.Format)}
-	o.res = logErrorTable[o.errs].spread()
-	o.start, o.has = loggedInstant(ev.StartNs, obsHasStart, o.has)
-	o.first, o.has = loggedInstant(ev.FirstTokenNs, obsHasFirst, o.has)
-	o.end, o.has = loggedInstant(ev.EndNs, obsHasEnd, o.has)
-	k := int32(len(s.obs))
-	if ev.TraceID != "" {
-		s.traces.add(ev.TraceID, k)
-	}
-	o.keyAt = int32(len(s.keys))
-	eachID(ev, func(key string) {
-		if o.nKeys < 255 {
-			s.ids.add(key, k)
-			s.keys = append(s.keys, key)
-			o.nKeys++
-		}
-	})
-	s.obs = append(s.obs, o)
+	s.obs = append(s.obs, obsRef{event: i, host: hostID[hc] - 1})
 }
 
-func loggedInstant(p *int64, bit, has uint8) (int64, uint8) {
-	if p == nil {
+func loggedInstant(t instant, bit, has uint8) (int64, uint8) {
+	if !t.ok {
 		return 0, has
 	}
-	return *p, has | bit
+	return t.ns, has | bit
 }
 
 // joinIDs joins the free observations of p by trace id, then by any shared
@@ -224,8 +232,7 @@ func loggedInstant(p *int64, bit, has uint8) (int64, uint8) {
 // observations is not joined.
 func (r *reconciler) joinIDs(p *joinPair) {
 	for o := range p.outerTo {
-		ev := &r.events[p.outer.obs[o].event]
-		if i, ok := r.traceMatch(p, ev); ok && p.free(int32(o), i) {
+		if i, ok := r.traceMatch(p, int(p.outer.obs[o].event)); ok && p.free(int32(o), i) {
 			p.join(int32(o), i, JoinTrace)
 			continue
 		}
@@ -235,14 +242,15 @@ func (r *reconciler) joinIDs(p *joinPair) {
 	}
 }
 
-func (r *reconciler) traceMatch(p *joinPair, ev *schema.Event) (int32, bool) {
-	if ev.TraceID == "" {
+func (r *reconciler) traceMatch(p *joinPair, row int) (int32, bool) {
+	trace, ok := r.cols.TraceID.Get(row)
+	if !ok {
 		return 0, false
 	}
-	if _, ok := p.outer.traces.unique(ev.TraceID); !ok {
+	if _, ok := p.outer.traces.unique(trace); !ok {
 		return 0, false
 	}
-	return p.inner.traces.unique(ev.TraceID)
+	return p.inner.traces.unique(trace)
 }
 
 // idMatch returns the one inner observation sharing an unambiguous id with
@@ -263,32 +271,4 @@ func idMatch(p *joinPair, o int32) (int32, bool) {
 		}
 	}
 	return found, found >= 0 && !conflict
-}
-
-// eachID calls f with every distinct normalized id ev carries: RequestID,
-// ResponseID and OtherIDs.
-func eachID(ev *schema.Event, f func(string)) {
-	var seen [4]string
-	n := 0
-	emit := func(raw string) {
-		key := normalizeID(raw)
-		if key == "" {
-			return
-		}
-		for _, s := range seen[:n] {
-			if s == key {
-				return
-			}
-		}
-		if n < len(seen) {
-			seen[n] = key
-			n++
-		}
-		f(key)
-	}
-	emit(ev.RequestID)
-	emit(ev.ResponseID)
-	for _, id := range ev.OtherIDs {
-		emit(id)
-	}
 }

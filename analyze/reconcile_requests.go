@@ -21,10 +21,10 @@ func (r *reconciler) matching() []Matching {
 			switch {
 			case i >= 0:
 				m.Matched++
-				m.ByTrace += boolCount(p.method[o] == JoinTrace)
-				m.ByID += boolCount(p.method[o] == JoinID)
-				m.ByTime += boolCount(p.method[o] == JoinTime)
-				m.ByChain += boolCount(p.method[o] == JoinChain)
+				m.ByTrace += boolCount(p.methodOf(o) == JoinTrace)
+				m.ByID += boolCount(p.methodOf(o) == JoinID)
+				m.ByTime += boolCount(p.methodOf(o) == JoinTime)
+				m.ByChain += boolCount(p.methodOf(o) == JoinChain)
 			case p.ambiguous[o]:
 				m.Ambiguous++
 			case p.outerOK(int32(o)):
@@ -54,38 +54,37 @@ type reqMember struct {
 	k int32
 }
 
-func (m reqMember) obs() *joinObs { return &m.s.obs[m.k] }
+func (m reqMember) obs() joinObs { return m.s.at(m.k) }
 
 // assemble builds one ReconciledRequest per request joined across at least
 // two sources, ordered by the outermost observation's event index: client
 // observations with a proxy or server, and proxy observations without a
 // client but with a server, merged by event index (each source's
 // observations are in event order).
-func (r *reconciler) assemble(ck *clocks) []ReconciledRequest {
+//
+// Each request is handed to yield, which must copy what it keeps: unless
+// keep, the nullable fields of the next request reuse the same memory.
+func (r *reconciler) assemble(ck *clocks, yield func(q *ReconciledRequest), keep bool) {
 	c, p := r.sources[0], r.sources[1]
-	n := 0
-	for k := range c.obs {
-		n += int(boolCount(r.cp.outerTo[k] >= 0 || r.cs.outerTo[k] >= 0))
-	}
-	for k := range p.obs {
-		n += int(boolCount(r.proxyFirst(int32(k))))
-	}
-	out := make([]ReconciledRequest, 0, n)
 	ci, pi := 0, 0
 	for ci < len(c.obs) || pi < len(p.obs) {
+		if !keep {
+			r.slab.block = r.slab.block[:0]
+		}
 		if pi == len(p.obs) || ci < len(c.obs) && c.obs[ci].event < p.obs[pi].event {
 			if r.cp.outerTo[ci] >= 0 || r.cs.outerTo[ci] >= 0 {
-				out = append(out, r.clientRow(ck, int32(ci)))
+				q := r.clientRow(ck, int32(ci))
+				yield(&q)
 			}
 			ci++
 			continue
 		}
 		if r.proxyFirst(int32(pi)) {
-			out = append(out, r.proxyRow(ck, int32(pi)))
+			q := r.proxyRow(ck, int32(pi))
+			yield(&q)
 		}
 		pi++
 	}
-	return out
 }
 
 // proxyFirst reports whether proxy observation k heads a joined request: no
@@ -99,13 +98,13 @@ func (r *reconciler) clientRow(ck *clocks, k int32) ReconciledRequest {
 	pk, sk, serverJoin, to := r.cp.outerTo[k], int32(-1), "", ""
 	switch {
 	case pk >= 0 && r.ps.outerTo[pk] >= 0:
-		sk, serverJoin, to = r.ps.outerTo[pk], r.ps.method[pk], schema.SourceProxy
+		sk, serverJoin, to = r.ps.outerTo[pk], r.ps.methodOf(int(pk)), schema.SourceProxy
 	case r.cs.outerTo[k] >= 0:
-		sk, serverJoin, to = r.cs.outerTo[k], r.cs.method[k], schema.SourceClient
+		sk, serverJoin, to = r.cs.outerTo[k], r.cs.methodOf(int(k)), schema.SourceClient
 	}
 	row := r.row(ck, [3]reqMember{{c, k}, {p, pk}, {s, sk}})
 	if pk >= 0 {
-		row.ProxyJoin = r.cp.method[k]
+		row.ProxyJoin = r.cp.methodOf(int(k))
 	}
 	row.ServerJoin, row.ServerJoinedTo = serverJoin, to
 	return row
@@ -115,7 +114,7 @@ func (r *reconciler) clientRow(ck *clocks, k int32) ReconciledRequest {
 func (r *reconciler) proxyRow(ck *clocks, k int32) ReconciledRequest {
 	c, p, s := r.sources[0], r.sources[1], r.sources[2]
 	row := r.row(ck, [3]reqMember{{c, -1}, {p, k}, {s, r.ps.outerTo[k]}})
-	row.ServerJoin, row.ServerJoinedTo = r.ps.method[k], schema.SourceProxy
+	row.ServerJoin, row.ServerJoinedTo = r.ps.methodOf(int(k)), schema.SourceProxy
 	return row
 }
 
@@ -147,10 +146,10 @@ func (r *reconciler) row(ck *clocks, ms [3]reqMember) ReconciledRequest {
 			continue
 		}
 		o, f := m.obs(), slots[n]
-		ev := &r.events[o.event]
-		*f.event, *f.host = r.slab.at(int64(o.event)), ev.Host
+		ev := event{r.cols, int(o.event)}
+		*f.event, *f.host = r.slab.at(int64(o.event)), ev.host()
 		if f.errClass != nil {
-			*f.errClass = ev.Error
+			*f.errClass = ev.errorClass()
 		}
 		hc := &ck.host[o.host]
 		if hc.ref != ref {
@@ -163,7 +162,7 @@ func (r *reconciler) row(ck *clocks, ms [3]reqMember) ReconciledRequest {
 	q.ClientTTFTNs = r.slab.diff(q.ClientFirstTokenNs, q.ClientStartNs)
 	q.ServerTTFTNs = r.slab.diff(q.ServerFirstTokenNs, q.ServerStartNs)
 	if ms[2].k >= 0 {
-		fillBreakdown(&q, &r.events[ms[2].obs().event], &r.slab)
+		fillBreakdown(&q, event{r.cols, int(ms[2].obs().event)}, &r.slab)
 	}
 	return q
 }

@@ -36,6 +36,9 @@ func (r *reconciler) searchOffsets(ck *clocks) []string {
 			continue // the usual case: every host pair is related, nothing to gather
 		}
 		outs, ins := searchObs(p.outer), searchObs(p.inner)
+		for _, o := range outs {
+			slices.SortFunc(o, func(a, b searchOb) int { return cmp.Or(cmp.Compare(a.dur(), b.dur()), cmp.Compare(a.event, b.event)) })
+		}
 		for _, ho := range sortedHosts(r.hosts, outs) {
 			for _, hi := range sortedHosts(r.hosts, ins) {
 				if ck.host[ho].ref == ck.host[hi].ref {
@@ -81,19 +84,36 @@ func unrelatedHosts(p *joinPair, ck *clocks) bool {
 }
 
 // searchObs groups the observations of s that logged start and end by host.
-func searchObs(s *obsSource) map[int32][]*joinObs {
-	out := map[int32][]*joinObs{}
+func searchObs(s *obsSource) map[int32][]searchOb {
+	out := map[int32][]searchOb{}
 	for k := range s.obs {
-		o := &s.obs[k]
+		o := s.at(int32(k))
 		if o.has&(obsHasStart|obsHasEnd) == obsHasStart|obsHasEnd {
-			out[o.host] = append(out[o.host], o)
+			out[o.host] = append(out[o.host], searchOb{start: o.start, end: o.end, event: o.event, errs: o.errs, has: o.has})
 		}
 	}
 	return out
 }
 
+// searchOb is what the offset search needs of an observation: 24 bytes
+// instead of a joinObs's 48, as the search holds every observation of two
+// sources at once.
+type searchOb struct {
+	start, end int64
+	event      int32
+	errs, has  uint8
+}
+
+func (o *searchOb) dur() int64 { return o.end - o.start }
+
+// obs returns o as a joinObs without first token (the search does not use it).
+func (o *searchOb) obs() *joinObs {
+	return &joinObs{event: o.event, start: o.start, end: o.end, errs: o.errs, has: o.has &^ obsHasFirst,
+		res: logErrorTable[o.errs].spread()}
+}
+
 // sortedHosts returns the keys of m in host-name order.
-func sortedHosts(names []string, m map[int32][]*joinObs) []int32 {
+func sortedHosts(names []string, m map[int32][]searchOb) []int32 {
 	var hs []int32
 	for h := range m {
 		hs = append(hs, h)
@@ -135,26 +155,25 @@ func (ck *clocks) addSearched(outer, inner int32, e offsetEstimate) {
 // the best peak further than searchTripNs from it; else no offset is
 // returned and why says so. The estimate spans the offsets around the peak
 // covered by at least half as many intervals. Cost: O(n log n + s·k).
-func searchOffset(outs, ins []*joinObs) (offsetEstimate, string) {
+// outs must be sorted by duration, then event.
+func searchOffset(outs, ins []searchOb) (offsetEstimate, string) {
 	if len(outs) == 0 || len(ins) == 0 {
 		return offsetEstimate{}, "no requests"
 	}
-	outs = slices.Clone(outs)
-	dur := func(o *joinObs) int64 { return o.end - o.start }
-	slices.SortFunc(outs, func(a, b *joinObs) int { return cmp.Or(cmp.Compare(dur(a), dur(b)), cmp.Compare(a.event, b.event)) })
+	dur := func(o *searchOb) int64 { return o.dur() }
 	stride := max(1, (len(ins)+searchSample-1)/searchSample)
 	var marks []searchMark
 	for k := 0; k < len(ins); k += stride {
-		in := ins[k]
-		w := 2 * (in.res + outs[0].res)
-		j, _ := slices.BinarySearchFunc(outs, dur(in)-w, func(o *joinObs, d int64) int { return cmp.Compare(dur(o), d) })
+		in := &ins[k]
+		w := 2 * (logErrorTable[in.errs].spread() + logErrorTable[outs[0].errs].spread())
+		j, _ := slices.BinarySearchFunc(outs, dur(in)-w, func(o searchOb, d int64) int { return cmp.Compare(o.dur(), d) })
 		taken := 0
-		for ; j < len(outs) && dur(outs[j]) <= dur(in)+searchTripNs && taken < searchPerInner; j++ {
-			o := outs[j]
+		for ; j < len(outs) && dur(&outs[j]) <= dur(in)+searchTripNs && taken < searchPerInner; j++ {
+			o := &outs[j]
 			if d := in.start - o.start; d > searchMaxSkewNs || d < -searchMaxSkewNs {
 				continue
 			}
-			lo, hasLo, up, hasUp := offsetLimits(o, in, false)
+			lo, hasLo, up, hasUp := offsetLimits(o.obs(), in.obs(), false)
 			if !hasLo || !hasUp || lo > up {
 				continue
 			}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -105,6 +106,22 @@ func TestEnvoyResolution(t *testing.T) {
 		g := rec.ClockOffsets[0]
 		if g.Host != tc.host || g.Reference != tc.ref || !approxEq(g.OffsetMs, tc.offset) || !approxEq(g.LowMs, tc.low) || !approxEq(g.HighMs, tc.high) {
 			t.Errorf("offset %+v, want %s−%s %g in [%g, %g]", g, tc.host, tc.ref, tc.offset, tc.low, tc.high)
+		}
+	}
+}
+
+// TestIDKey checks idKey's packed route against ColumnsIDOf(normalizeID).
+func TestIDKey(t *testing.T) {
+	for _, id := range []string{
+		"3F2A9C4E-1B2D-4E5F-8A9B-0C1D2E3F4A5B", "3f2a9c4e1b2d4e5f8a9b0c1d2e3f4a5b", "chatcmpl-3f2a9c4e-1b2d-4e5f-8a9b-0c1d2e3f4a5b",
+		"cmpl-3F2A9C4E1B2D4E5F8A9B0C1D2E3F4A5B", "req_3F2A9C4E1B2D4E5F8A9B0C1D2E3F4A5B", "req_011CSHoEeqs5C35K2UUqR7Fy",
+		"3f2a9c4e1b2d4e5f", " 3f2a9c4e1b2d4e5f8a9b0c1d2e3f4a5b ", "-", "", "chatcmpl-", "3f2a9c4e_1b2d_4e5f_8a9b_0c1d2e3f4a5b",
+		"3f2a9c4e-1b2d-4e5f-8a9b-0c1d2e3f4a5-", "zz2a9c4e1b2d4e5f8a9b0c1d2e3f4a5b",
+	} {
+		want := normalizeID(id)
+		got, ok := idKey(id)
+		if ok != (want != "") || got != dataset.ColumnsIDOf(want) {
+			t.Errorf("idKey(%q) = %x, %v; normalizeID gives %q", id, got, ok, want)
 		}
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-
-	"github.com/ttftrace/ttftrace/schema"
 )
 
 const (
@@ -24,8 +22,8 @@ type timeCand struct {
 	obs               int32
 	host              int32
 	ref               int32 // reference host of its component
+	hasFirst          bool  // (beside the int32s: 64 bytes, not 80)
 	start, end, first int64
-	hasFirst          bool
 	shift             int64 // subtracted from the host's instants
 	res               int64
 	tol               int64 // offset uncertainty plus resolution
@@ -76,10 +74,18 @@ func timeCands(s *obsSource, ck *clocks, ok func(int32) bool) []timeCand {
 
 // timeCandsOf is timeCands over the observations from, from+1, …, to−1.
 func timeCandsOf(s *obsSource, ck *clocks, from, to int32, ok func(int32) bool) []timeCand {
-	var out []timeCand
+	n := 0
 	for k := from; k < to; k++ {
-		o := &s.obs[k]
-		if o.has&(obsHasStart|obsHasEnd) != obsHasStart|obsHasEnd || !ok(k) {
+		n += int(boolCount(ok(k)))
+	}
+	out := make([]timeCand, 0, n) // at its final size: growing it left as much again behind
+	for k := from; k < to; k++ {
+		if !ok(k) {
+			continue
+		}
+		ov := s.at(k)
+		o := &ov
+		if o.has&(obsHasStart|obsHasEnd) != obsHasStart|obsHasEnd {
 			continue
 		}
 		hc := &ck.host[o.host]
@@ -169,8 +175,8 @@ func (r *reconciler) fit(p *joinPair, ck *clocks, o, in *timeCand) (timeEdge, bo
 	if p.firstOrdered && o.hasFirst && in.hasFirst && in.first-in.start > o.first-o.start+w {
 		return timeEdge{}, false
 	}
-	oe := &r.events[p.outer.obs[o.obs].event]
-	ie := &r.events[p.inner.obs[in.obs].event]
+	oe := event{r.cols, int(p.outer.obs[o.obs].event)}
+	ie := event{r.cols, int(p.inner.obs[in.obs].event)}
 	if !joinCompatible(oe, ie) || (p.conflict != nil && p.conflict(o.obs, in.obs)) {
 		return timeEdge{}, false
 	}
@@ -182,18 +188,24 @@ func (r *reconciler) fit(p *joinPair, ck *clocks, o, in *timeCand) (timeEdge, bo
 // suffix of the other, for routers that rewrite a prefix), statuses both 2xx
 // or equal, and token counts within 5% (at least 2 tokens), each checked
 // only when both observers logged it.
-func joinCompatible(a, b *schema.Event) bool {
-	if a.Model != "" && b.Model != "" && !sameModel(a.Model, b.Model) {
+func joinCompatible(a, b event) bool {
+	if am, bm := a.model(), b.model(); am != "" && bm != "" && !sameModel(am, bm) {
 		return false
 	}
-	if a.Endpoint != "" && b.Endpoint != "" && !strings.HasSuffix(a.Endpoint, b.Endpoint) &&
-		!strings.HasSuffix(b.Endpoint, a.Endpoint) {
+	if ae, be := a.endpoint(), b.endpoint(); ae != "" && be != "" && !strings.HasSuffix(ae, be) &&
+		!strings.HasSuffix(be, ae) {
 		return false
 	}
-	if a.Status != nil && b.Status != nil && *a.Status != *b.Status && (*a.Status/100 != 2 || *b.Status/100 != 2) {
+	as, aok := a.status()
+	bs, bok := b.status()
+	if aok && bok && as != bs && (as/100 != 2 || bs/100 != 2) {
 		return false
 	}
-	return tokensClose(a.OutputTokens, b.OutputTokens) && tokensClose(a.PromptTokens, b.PromptTokens)
+	ao, aok := a.outputTokens()
+	bo, bok := b.outputTokens()
+	ap, apok := a.promptTokens()
+	bp, bpok := b.promptTokens()
+	return tokensClose(ao, aok, bo, bok) && tokensClose(ap, apok, bp, bpok)
 }
 
 func sameModel(a, b string) bool {
@@ -204,13 +216,13 @@ func sameModel(a, b string) bool {
 	return strings.EqualFold(base(a), base(b))
 }
 
-func tokensClose(a, b *int64) bool {
-	if a == nil || b == nil {
+func tokensClose(a int64, aok bool, b int64, bok bool) bool {
+	if !aok || !bok {
 		return true
 	}
-	d := *a - *b
+	d := a - b
 	if d < 0 {
 		d = -d
 	}
-	return d <= max(2, max(*a, *b)/20)
+	return d <= max(2, max(a, b)/20)
 }

@@ -11,13 +11,6 @@ type instant struct {
 	ok bool
 }
 
-func instantOf(p *int64) instant {
-	if p == nil {
-		return instant{}
-	}
-	return instant{*p, true}
-}
-
 // msBetween returns to − from in milliseconds, and false unless both are known.
 func msBetween(from, to instant) (float64, bool) {
 	if !from.ok || !to.ok {
@@ -29,7 +22,7 @@ func msBetween(from, to instant) (float64, bool) {
 // request is one event with the instants the metrics need resolved once.
 // All instants are on the event's own clock.
 type request struct {
-	e     *schema.Event
+	e     event
 	start instant
 	// first is FirstTokenNs, or the first chunk's arrival when that is unset.
 	first instant
@@ -45,18 +38,19 @@ type request struct {
 }
 
 // newRequest resolves e's instants and output token count.
-func newRequest(e *schema.Event) request {
+func newRequest(e event) request {
+	c := e.c
 	r := request{
 		e:       e,
-		start:   instantOf(e.StartNs),
-		first:   instantOf(e.FirstTokenNs),
-		last:    instantOf(e.LastTokenNs),
-		end:     instantOf(e.EndNs),
-		headers: instantOf(e.HeadersNs),
+		start:   e.at(&c.StartNs),
+		first:   e.at(&c.FirstTokenNs),
+		last:    e.at(&c.LastTokenNs),
+		end:     e.at(&c.EndNs),
+		headers: e.at(&c.HeadersNs),
 	}
-	if n := len(e.ChunkOffsetsNs); n > 0 && r.start.ok {
-		first := instant{r.start.ns + e.ChunkOffsetsNs[0], true}
-		r.lastChunk = instant{r.start.ns + e.ChunkOffsetsNs[n-1], true}
+	if off := e.chunkOffsets(); len(off) > 0 && r.start.ok {
+		first := instant{r.start.ns + off[0], true}
+		r.lastChunk = instant{r.start.ns + off[len(off)-1], true}
 		if !r.first.ok {
 			r.first = first
 		}
@@ -69,40 +63,41 @@ func newRequest(e *schema.Event) request {
 }
 
 // outputTokens is the event's output token count as request.tokens describes.
-func outputTokens(e *schema.Event) int64 {
-	if e.OutputTokens != nil {
-		return max(*e.OutputTokens, 0)
+func outputTokens(e event) int64 {
+	if n, ok := e.outputTokens(); ok {
+		return max(n, 0)
 	}
-	if len(e.ChunkTokens) > 0 {
+	if ct := e.chunkTokensList(); len(ct) > 0 {
 		sum := int64(0)
-		for _, k := range e.ChunkTokens {
+		for _, k := range ct {
 			sum += int64(max(k, 0))
 		}
 		return sum
 	}
-	return int64(len(e.ChunkOffsetsNs))
+	return int64(len(e.chunkOffsets()))
 }
 
-// chunkTokens returns the tokens chunk i carried: ChunkTokens[i] when it is
-// listed and positive (capped at maxWeight against corrupt counts), else 1
-// (SPEC §2: k = 1 when unknown).
-func chunkTokens(e *schema.Event, i int) int64 {
-	if len(e.ChunkTokens) == len(e.ChunkOffsetsNs) && e.ChunkTokens[i] > 0 {
-		return min(int64(e.ChunkTokens[i]), maxWeight)
+// chunkTokens returns the tokens chunk i carried: tokens[i] when every
+// chunk's count is listed (len(tokens) = chunks) and it is positive (capped
+// at maxWeight against corrupt counts), else 1 (SPEC §2: k = 1 when unknown).
+func chunkTokens(tokens []int32, chunks, i int) int64 {
+	if len(tokens) == chunks && tokens[i] > 0 {
+		return min(int64(tokens[i]), maxWeight)
 	}
 	return 1
 }
 
 // succeeded reports whether e counts for latency metrics: no error class,
 // status 2xx or not logged, and the stream not known to be cut short.
-func succeeded(e *schema.Event) bool {
-	if e.Error != schema.ErrorNone {
+func succeeded(e event) bool {
+	if e.errorClass() != schema.ErrorNone {
 		return false
 	}
-	if e.Status != nil && (*e.Status < 200 || *e.Status > 299) {
+	if st, ok := e.status(); ok && (st < 200 || st > 299) {
 		return false
 	}
-	return e.Completed == nil || *e.Completed
+	done, ok := e.completed()
+	return !ok || done
 }
 
 // failureClass returns the error class of a request that did not succeed:
@@ -110,17 +105,18 @@ func succeeded(e *schema.Event) bool {
 // class of its HTTP status (429 rate_limited; 408, 504 timeout; 499
 // interrupted; other 4xx client_error; 5xx server_error), and "other_status"
 // for a status outside 2xx that none of these name (1xx, 3xx).
-func failureClass(e *schema.Event) string {
-	if e.Error != schema.ErrorNone {
-		return e.Error
+func failureClass(e event) string {
+	if c := e.errorClass(); c != schema.ErrorNone {
+		return c
 	}
-	if e.Completed != nil && !*e.Completed && (e.Status == nil || *e.Status/100 == 2) {
+	st, hasStatus := e.status()
+	if done, ok := e.completed(); ok && !done && (!hasStatus || st/100 == 2) {
 		return schema.ErrorInterrupted
 	}
-	if e.Status == nil {
+	if !hasStatus {
 		return schema.ErrorInterrupted
 	}
-	switch s := *e.Status; {
+	switch s := st; {
 	case s == 429:
 		return schema.ErrorRateLimited
 	case s == 408 || s == 504:

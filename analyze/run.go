@@ -2,12 +2,15 @@ package analyze
 
 import (
 	"maps"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -20,12 +23,25 @@ var sourceOrder = []string{schema.SourceClient, schema.SourceProxy, schema.Sourc
 var classOrder = []string{schema.ErrorRateLimited, schema.ErrorClient, schema.ErrorServer,
 	schema.ErrorInterrupted, schema.ErrorTimeout}
 
-// Run analyses events one source at a time: per-request latency metrics
-// with their statistics per group, failures by class, time series over
-// wall-clock windows and the report's feeds. It is pure and deterministic.
-// It leaves the cross-source parts (Matching, ClockOffsets, TTFTBreakdown,
-// TTFTDelta, Examples) empty for reconciliation to fill.
+// Run analyses events as RunColumns does, for events already in memory.
 func Run(events []schema.Event, inputs []schema.InputStats, opts Options) *Analysis {
+	c, err := dataset.ColumnsOf(events, ColumnsOptions(opts))
+	if err != nil { // only beyond 255 distinct sources, clocks, formats or error classes
+		a := RunColumns(&dataset.Columns{}, inputs, opts)
+		a.Notes = append(a.Notes, "events not analysed: "+err.Error())
+		return a
+	}
+	return RunColumns(c, inputs, opts)
+}
+
+// RunColumns analyses the events of c one source at a time: per-request
+// latency metrics with their statistics per group, failures by class, time
+// series over wall-clock windows and the report's feeds, and reconciles
+// them across sources (Matching, ClockOffsets, TTFTBreakdown, TTFTDelta,
+// Examples, Slowest, ReferenceClocks), with the data-quality Warnings. It is pure and deterministic. c must have been read with
+// ColumnsOptions; reconciliation drops c's id columns (TraceID, IDKeys) once
+// it no longer needs them.
+func RunColumns(c *dataset.Columns, inputs []schema.InputStats, opts Options) *Analysis {
 	a := &Analysis{
 		SchemaVersion:   SchemaVersion,
 		Inputs:          append([]schema.InputStats{}, inputs...),
@@ -44,17 +60,27 @@ func Run(events []schema.Event, inputs []schema.InputStats, opts Options) *Analy
 		Throughput:      []Throughput{},
 	}
 	defs := metricsFor(opts.Compat)
-	bySource := splitBySource(events)
-	grid, gridNotes := chooseGrid(events, opts.Window)
+	bySource := splitBySource(c)
+	grid, gridNotes := chooseGrid(c, opts.Window)
 	sources := orderedSources(bySource)
 	figs := make([]sourceFigures, len(sources))
 	var rec *Reconciliation
-	var wg sync.WaitGroup
-	wg.Go(func() { rec = Reconcile(events) })
+	slow, refs := newSlowest(c, bySource[schema.SourceClient], slowestCount), referenceCounts{}
+	idsJoined := make(chan struct{})
+	tasks := []func(){func() {
+		rec = reconcileColumns(c, opts.KeepRequests, func() { close(idsJoined) }, func(q *ReconciledRequest) {
+			slow.add(c, q)
+			refs.add(q)
+		})
+	}, func() { a.Warnings = warnings(c, inputs, opts) }}
 	for i, src := range sources {
-		figs[i].compute(&wg, src, bySource[src], grid, opts, defs)
+		for _, t := range figs[i].tasks(c, src, bySource[src], grid, opts, defs) {
+			// The figures start once the id joins are done: their
+			// working data and the ids' index are then never held at once.
+			tasks = append(tasks, func() { <-idsJoined; t() })
+		}
 	}
-	wg.Wait()
+	runTasks(tasks, opts.Workers)
 	for _, f := range figs {
 		f.appendTo(a)
 	}
@@ -63,21 +89,41 @@ func Run(events []schema.Event, inputs []schema.InputStats, opts Options) *Analy
 	a.TTFTBreakdown = append(a.TTFTBreakdown, rec.TTFTBreakdown...)
 	a.Examples = append(a.Examples, rec.Examples...)
 	a.TTFTDelta = rec.TTFTDelta
-	a.Slowest = slowestRequests(events, rec.Requests, slowestCount)
-	a.ReferenceClocks = referenceClocks(rec.Requests)
+	a.Slowest, a.ReferenceClocks = slow.out, refs.list()
 	if opts.KeepRequests {
 		a.Requests = rec.Requests
 	}
 	a.Options = echoOptions(opts, grid)
-	a.Notes = append(clockNotes(events), startNotes(bySource)...)
+	a.Notes = append(clockNotes(c), startNotes(c, bySource)...)
 	a.Notes = append(a.Notes, gridNotes...)
 	a.Notes = append(a.Notes, optionNotes(opts, defs)...)
 	a.Notes = append(a.Notes, rec.Notes...)
 	return a
 }
 
+// runTasks runs tasks on up to workers goroutines (0: GOMAXPROCS), taking
+// them in order, and waits for all. It is the one place analysis runs
+// concurrently: every task writes only its own results. Running at most a
+// few at once bounds the memory their working data take together: the
+// largest tasks (reconciliation first) start first.
+func runTasks(tasks []func(), workers int) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, len(tasks)) {
+		wg.Go(func() {
+			for i := next.Add(1) - 1; i < int64(len(tasks)); i = next.Add(1) - 1 {
+				tasks[i]()
+			}
+		})
+	}
+	wg.Wait()
+}
+
 // sourceFigures are the figures of one source, computed by independent
-// tasks that run concurrently (each writes only its own fields).
+// tasks (each writes only its own fields).
 type sourceFigures struct {
 	metrics []Metric
 	errors  []ErrorCount
@@ -89,29 +135,27 @@ type sourceFigures struct {
 	through []Throughput
 }
 
-// compute starts the tasks computing the figures of source src on wg.
-func (f *sourceFigures) compute(wg *sync.WaitGroup, src string, evs []*schema.Event, g grid, opts Options, defs []metricDef) {
-	wg.Go(func() {
-		acc := accumulate(evs, opts.By)
+// tasks returns the tasks computing the figures of source src.
+func (f *sourceFigures) tasks(c *dataset.Columns, src string, rows []int32, g grid, opts Options, defs []metricDef) []func() {
+	return []func(){func() {
+		acc := accumulate(c, rows, opts.By)
 		f.metrics = acc.metrics(src, defs)
 		f.errors = acc.errorCounts(src)
 		f.dists = acc.distributions()
-	})
-	wg.Go(func() {
-		if ps, ok := itlByPosition(src, evs); ok {
+	}, func() {
+		if ps, ok := itlByPosition(c, src, rows); ok {
 			f.itl = append(f.itl, ps)
 		}
-	})
-	wg.Go(func() {
-		f.summary = summarizeSource(src, evs)
-		if sc, ok := ttftByPrompt(src, evs); ok {
+	}, func() {
+		f.summary = summarizeSource(c, src, rows)
+		if sc, ok := ttftByPrompt(c, src, rows); ok {
 			f.scatter = append(f.scatter, sc)
 		}
-		f.series = timeseries(src, evs, g, opts.SLO, defs)
-		if t, ok := throughputOf(src, evs, opts.SLO, defs); ok {
+		f.series = timeseries(c, src, rows, g, opts.SLO, defs)
+		if t, ok := throughputOf(c, src, rows, opts.SLO, defs); ok {
 			f.through = append(f.through, t)
 		}
-	})
+	}}
 }
 
 // appendTo appends the figures to a, in the order Run reports them.
@@ -137,18 +181,33 @@ func rejectsByReason(inputs []schema.InputStats) map[string]int64 {
 	return m
 }
 
-// splitBySource groups pointers to events by source, in input order.
-func splitBySource(events []schema.Event) map[string][]*schema.Event {
-	m := map[string][]*schema.Event{}
-	for i := range events {
-		m[events[i].Source] = append(m[events[i].Source], &events[i])
+// splitBySource groups the rows of c by source, in input order.
+func splitBySource(c *dataset.Columns) map[string][]int32 {
+	var counts [256]int
+	for _, code := range c.Source.Codes {
+		counts[code]++
+	}
+	byCode := make([][]int32, len(c.Source.Values))
+	for code := range byCode {
+		if counts[code] > 0 {
+			byCode[code] = make([]int32, 0, counts[code])
+		}
+	}
+	for i, code := range c.Source.Codes {
+		byCode[code] = append(byCode[code], int32(i))
+	}
+	m := map[string][]int32{}
+	for code, rows := range byCode {
+		if len(rows) > 0 {
+			m[c.Source.Values[code]] = rows
+		}
 	}
 	return m
 }
 
 // orderedSources returns the sources present: client, proxy, server, then
 // any other alphabetically.
-func orderedSources(m map[string][]*schema.Event) []string {
+func orderedSources(m map[string][]int32) []string {
 	return orderedKeys(slices.Collect(maps.Keys(m)), sourceOrder)
 }
 

@@ -1,10 +1,12 @@
 package analyze
 
+import "github.com/ttftrace/ttftrace/dataset"
+
 // buildSeries turns the windows of one source into Series; points carry the
 // window start, RFC 3339 UTC. Windows without samples have nil percentiles;
 // rates are 0 in an empty window, error rates nil (no requests to divide by).
-// reqs are the successful requests the windows' ok lists index.
-func buildSeries(src string, ws []windowAcc, reqs []request, g grid, withGoodput bool) []Series {
+// The windows' ok lists are rows of c.
+func buildSeries(src string, c *dataset.Columns, ws []windowAcc, g grid, withGoodput bool) []Series {
 	sec := g.width.Seconds()
 	var pp percentilePoints
 	ttft := one(func(r *request) (float64, bool) { return msBetween(r.start, r.first) })
@@ -17,8 +19,8 @@ func buildSeries(src string, ws []windowAcc, reqs []request, g grid, withGoodput
 		return s
 	}
 	out := []Series{
-		mk("ttft", "ms", func(w *windowAcc) Point { return pp.point(reqs, w.ok, ttft) }),
-		mk("itl", "ms", func(w *windowAcc) Point { return pp.point(reqs, w.ok, itlSamples) }),
+		mk("ttft", "ms", func(w *windowAcc) Point { return pp.point(c, w.ok, ttft) }),
+		mk("itl", "ms", func(w *windowAcc) Point { return pp.point(c, w.ok, itlSamples) }),
 		mk("request_rate", "requests/s", func(w *windowAcc) Point {
 			return Point{Count: w.started, Value: ptr(float64(w.started) / sec)}
 		}),
@@ -49,11 +51,13 @@ type percentilePoints struct {
 }
 
 // point returns the count, median and p99 of the samples that samples gives
-// for the requests reqs[i], i in ok.
-func (pp *percentilePoints) point(reqs []request, ok []int32, samples func(*request, []float64) []float64) Point {
+// for the requests of rows ok of c.
+func (pp *percentilePoints) point(c *dataset.Columns, ok []int32, samples func(*request, []float64) []float64) Point {
 	pp.buf = pp.buf[:0]
-	for _, i := range ok {
-		pp.buf = samples(&reqs[i], pp.buf)
+	var r request
+	for _, row := range ok {
+		r = newRequest(event{c, int(row)})
+		pp.buf = samples(&r, pp.buf)
 	}
 	p := Point{Count: int64(len(pp.buf))}
 	if len(pp.buf) == 0 {

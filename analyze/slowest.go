@@ -1,9 +1,11 @@
 package analyze
 
 import (
+	"bytes"
 	"cmp"
 	"slices"
 
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -35,29 +37,45 @@ type SlowRequest struct {
 	ReturnPathMs    *float64 `json:"return_path_ms"`
 }
 
-// slowestRequests returns up to k successful client requests by client TTFT,
-// slowest first (ties by start, then ids, then event index), each with its
-// breakdown from reqs when the request was joined. It keeps the k slowest
-// seen so far, so it allocates per kept request, not per event.
-func slowestRequests(events []schema.Event, reqs []ReconciledRequest, k int) []SlowRequest {
-	type cand struct {
-		i     int
-		ttft  float64
-		start int64
+// slowest keeps the k slowest successful client requests by client TTFT,
+// slowest first (ties by start, then ids, then row), and describes each,
+// with its breakdown once reconciliation hands over its joined request.
+type slowest struct {
+	out []SlowRequest
+	row map[int64]int // client row → index in out
+}
+
+// slowCand is a client request in the running: its row, client TTFT (ms)
+// and start (ns).
+type slowCand struct {
+	row   int
+	ttft  float64
+	start int64
+}
+
+// newSlowest finds the k slowest successful client requests among rows of
+// c. It keeps the k slowest seen so far, so it allocates per kept request,
+// not per row.
+func newSlowest(c *dataset.Columns, rows []int32, k int) *slowest {
+	order := func(a, b slowCand) int {
+		if o := cmp.Or(cmp.Compare(b.ttft, a.ttft), cmp.Compare(a.start, b.start)); o != 0 {
+			return o
+		}
+		for _, col := range []*dataset.ColumnsList[byte]{&c.TraceText, &c.RequestText, &c.ResponseText} {
+			if o := bytes.Compare(col.At(a.row), col.At(b.row)); o != 0 {
+				return o
+			}
+		}
+		return cmp.Compare(a.row, b.row)
 	}
-	order := func(a, b cand) int {
-		x, y := &events[a.i], &events[b.i]
-		return cmp.Or(cmp.Compare(b.ttft, a.ttft), cmp.Compare(a.start, b.start), cmp.Compare(x.TraceID, y.TraceID),
-			cmp.Compare(x.RequestID, y.RequestID), cmp.Compare(x.ResponseID, y.ResponseID), cmp.Compare(a.i, b.i))
-	}
-	out := []SlowRequest{}
+	s := &slowest{out: []SlowRequest{}, row: map[int64]int{}}
 	if k <= 0 {
-		return out
+		return s
 	}
-	top := make([]cand, 0, k+1) // slowest first
-	for i := range events {
-		e := &events[i]
-		if e.Source != schema.SourceClient || !succeeded(e) {
+	top := make([]slowCand, 0, k+1) // slowest first
+	for _, i := range rows {
+		e := event{c, int(i)}
+		if e.source() != schema.SourceClient || !succeeded(e) {
 			continue
 		}
 		r := newRequest(e)
@@ -65,37 +83,50 @@ func slowestRequests(events []schema.Event, reqs []ReconciledRequest, k int) []S
 		if !ok {
 			continue
 		}
-		c := cand{i, ms, r.start.ns}
-		if len(top) == k && order(c, top[k-1]) >= 0 {
+		cand := slowCand{int(i), ms, r.start.ns}
+		if len(top) == k && order(cand, top[k-1]) >= 0 {
 			continue
 		}
-		at, _ := slices.BinarySearchFunc(top, c, order)
-		top = slices.Insert(top, at, c)[:min(len(top)+1, k)]
+		at, _ := slices.BinarySearchFunc(top, cand, order)
+		top = slices.Insert(top, at, cand)[:min(len(top)+1, k)]
 	}
-	joined := make(map[int64]*ReconciledRequest, len(top))
-	for _, c := range top {
-		joined[int64(c.i)] = nil
+	for j, cand := range top {
+		s.row[int64(cand.row)] = j
+		s.out = append(s.out, slowRequest(event{c, cand.row}, cand.ttft, nil))
 	}
+	return s
+}
+
+// add gives the breakdown of joined request q to its client request when
+// that is one of the slowest. q may be reused after add returns.
+func (s *slowest) add(c *dataset.Columns, q *ReconciledRequest) {
+	if q.ClientEvent == nil {
+		return
+	}
+	if j, ok := s.row[*q.ClientEvent]; ok {
+		s.out[j] = slowRequest(event{c, int(*q.ClientEvent)}, s.out[j].ClientTTFTMs, q)
+	}
+}
+
+// slowestRequests returns up to k successful client requests among rows of
+// c by client TTFT, slowest first, each with its breakdown from reqs when
+// the request was joined.
+func slowestRequests(c *dataset.Columns, rows []int32, reqs []ReconciledRequest, k int) []SlowRequest {
+	s := newSlowest(c, rows, k)
 	for i := range reqs {
-		if q := &reqs[i]; q.ClientEvent != nil {
-			if _, ok := joined[*q.ClientEvent]; ok {
-				joined[*q.ClientEvent] = q
-			}
-		}
+		s.add(c, &reqs[i])
 	}
-	for _, c := range top {
-		out = append(out, slowRequest(&events[c.i], c.ttft, joined[int64(c.i)]))
-	}
-	return out
+	return s.out
 }
 
 // slowRequest describes client event e and, when q is not nil,
 // the breakdown of its joined request.
-func slowRequest(e *schema.Event, ttft float64, q *ReconciledRequest) SlowRequest {
-	s := SlowRequest{Key: cmp.Or(e.TraceID, e.RequestID, e.ResponseID), RequestID: e.RequestID, TraceID: e.TraceID, Host: e.Host,
-		Model: e.Model, ClientTTFTMs: ttft}
-	if e.Clock == schema.ClockWall && e.StartNs != nil {
-		s.Start = rfc3339(*e.StartNs)
+func slowRequest(e event, ttft float64, q *ReconciledRequest) SlowRequest {
+	trace, request, response := e.text(&e.c.TraceText), e.text(&e.c.RequestText), e.text(&e.c.ResponseText)
+	s := SlowRequest{Key: cmp.Or(trace, request, response), RequestID: request, TraceID: trace, Host: e.host(),
+		Model: e.model(), ClientTTFTMs: ttft}
+	if start := e.at(&e.c.StartNs); e.clock() == schema.ClockWall && start.ok {
+		s.Start = rfc3339(start.ns)
 	}
 	if q == nil {
 		return s
@@ -119,12 +150,25 @@ func nsPtrToMs(p *int64) *float64 {
 // referenceClocks returns the hosts whose clocks the joined requests'
 // instants use, most requests first (ties by name).
 func referenceClocks(reqs []ReconciledRequest) []ReferenceClock {
-	n := map[string]int64{}
+	n := referenceCounts{}
 	for i := range reqs {
-		if reqs[i].Reference != "" {
-			n[reqs[i].Reference]++
-		}
+		n.add(&reqs[i])
 	}
+	return n.list()
+}
+
+// referenceCounts counts the joined requests per reference host.
+type referenceCounts map[string]int64
+
+// add counts q under its reference host, if any.
+func (n referenceCounts) add(q *ReconciledRequest) {
+	if q.Reference != "" {
+		n[q.Reference]++
+	}
+}
+
+// list returns the counts, most requests first (ties by name).
+func (n referenceCounts) list() []ReferenceClock {
 	out := []ReferenceClock{}
 	for h, c := range n {
 		out = append(out, ReferenceClock{Host: h, Requests: c})

@@ -48,7 +48,8 @@ func TestSlowestRequests(t *testing.T) {
 	}
 	evs[4].Error = schema.ErrorTimeout // failed: left out whatever its TTFT
 	evs = append(evs, wallEvent("server", 0))
-	got := slowestRequests(evs, nil, 3)
+	c, _ := eventsOf(t, evs...)
+	got := slowestRequests(c, allRows(c.Rows), nil, 3)
 	// c and d tie at 700 ms: the earlier event first; then a (300 ms).
 	want := []struct {
 		key string
@@ -64,7 +65,7 @@ func TestSlowestRequests(t *testing.T) {
 	}
 	// A joined request carries its breakdown, in ms.
 	reqs := []ReconciledRequest{{Reference: "edge", ClientEvent: ptr(int64(2)), ServerTTFTNs: ptr(int64(500e6)), ReturnPathNs: ptr(int64(150e6))}}
-	got = slowestRequests(evs, reqs, 1)
+	got = slowestRequests(c, allRows(c.Rows), reqs, 1)
 	if got[0].Reference != "edge" || *got[0].ServerTTFTMs != 500 || *got[0].ReturnPathMs != 150 || got[0].ClientToProxyMs != nil {
 		t.Errorf("joined slowest %+v", got[0])
 	}

@@ -38,3 +38,19 @@ func TestSortFloatsMatchesSlicesSort(t *testing.T) {
 		}
 	}
 }
+
+func TestSortInts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{0, 5, 600, 100_000} {
+		xs := make([]int64, n)
+		for i := range xs {
+			xs[i] = int64(rng.Uint64()) >> uint(rng.IntN(64))
+		}
+		want := slices.Clone(xs)
+		slices.Sort(want)
+		sortInts(xs)
+		if !slices.Equal(xs, want) {
+			t.Fatalf("n=%d: not sorted as slices.Sort sorts", n)
+		}
+	}
+}

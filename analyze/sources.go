@@ -7,43 +7,55 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
 // summarizeSource counts one source's events, successes and failures, and
 // names its formats, hosts and clocks; First and Last are the earliest start
 // and the latest instant (end, else start) of its wall-clock events.
-func summarizeSource(src string, evs []*schema.Event) SourceSummary {
-	s := SourceSummary{Source: src, Events: int64(len(evs))}
-	formats, hosts, clocks := map[string]bool{}, map[string]bool{}, map[string]bool{}
+func summarizeSource(c *dataset.Columns, src string, rows []int32) SourceSummary {
+	s := SourceSummary{Source: src, Events: int64(len(rows))}
+	formats, hosts, clocks := map[uint8]bool{}, map[uint32]bool{}, map[uint8]bool{}
 	var first, last instant
-	for _, e := range evs {
+	for _, row := range rows {
+		e := event{c, int(row)}
 		if succeeded(e) {
 			s.Succeeded++
 		} else {
 			s.Failed++
 		}
-		formats[e.Format], hosts[e.Host], clocks[e.Clock] = true, true, true
-		if e.Clock != schema.ClockWall || e.StartNs == nil {
+		formats[c.Format.Codes[row]], hosts[c.Host.Codes[row]], clocks[c.Clock.Codes[row]] = true, true, true
+		start := e.at(&c.StartNs)
+		if e.clock() != schema.ClockWall || !start.ok {
 			continue
 		}
-		if !first.ok || *e.StartNs < first.ns {
-			first = instant{*e.StartNs, true}
+		if !first.ok || start.ns < first.ns {
+			first = start
 		}
-		end := *e.StartNs
-		if e.EndNs != nil {
-			end = max(end, *e.EndNs)
+		end := start.ns
+		if t := e.at(&c.EndNs); t.ok {
+			end = max(end, t.ns)
 		}
 		if !last.ok || end > last.ns {
 			last = instant{end, true}
 		}
 	}
-	s.Formats, s.Hosts = sortedSet(formats), sortedSet(hosts)
-	s.Clock = strings.Join(sortedSet(clocks), ",")
+	s.Formats, s.Hosts = sortedSet(codeSet(formats, c.Format.Values)), sortedSet(codeSet(hosts, c.Host.Values))
+	s.Clock = strings.Join(sortedSet(codeSet(clocks, c.Clock.Values)), ",")
 	if first.ok {
 		s.First, s.Last = rfc3339(first.ns), rfc3339(last.ns)
 	}
 	return s
+}
+
+// codeSet returns the strings of a set of dictionary codes.
+func codeSet[C uint8 | uint32](codes map[C]bool, values []string) map[string]bool {
+	set := map[string]bool{}
+	for k := range codes {
+		set[values[k]] = true
+	}
+	return set
 }
 
 // sortedSet returns the non-empty members of set, sorted.
@@ -64,13 +76,18 @@ func rfc3339(ns int64) string {
 
 // clockNotes warns about events that cannot take part in the time series or
 // in reconciliation: relative and steady clocks, counted per format.
-func clockNotes(events []schema.Event) []string {
+func clockNotes(c *dataset.Columns) []string {
 	type key struct{ clock, format string }
-	counts := map[key]int{}
-	for i := range events {
-		if c := events[i].Clock; c != schema.ClockWall {
-			counts[key{c, events[i].Format}]++
+	type codes struct{ clock, format uint8 }
+	byCode := map[codes]int{}
+	for i, clock := range c.Clock.Codes {
+		if c.Clock.Values[clock] != schema.ClockWall {
+			byCode[codes{clock, c.Format.Codes[i]}]++
 		}
+	}
+	counts := map[key]int{}
+	for k, n := range byCode {
+		counts[key{c.Clock.Values[k.clock], c.Format.Values[k.format]}] += n
 	}
 	keys := slices.SortedFunc(maps.Keys(counts), func(a, b key) int {
 		return strings.Compare(a.clock+"\x00"+a.format, b.clock+"\x00"+b.format)
@@ -91,12 +108,12 @@ func clockNotes(events []schema.Event) []string {
 
 // startNotes counts, per source, the events without a start instant: they
 // give no latency figure and no time-series point.
-func startNotes(bySource map[string][]*schema.Event) []string {
+func startNotes(c *dataset.Columns, bySource map[string][]int32) []string {
 	var notes []string
 	for _, src := range orderedSources(bySource) {
 		n := 0
-		for _, e := range bySource[src] {
-			if e.StartNs == nil {
+		for _, row := range bySource[src] {
+			if !c.StartNs.Has(int(row)) {
 				n++
 			}
 		}

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -33,15 +34,16 @@ type Throughput struct {
 	GoodShare *float64 `json:"good_share"`
 }
 
-// throughputOf returns the throughput of one source's wall-clock events,
-// and false when none has a start or their span is empty.
-func throughputOf(src string, evs []*schema.Event, slo map[string]float64, defs []metricDef) (Throughput, bool) {
+// throughputOf returns the throughput of one source's wall-clock events
+// (rows of c), and false when none has a start or their span is empty.
+func throughputOf(c *dataset.Columns, src string, rows []int32, slo map[string]float64, defs []metricDef) (Throughput, bool) {
 	t := Throughput{Source: src}
 	var first, last instant
 	var good int64
 	var r request // one for the loop: meetsSLO takes its address
-	for _, e := range evs {
-		if e.Clock != schema.ClockWall || e.StartNs == nil {
+	for _, i := range rows {
+		e := event{c, int(i)}
+		if e.clock() != schema.ClockWall || !c.StartNs.Has(e.i) {
 			continue
 		}
 		r = newRequest(e)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -45,16 +46,17 @@ func (g grid) start(i int) int64 { return g.origin + int64(i)*int64(g.width) }
 // chooseGrid lays windows over the wall-clock events, from the earliest
 // start to the latest start or end. The width is want, or automatic when
 // want is 0 or would give more than maxWindows windows (with a note).
-func chooseGrid(events []schema.Event, want time.Duration) (grid, []string) {
+func chooseGrid(c *dataset.Columns, want time.Duration) (grid, []string) {
 	var lo, hi instant
-	for i := range events {
-		e := &events[i]
-		if e.Clock != schema.ClockWall || e.StartNs == nil {
+	for i := range c.Rows {
+		e := event{c, i}
+		start := e.at(&c.StartNs)
+		if !start.ok || e.clock() != schema.ClockWall {
 			continue
 		}
-		s, end := *e.StartNs, *e.StartNs
-		if e.EndNs != nil {
-			end = max(end, *e.EndNs)
+		s, end := start.ns, start.ns
+		if t := e.at(&c.EndNs); t.ok {
+			end = max(end, t.ns)
 		}
 		if !lo.ok || s < lo.ns {
 			lo = instant{s, true}
@@ -107,7 +109,7 @@ func floorDiv(a, b int64) int64 {
 
 // windowAcc collects one window of one source.
 type windowAcc struct {
-	ok          []int32 // successful requests started in the window, as indices into windows.reqs
+	ok          []int32 // successful requests started in the window, as event rows
 	started     int64   // requests started in the window
 	good        int64   // successful requests started in the window meeting every SLO
 	failed      map[string]int64
@@ -120,26 +122,27 @@ type windowAcc struct {
 // wall-clock events placed by their start instant (output tokens by their
 // arrival, concurrency by overlap). Order: ttft, itl, request_rate,
 // output_tps, concurrency, error_rate, error_rate.<class>…, goodput.
-func timeseries(src string, evs []*schema.Event, g grid, slo map[string]float64, defs []metricDef) []Series {
+func timeseries(c *dataset.Columns, src string, rows []int32, g grid, slo map[string]float64, defs []metricDef) []Series {
 	if g.n == 0 {
 		return nil
 	}
 	ws := make([]windowAcc, g.n)
-	reqs := make([]request, 0, len(evs)) // the successful requests the windows' ok lists index
 	seen := false
-	for _, e := range evs {
-		if e.Clock != schema.ClockWall || e.StartNs == nil {
+	var r request // one for the loop: its address escapes into meetsSLO's samples
+	for _, row := range rows {
+		e := event{c, int(row)}
+		start := e.at(&c.StartNs)
+		if !start.ok || e.clock() != schema.ClockWall {
 			continue
 		}
-		i, ok := g.index(*e.StartNs)
+		i, ok := g.index(start.ns)
 		if !ok {
 			continue
 		}
 		seen = true
-		r := newRequest(e)
+		r = newRequest(e)
 		if addToWindow(&ws[i], &r, slo, defs) {
-			ws[i].ok = append(ws[i].ok, int32(len(reqs)))
-			reqs = append(reqs, r)
+			ws[i].ok = append(ws[i].ok, row)
 		}
 		placeTokens(ws, g, &r)
 		addOverlap(ws, g, &r)
@@ -147,7 +150,7 @@ func timeseries(src string, evs []*schema.Event, g grid, slo map[string]float64,
 	if !seen {
 		return nil
 	}
-	return buildSeries(src, ws, reqs, g, len(slo) > 0)
+	return buildSeries(src, c, ws, g, len(slo) > 0)
 }
 
 // addToWindow counts r in the window it started in, and reports whether it
@@ -196,8 +199,7 @@ func meetsSLO(r *request, slo map[string]float64, defs []metricDef) bool {
 // chunk's arrival (ChunkTokens each, else the output tokens spread evenly
 // over the chunks, else one per chunk), or all at end without chunk times.
 func placeTokens(ws []windowAcc, g grid, r *request) {
-	e := r.e
-	off := e.ChunkOffsetsNs
+	off, chunkTokens := r.e.chunkOffsets(), r.e.chunkTokensList()
 	if len(off) == 0 {
 		if i, ok := g.index(r.end.ns); r.end.ok && ok {
 			ws[i].tokens += float64(r.tokens)
@@ -205,16 +207,16 @@ func placeTokens(ws []windowAcc, g grid, r *request) {
 		return
 	}
 	even := 1.0
-	if e.OutputTokens != nil && len(e.ChunkTokens) != len(off) {
-		even = float64(max(*e.OutputTokens, 0)) / float64(len(off))
+	if n, ok := r.e.outputTokens(); ok && len(chunkTokens) != len(off) {
+		even = float64(max(n, 0)) / float64(len(off))
 	}
 	for c, o := range off {
 		i, ok := g.index(r.start.ns + o)
 		if !ok {
 			continue
 		}
-		if len(e.ChunkTokens) == len(off) {
-			ws[i].tokens += float64(max(e.ChunkTokens[c], 0))
+		if len(chunkTokens) == len(off) {
+			ws[i].tokens += float64(max(chunkTokens[c], 0))
 		} else {
 			ws[i].tokens += even
 		}

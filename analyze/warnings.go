@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -36,17 +37,18 @@ const (
 	WarnByNoValue      = "by_no_value"
 )
 
-// Warnings computes the data-quality warnings of an analysis from what was
-// read: the inputs' counts (InputWarnings), the events lacking the fields
-// a figure needs, inputs of different machines merged into one host, and
-// --by keys the data does not have. The order is deterministic: input
-// warnings in input order, then timing warnings in input order, host
-// warnings by host name, --by warnings in option order.
-func Warnings(events []schema.Event, inputs []schema.InputStats, opts Options) []Warning {
+// warnings computes the data-quality warnings of an analysis of the events
+// of c: the inputs' counts (InputWarnings), the events lacking the fields a
+// figure needs, inputs of different machines merged into one host, and --by
+// keys the data does not have. The order is deterministic: input warnings
+// in input order, then timing warnings in input order, host warnings by
+// host name, --by warnings in option order. c must have been read with
+// ColumnsOptions(opts).
+func warnings(c *dataset.Columns, inputs []schema.InputStats, opts Options) []Warning {
 	ws := InputWarnings(inputs)
-	ws = append(ws, timingWarnings(events, inputs)...)
-	ws = append(ws, hostWarnings(events, inputs)...)
-	return append(ws, byWarnings(events, opts.By)...)
+	ws = append(ws, timingWarnings(c, inputs)...)
+	ws = append(ws, hostWarnings(c, inputs)...)
+	return append(ws, byWarnings(c, opts.By)...)
 }
 
 // InputWarnings computes the warnings the inputs' counts alone show (ingest
@@ -121,14 +123,20 @@ var defaultTimingHint = timingHint{"have no start instant or no instant after it
 
 // timingWarnings warns, per input, of successful requests that give no
 // latency figure: no start instant, or no instant after it.
-func timingWarnings(events []schema.Event, inputs []schema.InputStats) []Warning {
+func timingWarnings(c *dataset.Columns, inputs []schema.InputStats) []Warning {
+	counts := make([]int64, len(c.InputFile.Values))
+	formats := make([]string, len(c.InputFile.Values))
+	for i, in := range c.InputFile.Codes {
+		if c.Error.At(i) == schema.ErrorNone && !hasLatency(c, i) {
+			counts[in]++
+			formats[in] = c.Format.At(i) // the last event's, as one per input
+		}
+	}
 	count := map[string]int64{}
 	format := map[string]string{}
-	for i := range events {
-		e := &events[i]
-		if e.Error == schema.ErrorNone && !hasLatency(e) {
-			count[e.InputFile]++
-			format[e.InputFile] = e.Format
+	for in, n := range counts {
+		if n > 0 {
+			count[c.InputFile.Values[in]], format[c.InputFile.Values[in]] = n, formats[in]
 		}
 	}
 	ws := []Warning{}
@@ -144,13 +152,13 @@ func timingWarnings(events []schema.Event, inputs []schema.InputStats) []Warning
 	return ws
 }
 
-// hasLatency reports whether e gives at least one latency figure: a start
-// instant and a later instant or a duration from it.
-func hasLatency(e *schema.Event) bool {
-	if e.StartNs == nil {
+// hasLatency reports whether row i gives at least one latency figure: a
+// start instant and a later instant or a duration from it.
+func hasLatency(c *dataset.Columns, i int) bool {
+	if !c.StartNs.Has(i) {
 		return false
 	}
-	return e.HeadersNs != nil || e.FirstTokenNs != nil || e.LastTokenNs != nil || e.EndNs != nil
+	return c.HeadersNs.Has(i) || c.FirstTokenNs.Has(i) || c.LastTokenNs.Has(i) || c.EndNs.Has(i)
 }
 
 // inputOrder returns the keys of m, inputs' paths first in input order,

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -26,24 +26,26 @@ type hostInput struct {
 // clock offsets and joins. Only events whose host is their input's default
 // (the name the file gave, or --host) count: a host a record names itself
 // (OTLP host.name) is the record's word.
-func hostWarnings(events []schema.Event, inputs []schema.InputStats) []Warning {
+func hostWarnings(c *dataset.Columns, inputs []schema.InputStats) []Warning {
 	given := map[string]string{}
 	for _, in := range inputs {
 		given[in.Path] = in.Host
 	}
 	byHost := map[string]map[string]*hostInput{}
 	var last *hostInput // events come input by input: most widen the last one
-	for i := range events {
-		e := &events[i]
-		if e.Clock == schema.ClockRelative || e.StartNs == nil {
+	var lastFile, lastHost uint32
+	for i := range c.Rows {
+		start, ok := c.StartNs.Get(i)
+		if !ok || c.Clock.At(i) == schema.ClockRelative {
 			continue // relative clocks never join
 		}
-		if last != nil && e.InputFile == last.path && e.Host == last.host {
-			last.first, last.last = min(last.first, *e.StartNs), max(last.last, *e.StartNs)
+		file, host := c.InputFile.Codes[i], c.Host.Codes[i]
+		if last != nil && file == lastFile && host == lastHost {
+			last.first, last.last = min(last.first, start), max(last.last, start)
 			continue
 		}
-		if h, ok := given[e.InputFile]; ok && e.Host == h {
-			last = addHostInput(byHost, e)
+		if h, ok := given[c.InputFile.Values[file]]; ok && c.Host.Values[host] == h {
+			last, lastFile, lastHost = addHostInput(byHost, c, i, start), file, host
 		}
 	}
 	ws := []Warning{}
@@ -58,21 +60,22 @@ func hostWarnings(events []schema.Event, inputs []schema.InputStats) []Warning {
 	return ws
 }
 
-// addHostInput widens the start range of e's input under e's host and
-// returns that input's entry.
-func addHostInput(byHost map[string]map[string]*hostInput, e *schema.Event) *hostInput {
-	m := byHost[e.Host]
+// addHostInput widens the start range of row i's input under its host
+// (start is its start, ns) and returns that input's entry.
+func addHostInput(byHost map[string]map[string]*hostInput, c *dataset.Columns, i int, start int64) *hostInput {
+	host, file := c.Host.At(i), c.InputFile.At(i)
+	m := byHost[host]
 	if m == nil {
 		m = map[string]*hostInput{}
-		byHost[e.Host] = m
+		byHost[host] = m
 	}
-	hi := m[e.InputFile]
+	hi := m[file]
 	if hi == nil {
-		hi = &hostInput{path: e.InputFile, host: e.Host, dir: filepath.Dir(e.InputFile), format: e.Format,
-			source: e.Source, clock: e.Clock, first: *e.StartNs, last: *e.StartNs}
-		m[e.InputFile] = hi
+		hi = &hostInput{path: file, host: host, dir: filepath.Dir(file), format: c.Format.At(i),
+			source: c.Source.At(i), clock: c.Clock.At(i), first: start, last: start}
+		m[file] = hi
 	}
-	hi.first, hi.last = min(hi.first, *e.StartNs), max(hi.last, *e.StartNs)
+	hi.first, hi.last = min(hi.first, start), max(hi.last, start)
 	return hi
 }
 
@@ -116,11 +119,12 @@ func suggestHost(a, b *hostInput) string {
 // builtinKeys are the --by keys every event has (see groupValue).
 var builtinKeys = []string{"model", "endpoint", "host", "status", "format", "source"}
 
-// byWarnings warns of --by keys that no event has: a key neither built in
-// nor an attribute of any event (a typo: every group would be "(none)"),
-// naming the keys the data has and the closest one; and a built-in key no
-// event gives a value.
-func byWarnings(events []schema.Event, by [][]string) []Warning {
+// byWarnings warns of --by keys that no event of c has: a key neither
+// built in nor an attribute of any event (a typo: every group would be
+// "(none)"), naming the keys the data has and the closest one; and a
+// built-in key no event gives a value. c must have been read with the
+// attributes by names (ColumnsOptions).
+func byWarnings(c *dataset.Columns, by [][]string) []Warning {
 	var keys []string // each key once, in option order
 	for _, ks := range by {
 		for _, k := range ks {
@@ -129,82 +133,53 @@ func byWarnings(events []schema.Event, by [][]string) []Warning {
 			}
 		}
 	}
-	found := foundKeys(events, keys)
 	ws := []Warning{}
 	var known []string
 	for _, k := range keys {
-		if found[k] || (!slices.Contains(builtinKeys, k) && len(events) == 0) {
+		if hasKey(c, k) || (!slices.Contains(builtinKeys, k) && c.Rows == 0) {
 			continue
 		}
 		if known == nil {
-			known = append(slices.Clone(builtinKeys), attrKeys(events)...)
+			known = append(slices.Clone(builtinKeys), c.AttrKeys()...)
 		}
 		ws = append(ws, byKeyWarning(k, known))
 	}
 	return ws
 }
 
-// foundKeys reports which keys some event has a value for, reading the
-// events until every key is found.
-func foundKeys(events []schema.Event, keys []string) map[string]bool {
-	found := map[string]bool{}
-	for i := range events {
-		if len(found) == len(keys) {
-			break
-		}
-		e := &events[i]
-		for _, k := range keys {
-			if found[k] {
-				continue
-			}
-			if slices.Contains(builtinKeys, k) {
-				found[k] = hasBuiltin(e, k)
-			} else if _, ok := e.Attrs[k]; ok {
-				found[k] = true
-			}
-			if !found[k] {
-				delete(found, k)
-			}
-		}
-	}
-	return found
-}
-
-// attrKeys lists the attribute names of the events, sorted.
-func attrKeys(events []schema.Event) []string {
-	attrs := map[string]bool{}
-	var last map[string]string // events of one input often share one map
-	for i := range events {
-		if a := events[i].Attrs; len(a) > 0 && !sameMap(a, last) {
-			for k := range a {
-				attrs[k] = true
-			}
-			last = a
-		}
-	}
-	return slices.Sorted(maps.Keys(attrs))
-}
-
-// sameMap reports whether a and b are the same map (not equal: the same).
-func sameMap(a, b map[string]string) bool {
-	return b != nil && reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
-}
-
-// hasBuiltin reports whether e has a value for the built-in key k.
-func hasBuiltin(e *schema.Event, k string) bool {
+// hasKey reports whether some event of c has a value for key k: a
+// built-in key's column, else the attribute k.
+func hasKey(c *dataset.Columns, k string) bool {
 	switch k {
 	case "model":
-		return e.Model != ""
+		return anyValue(&c.Model)
 	case "endpoint":
-		return e.Endpoint != ""
+		return anyValue(&c.Endpoint)
 	case "host":
-		return e.Host != ""
-	case "status":
-		return e.Status != nil
+		return anyValue(&c.Host)
 	case "format":
-		return e.Format != ""
+		return anyValue(&c.Format)
+	case "source":
+		return anyValue(&c.Source)
+	case "status":
+		return len(c.Status.Values) > 0
 	}
-	return e.Source != ""
+	for _, a := range c.Attrs.Values {
+		if c.AttrStrings[a.Key] == k {
+			return true
+		}
+	}
+	return false
+}
+
+// anyValue reports whether some row of d is not "" (code 0).
+func anyValue[C uint8 | uint32](d *dataset.ColumnsDict[C]) bool {
+	for _, code := range d.Codes {
+		if code != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // byKeyWarning words the warning of a --by key no event has a value for.

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -56,7 +57,7 @@ func TestTimingWarnings(t *testing.T) {
 		{InputFile: "s.jsonl", Format: "otlp", StartNs: i64(1), HeadersNs: i64(3)}, // fine
 	}
 	inputs := []schema.InputStats{{Path: "s.jsonl"}, {Path: "p.log"}}
-	checkWarnings(t, timingWarnings(evs, inputs), []Warning{
+	checkWarnings(t, timingWarnings(columnsOf(t, evs, nil), inputs), []Warning{
 		{WarnNoTiming, "s.jsonl", "s.jsonl: 1 successful otlp records have no start instant"},
 		{WarnNoTiming, "p.log", "p.log: 2 successful nginx records carry no `$request_time`/`$msec`"},
 	})
@@ -80,10 +81,10 @@ func TestHostWarnings(t *testing.T) {
 		ev("r/access.log", "r", "nginx", 10), ev("r/access.log.1", "r", "nginx", 10),
 		ev("t1/traces.jsonl", "gpu-1", "otlp", 10), ev("t2/traces.jsonl", "gpu-1", "otlp", 10),
 	}
-	checkWarnings(t, hostWarnings(evs, inputs), []Warning{
+	checkWarnings(t, hostWarnings(columnsOf(t, evs, nil), inputs), []Warning{
 		{WarnHostMerged, "", `host "gw" holds a/access.log and b/access.log, whose requests overlap in time`},
 	})
-	if ws := hostWarnings(evs, inputs); !strings.Contains(ws[0].Message, "--host a=a") {
+	if ws := hostWarnings(columnsOf(t, evs, nil), inputs); !strings.Contains(ws[0].Message, "--host a=a") {
 		t.Errorf("no suggestion: %s", ws[0].Message)
 	}
 	// Two folders on steady clocks: their origins cannot be compared.
@@ -94,11 +95,11 @@ func TestHostWarnings(t *testing.T) {
 	}
 	evs = []schema.Event{steady("m1/triton.log", 10), steady("m2/triton.log", 1e12)}
 	inputs = []schema.InputStats{{Path: "m1/triton.log", Host: "triton"}, {Path: "m2/triton.log", Host: "triton"}}
-	checkWarnings(t, hostWarnings(evs, inputs), []Warning{{WarnHostMerged, "", `host "triton" holds m1/triton.log and m2/triton.log`}})
+	checkWarnings(t, hostWarnings(columnsOf(t, evs, nil), inputs), []Warning{{WarnHostMerged, "", `host "triton" holds m1/triton.log and m2/triton.log`}})
 	// One folder, one source, two formats: two kinds of proxy.
 	evs = []schema.Event{ev("logs/access.log", "logs", "nginx", 10), ev("logs/envoy.log", "logs", "envoy", 10)}
 	inputs = []schema.InputStats{{Path: "logs/access.log", Host: "logs"}, {Path: "logs/envoy.log", Host: "logs"}}
-	checkWarnings(t, hostWarnings(evs, inputs), []Warning{{WarnHostMerged, "", `host "logs" holds logs/access.log and logs/envoy.log`}})
+	checkWarnings(t, hostWarnings(columnsOf(t, evs, nil), inputs), []Warning{{WarnHostMerged, "", `host "logs" holds logs/access.log and logs/envoy.log`}})
 }
 
 // TestByWarnings: a misspelt key names the keys in the data and the
@@ -106,12 +107,14 @@ func TestHostWarnings(t *testing.T) {
 // fine; a built-in key without any value warns.
 func TestByWarnings(t *testing.T) {
 	evs := []schema.Event{{Source: "client", Format: "x", Host: "h", Model: "m", Attrs: map[string]string{"region": "eu"}}}
-	ws := byWarnings(evs, [][]string{{"modle"}, {"region", "model"}, {"endpoint"}, {"modle", "host"}})
+	by := [][]string{{"modle"}, {"region", "model"}, {"endpoint"}, {"modle", "host"}}
+	ws := byWarnings(columnsOf(t, evs, by), by)
 	checkWarnings(t, ws, []Warning{
 		{WarnByUnknownKey, "", "--by modle: no event has this key, so every request falls in one group \"(none)\"; keys in the data: model, endpoint, host, status, format, source, region (did you mean --by model?)"},
 		{WarnByNoValue, "", "--by endpoint: no event has a value for this key"},
 	})
-	if ws := byWarnings(evs, [][]string{{"zzzzzz"}}); strings.Contains(ws[0].Message, "did you mean") {
+	far := [][]string{{"zzzzzz"}}
+	if ws := byWarnings(columnsOf(t, evs, far), far); strings.Contains(ws[0].Message, "did you mean") {
 		t.Errorf("a far key got a suggestion: %s", ws[0].Message)
 	}
 }
@@ -142,22 +145,37 @@ func warningEvents(n int) ([]schema.Event, []schema.InputStats) {
 	return evs, inputs
 }
 
-// BenchmarkWarnings measures Warnings beside Run on the same events (the
-// ratio is what matters): go test ./analyze -run '^$' -bench 'Warnings|RunBeside'.
+// BenchmarkWarnings measures the warnings beside Run on the same events
+// (the ratio is what matters; Run computes them too):
+// go test ./analyze -run '^$' -bench 'Warnings|RunBeside'.
 func BenchmarkWarnings(b *testing.B) {
-	benchOn100k(b, func(evs []schema.Event, inputs []schema.InputStats, opts Options) { Warnings(evs, inputs, opts) })
+	evs, inputs := warningEvents(100_000)
+	opts := benchWarningOptions()
+	c := columnsOf(b, evs, opts.By)
+	b.ResetTimer()
+	for range b.N {
+		warnings(c, inputs, opts)
+	}
 }
 
 func BenchmarkRunBesideWarnings(b *testing.B) {
-	benchOn100k(b, func(evs []schema.Event, inputs []schema.InputStats, opts Options) { Run(evs, inputs, opts) })
-}
-
-// benchOn100k times fn on 100,000 warningEvents with two breakdowns.
-func benchOn100k(b *testing.B, fn func([]schema.Event, []schema.InputStats, Options)) {
 	evs, inputs := warningEvents(100_000)
-	opts := Options{By: [][]string{{"model"}, {"region"}}}
+	opts := benchWarningOptions()
 	b.ResetTimer()
 	for range b.N {
-		fn(evs, inputs, opts)
+		Run(evs, inputs, opts)
 	}
+}
+
+// benchWarningOptions are the benchmarks' options: two breakdowns.
+func benchWarningOptions() Options { return Options{By: [][]string{{"model"}, {"region"}}} }
+
+// columnsOf returns evs as Columns read for breakdowns by.
+func columnsOf(tb testing.TB, evs []schema.Event, by [][]string) *dataset.Columns {
+	tb.Helper()
+	c, err := dataset.ColumnsOf(evs, ColumnsOptions(Options{By: by}))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
 }

@@ -81,10 +81,8 @@ func decodeEvents(pf *parquet.File, events []schema.Event) ([]schema.Event, erro
 type eventColumn struct {
 	rep, def []byte // nil when the column has no such levels
 	levels   int    // number of levels (present and absent values)
-	i64      []int64
-	i32      []int32
 	str      []string
-	bools    []bool
+	pageNumbers
 }
 
 // readEventColumn decodes every page of cc.
@@ -128,19 +126,14 @@ func (col *eventColumn) addPage(pg parquet.Page, dicts map[parquet.Dictionary][]
 	if d := pg.Dictionary(); d != nil {
 		return col.addIndexed(data.Int32(), d, dicts, present)
 	}
-	switch pg.Type().Kind() {
-	case parquet.Int64:
-		col.i64 = append(col.i64, data.Int64()...)
-	case parquet.Int32:
-		col.i32 = append(col.i32, data.Int32()...)
-	case parquet.ByteArray:
+	if pg.Type().Kind() == parquet.ByteArray {
 		col.str = appendEventStrings(col.str, data)
-	case parquet.Boolean:
-		return col.addBooleans(pg)
-	default:
-		return errEventLayout
+		return nil
 	}
-	return nil
+	if ok, err := col.addNumbers(pg, data); ok || err != nil {
+		return err
+	}
+	return errEventLayout
 }
 
 // padEventLevels pads levels with zeros to n entries: a page without levels of
@@ -189,17 +182,43 @@ func appendEventStrings(dst []string, data encoding.Values) []string {
 	return dst
 }
 
-// addBooleans appends a boolean page's present values.
-func (col *eventColumn) addBooleans(pg parquet.Page) error {
+// pageNumbers are the numbers and booleans a column decoder appends from
+// its pages: the event decoder and the column reader share them.
+type pageNumbers struct {
+	i64   []int64
+	i32   []int32
+	bools []bool
+}
+
+// addNumbers appends the present values of a page of int64, int32 or
+// booleans (data is its Data), and reports false for a page of another type.
+func (p *pageNumbers) addNumbers(pg parquet.Page, data encoding.Values) (bool, error) {
+	switch pg.Type().Kind() {
+	case parquet.Int64:
+		p.i64 = append(p.i64, data.Int64()...)
+	case parquet.Int32:
+		p.i32 = append(p.i32, data.Int32()...)
+	case parquet.Boolean:
+		var err error
+		p.bools, err = appendBooleans(p.bools, pg)
+		return true, err
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// appendBooleans appends a boolean page's present values to dst.
+func appendBooleans(dst []bool, pg parquet.Page) ([]bool, error) {
 	vals := make([]parquet.Value, pg.NumValues())
 	n, err := pg.Values().ReadValues(vals)
 	if err != nil && !errors.Is(err, io.EOF) {
-		return err
+		return dst, err
 	}
 	for _, v := range vals[:n] {
 		if !v.IsNull() {
-			col.bools = append(col.bools, v.Boolean())
+			dst = append(dst, v.Boolean())
 		}
 	}
-	return nil
+	return dst, nil
 }

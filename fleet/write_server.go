@@ -103,28 +103,32 @@ func (f *Fleet) writeTGI(w io.Writer, h *Host) error {
 		b = append(b, "  INFO text_generation_router::server: router/src/server.rs:2266: Connected\n"...)
 	}
 	for _, r := range reqs {
-		end := r.ServerEnd + h.OffsetNs
-		total := r.ServerEnd - r.ServerStart
-		infer := total - r.OtherNs - r.QueueNs
-		b = tgiTime(b, end)
-		if r.Status == 500 {
-			b = append(b, " ERROR generate_stream{parameters=GenerateParameters { best_of: None, temperature: Some(0.7), max_new_tokens: Some(1024), stop: [], details: false, seed: None }}: text_generation_router::infer: router/src/infer/mod.rs:134: `inference` failed: Request failed during generation: Server error: CUDA out of memory\n"...)
-			continue
-		}
-		b = append(b, "  INFO generate_stream{parameters=GenerateParameters { best_of: None, temperature: Some(0.7), top_p: Some(0.95), max_new_tokens: Some(1024), stop: [\"</s>\"], details: false, seed: None } total_time=\""...)
-		b = rustDuration(b, total)
-		b = append(b, `" validation_time="`...)
-		b = rustDuration(b, r.OtherNs)
-		b = append(b, `" queue_time="`...)
-		b = rustDuration(b, r.QueueNs)
-		b = append(b, `" inference_time="`...)
-		b = rustDuration(b, infer)
-		b = append(b, `" time_per_token="`...)
-		b = rustDuration(b, infer/int64(max(1, r.OutputTokens)))
-		b = append(b, `" seed="None"}: text_generation_router::server: router/src/server.rs:512: Success`+"\n"...)
+		b = appendTGI(b, r, h)
 	}
 	_, err := w.Write(b)
 	return err
+}
+
+// appendTGI appends r's router log line as engine h logs it.
+func appendTGI(b []byte, r *Request, h *Host) []byte {
+	end := r.ServerEnd + h.OffsetNs
+	total := r.ServerEnd - r.ServerStart
+	infer := total - r.OtherNs - r.QueueNs
+	b = tgiTime(b, end)
+	if r.Status == 500 {
+		return append(b, " ERROR generate_stream{parameters=GenerateParameters { best_of: None, temperature: Some(0.7), max_new_tokens: Some(1024), stop: [], details: false, seed: None }}: text_generation_router::infer: router/src/infer/mod.rs:134: `inference` failed: Request failed during generation: Server error: CUDA out of memory\n"...)
+	}
+	b = append(b, "  INFO generate_stream{parameters=GenerateParameters { best_of: None, temperature: Some(0.7), top_p: Some(0.95), max_new_tokens: Some(1024), stop: [\"</s>\"], details: false, seed: None } total_time=\""...)
+	b = rustDuration(b, total)
+	b = append(b, `" validation_time="`...)
+	b = rustDuration(b, r.OtherNs)
+	b = append(b, `" queue_time="`...)
+	b = rustDuration(b, r.QueueNs)
+	b = append(b, `" inference_time="`...)
+	b = rustDuration(b, infer)
+	b = append(b, `" time_per_token="`...)
+	b = rustDuration(b, infer/int64(max(1, r.OutputTokens)))
+	return append(b, `" seed="None"}: text_generation_router::server: router/src/server.rs:512: Success`+"\n"...)
 }
 
 func tgiTime(b []byte, ns int64) []byte {

@@ -20,7 +20,7 @@ type textPart struct {
 }
 
 // buildWarnings renders the analysis' warnings in their order; it computes
-// nothing (analyze.Warnings does).
+// nothing (analyze.RunColumns does).
 func buildWarnings(ws []analyze.Warning) []warningRow {
 	var rows []warningRow
 	for _, w := range ws {

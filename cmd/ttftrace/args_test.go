@@ -104,6 +104,8 @@ func TestParseCommandsUsageErrors(t *testing.T) {
 		{"analyze", "ds -o a.json --window -1h", false},       // negative window
 		{"analyze", "ds -o a.json --window soon", false},      // bad duration
 		{"analyze", "ds -o a.json --slo ttft:500ms", false},   // bad SLO syntax
+		{"analyze", "ds -o a.json --gc-percent 0", false},     // GC off
+		{"analyze", "ds -o a.json --gc-percent 50", true},
 		{"report", "a.json -o r.html", true},
 		{"report", "-o r.html", false},
 		{"report", "a.json b.json -o r.html", false},

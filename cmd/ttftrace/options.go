@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -106,13 +107,27 @@ type analysisFlags struct {
 	Window time.Duration // --window
 	SLO    sloFlag       // --slo metric=limit,…
 	Compat string        // --compat NAME
+	// GCPercent is Go's GC target while analysing (--gc-percent): the heap
+	// may outgrow the live data by this percentage before a collection.
+	GCPercent int
 }
+
+// defaultGCPercent is --gc-percent's default. Analysis keeps its data in
+// pointer-free arrays, which a collection marks without scanning, so
+// collecting often costs little CPU, while Go's default (100) lets the
+// heap grow to twice the live data before collecting: 10 keeps the peak
+// near the live data.
+const defaultGCPercent = 10
+
+// applyGC sets the GC target of the analysis that follows.
+func (f *analysisFlags) applyGC() { debug.SetGCPercent(f.GCPercent) }
 
 func (f *analysisFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.By, "by", "breakdown `KEY` (model, endpoint, host, status, format or an attribute; model+host crosses; repeatable)")
 	fs.DurationVar(&f.Window, "window", 0, "time-series window `DURATION`, e.g. 1h (default: chosen from the data's span)")
 	fs.Var(&f.SLO, "slo", "service level objectives `METRIC=LIMIT,…`, e.g. ttft=500ms,tpot=50ms (for goodput)")
 	fs.StringVar(&f.Compat, "compat", "", "add a peer tool's figures: `NAME` (vllm, genai-perf, guidellm, llmperf)")
+	fs.IntVar(&f.GCPercent, "gc-percent", defaultGCPercent, "Go's GC target while analysing, `PERCENT` of the live heap (lower: less memory, more CPU)")
 }
 
 // options checks the flags and returns them as analyze.Options.
@@ -127,6 +142,9 @@ func (f *analysisFlags) options() (analyze.Options, error) {
 	}
 	if f.Window < 0 {
 		return o, usagef("--window %v: must be positive", f.Window)
+	}
+	if f.GCPercent < 1 {
+		return o, usagef("--gc-percent %d: must be at least 1", f.GCPercent)
 	}
 	if f.Compat != "" && !slices.Contains(compatPeers, f.Compat) {
 		return o, usagef("--compat %q: one of %s", f.Compat, strings.Join(compatPeers, ", "))

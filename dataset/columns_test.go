@@ -1,0 +1,182 @@
+package dataset
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+func p[T any](v T) *T { return &v }
+
+// columnsTestEvents are events with every needed column null, empty and
+// set, including lists and attributes.
+func columnsTestEvents(n int) []schema.Event {
+	var evs []schema.Event
+	for i := range n {
+		e := schema.Event{Source: []string{"client", "proxy", "server"}[i%3], Format: "f" + fmt.Sprint(i%4),
+			Host: "h" + fmt.Sprint(i%7), Clock: "wall", InputFile: "in", InputLine: int64(i)}
+		if i%2 == 0 {
+			e.Model, e.Endpoint, e.Status = "m"+fmt.Sprint(i%5), "/v1/x", p(int32(200+i%3))
+			e.StartNs, e.EndNs, e.OutputTokens = p(int64(i)*1e6), p(int64(i)*1e6+5e5), p(int64(i%9))
+			e.Completed = p(i%4 == 0)
+			e.TraceID = fmt.Sprintf("%032x", i)
+			e.RequestID = fmt.Sprintf("REQ-%d", i)
+		}
+		if i%3 == 1 {
+			e.Error, e.FirstTokenNs, e.QueueNs, e.PrefillNs = "server_error", p(int64(i)), p(int64(-i)), p(int64(7))
+			e.ChunkOffsetsNs, e.ChunkTokens = []int64{1, 2, int64(i)}, []int32{1, 2, 3}
+			e.Attrs = map[string]string{"app": "a" + fmt.Sprint(i%2), "region": "r"}
+			e.ResponseID, e.OtherIDs = "chatcmpl-x"+fmt.Sprint(i), []string{"o1", "REQ-1", "o1"}
+		}
+		if i%5 == 3 {
+			e.PromptTokens, e.HeadersNs, e.LastTokenNs, e.DecodeNs = p(int64(i)), p(int64(3)), p(int64(4)), p(int64(5))
+			e.ChunkOffsetsNs = []int64{int64(i)}
+			if i%3 != 1 {
+				e.ChunkTokens = []int32{1} // one count per chunk, all 1: kept as a bit
+			}
+		}
+		evs = append(evs, e)
+	}
+	return evs
+}
+
+// columnsRow is row i of c as comparable values.
+func columnsRow(c *Columns, i int) string {
+	var b strings.Builder
+	fmt.Fprint(&b, c.Source.At(i), c.Clock.At(i), c.Format.At(i), c.Error.At(i), c.Host.At(i), c.Model.At(i), c.Endpoint.At(i), c.InputFile.At(i))
+	st, ok := c.Status.Get(i)
+	fmt.Fprint(&b, st, ok)
+	done, ok := c.Completed.Get(i)
+	fmt.Fprint(&b, done, ok)
+	for _, col := range []*ColumnsNullable[int64]{&c.PromptTokens, &c.OutputTokens, &c.StartNs, &c.HeadersNs,
+		&c.FirstTokenNs, &c.LastTokenNs, &c.EndNs, &c.QueueNs, &c.PrefillNs, &c.DecodeNs} {
+		v, ok := col.Get(i)
+		fmt.Fprint(&b, v, ok)
+	}
+	fmt.Fprint(&b, c.ChunkOffsetsNs.At(i), c.ChunkTokensAt(i), c.AttrOf(i, "app"), c.AttrOf(i, "region"), len(c.Attrs.At(i)))
+	trace, ok := c.TraceID.Get(i)
+	fmt.Fprint(&b, trace, ok)
+	fmt.Fprint(&b, c.IDKeys.At(i), string(c.TraceText.At(i)), string(c.RequestText.At(i)), string(c.ResponseText.At(i)))
+	return b.String()
+}
+
+func TestReadColumnsMatchesEvents(t *testing.T) {
+	evs := columnsTestEvents(140_000) // three row groups in the largest partition
+	dir := t.TempDir()
+	files, err := WriteDataset(dir, evs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, err := ReadEvents(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lower := func(id string) (ColumnsID, bool) { return ColumnsIDOf(strings.ToLower(id)), id != "" }
+	opts := ColumnsOptions{IDKey: lower, TextSources: []string{"client"}, Attrs: []string{"app", "region"}}
+	want, err := ColumnsOf(read, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadColumns(files, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Rows != len(evs) || want.Rows != len(evs) { // in path order: by source
+		t.Fatalf("rows %d and %d, want %d", got.Rows, want.Rows, len(evs))
+	}
+	for i := range evs {
+		if g, w := columnsRow(got, i), columnsRow(want, i); g != w {
+			t.Fatalf("row %d:\n got %s\nwant %s", i, g, w)
+		}
+	}
+	// IDKeys: "REQ-1" and "req-1" are one key; "o1" repeated counts once.
+	direct, _ := ColumnsOf(evs[:2], opts)
+	if keys := direct.IDKeys.At(1); len(keys) != 3 || keys[0] != ColumnsIDOf("chatcmpl-x1") ||
+		keys[1] != ColumnsIDOf("o1") || keys[2] != ColumnsIDOf("req-1") {
+		t.Errorf("row 1 keys %v", keys)
+	}
+}
+
+// TestReadColumnsRowRoute reads a file whose layout differs (an extra
+// column) through the row reader.
+func TestReadColumnsRowRoute(t *testing.T) {
+	type wider struct {
+		schema.Event
+		Extra int64 `parquet:"extra"`
+	}
+	evs := columnsTestEvents(50)
+	path := filepath.Join(t.TempDir(), "x.parquet")
+	rows := make([]wider, len(evs))
+	for i := range evs {
+		rows[i] = wider{Event: evs[i], Extra: 1}
+	}
+	if err := parquet.WriteFile(path, rows, parquet.KeyValueMetadata(schema.MetadataVersionKey, fmt.Sprint(schema.Version))); err != nil {
+		t.Fatal(err)
+	}
+	opts := ColumnsOptions{Attrs: []string{"region"}}
+	got, err := ReadColumns([]string{path}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := ColumnsOf(evs, opts)
+	for i := range evs {
+		if g, w := columnsRow(got, i), columnsRow(want, i); g != w {
+			t.Fatalf("row %d:\n got %s\nwant %s", i, g, w)
+		}
+	}
+}
+
+func TestReadColumnsRefusesUnknownVersion(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.parquet")
+	if err := parquet.WriteFile(path, columnsTestEvents(3)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadColumns([]string{path}, ColumnsOptions{}); err == nil || !strings.Contains(err.Error(), "schema version none") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestColumnsNeeded(t *testing.T) {
+	if len(columnsNeeded) != columnsCount {
+		t.Fatalf("%d columns, columnsCount %d", len(columnsNeeded), columnsCount)
+	}
+	if _, ok := columnsLeaves(columnsEventSchema); !ok {
+		t.Fatal("the event schema lacks a needed column")
+	}
+}
+
+func TestColumnsIDOf(t *testing.T) {
+	trace := "4bf92f3577b34da6a3ce929d0e0e4736"
+	raw, _ := hex.DecodeString(trace)
+	want := ColumnsID{binary.BigEndian.Uint64(raw[:8]), binary.BigEndian.Uint64(raw[8:])}
+	if got := ColumnsIDOf(trace); got != want {
+		t.Errorf("packed %x, want %x", got, want)
+	}
+	if ColumnsIDOf("") != (ColumnsID{}) || ColumnsIDOf("x") == (ColumnsID{}) {
+		t.Error("the empty id must be, and only it, the zero ColumnsID")
+	}
+	if ColumnsIDOf(strings.ToUpper(trace)) == want {
+		t.Error("upper-case hex is hashed, not packed")
+	}
+	seen := map[ColumnsID]string{}
+	for i := range 200_000 {
+		for _, id := range []string{fmt.Sprint(i), fmt.Sprintf("req_%07d", i), fmt.Sprintf("chatcmpl-%d-abcdefgh", i)} {
+			k := ColumnsIDOf(id)
+			if prev, ok := seen[k]; ok {
+				t.Fatalf("%q and %q share %x", prev, id, k)
+			}
+			seen[k] = id
+		}
+	}
+	if !reflect.DeepEqual(ColumnsIDOf("req_0000001"), ColumnsIDOf(string([]byte("req_0000001")))) {
+		t.Error("not deterministic")
+	}
+}
