@@ -239,42 +239,6 @@ func RemoveParts(parts []StagedPart) {
 	}
 }
 
-// DropRows rewrites a staged part without the rows whose 0-based indexes
-// are listed (ascending). Ingest uses it for the rare event found, once all
-// inputs are read, to repeat one of an earlier input.
-func DropRows(p *StagedPart, drop []int) error {
-	events, err := readFile(p.Temp, nil)
-	if err != nil {
-		return err
-	}
-	kept := events[:0]
-	for i := range events {
-		if len(drop) > 0 && drop[0] == i {
-			drop = drop[1:]
-			continue
-		}
-		kept = append(kept, events[i])
-	}
-	f, err := os.CreateTemp(filepath.Dir(p.Temp), ".part-*.tmp")
-	if err != nil {
-		return err
-	}
-	w := newParquetWriter(f)
-	_, err = w.Write(kept)
-	if ferr := finishFile(f, w); err == nil {
-		err = ferr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), p.Temp)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("rewrite %s: %w", p.Temp, err)
-	}
-	p.Rows = len(kept)
-	return nil
-}
-
 // finishFile writes the footer of a part file, syncs and closes it, and
 // makes it readable by all (CreateTemp makes files 0600).
 func finishFile(f *os.File, w *parquet.GenericWriter[schema.Event]) error {

@@ -191,28 +191,3 @@ func TestCompactParts(t *testing.T) {
 	}
 }
 
-// TestDropRows removes the first and third of four staged rows.
-func TestDropRows(t *testing.T) {
-	dir := t.TempDir()
-	pw := NewPartWriter(dir)
-	for line := int64(1); line <= 4; line++ {
-		ev := schema.Event{Source: schema.SourceProxy, Clock: schema.ClockSteady, InputLine: line}
-		if _, err := pw.Write(&ev); err != nil {
-			t.Fatal(err)
-		}
-	}
-	parts, err := pw.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := DropRows(&parts[0], []int{0, 2}); err != nil {
-		t.Fatal(err)
-	}
-	events, err := readFile(parts[0].Temp, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if parts[0].Rows != 2 || len(events) != 2 || events[0].InputLine != 2 || events[1].InputLine != 4 {
-		t.Errorf("rows %d, events %+v, want lines 2 and 4", parts[0].Rows, events)
-	}
-}
