@@ -69,9 +69,9 @@ type rowBatch struct {
 // add appends a copy of ev to the batch.
 func (b *rowBatch) add(ev *schema.Event) {
 	e := *ev
-	e.ChunkOffsetsNs = appendOwned(&b.offsets, ev.ChunkOffsetsNs)
-	e.ChunkTokens = appendOwned(&b.tokens, ev.ChunkTokens)
-	e.OtherIDs = appendOwned(&b.ids, ev.OtherIDs)
+	e.ChunkOffsetsNs = AppendOwned(&b.offsets, ev.ChunkOffsetsNs)
+	e.ChunkTokens = AppendOwned(&b.tokens, ev.ChunkTokens)
+	e.OtherIDs = AppendOwned(&b.ids, ev.OtherIDs)
 	e.Attrs = nil
 	if len(ev.Attrs) > 0 {
 		slot := len(b.rows)
@@ -85,10 +85,10 @@ func (b *rowBatch) add(ev *schema.Event) {
 	b.rows = append(b.rows, e)
 }
 
-// appendOwned copies src to the end of *store and returns the copy (nil for
-// an empty src). A store that grows moves, but the copies made before keep
+// AppendOwned copies src to the end of *store and returns the copy (nil for
+// an empty src); ingest's sink batches its events' lists the same way. A store that grows moves, but the copies made before keep
 // the old array alive, so they stay valid.
-func appendOwned[T any](store *[]T, src []T) []T {
+func AppendOwned[T any](store *[]T, src []T) []T {
 	if len(src) == 0 {
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"hash/maphash"
 	"maps"
 
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -39,7 +40,7 @@ type batch struct {
 	hasSum  []bool // false for an empty raw record, never a duplicate
 	rejects []schema.Reject
 	skipped int64
-	// Storage of the events' lists (see dataset's appendOwned): reused when
+	// Storage of the events' lists (see dataset.AppendOwned): reused when
 	// the batch is recycled, so copying allocates little.
 	offsets []int64
 	tokens  []int32
@@ -90,9 +91,9 @@ func (s *unitSink) Event(line int64, raw []byte, ev *schema.Event) {
 	if e.Source == "" {
 		e.Source = s.format.Source()
 	}
-	e.OtherIDs = appendOwned(&b.ids, e.OtherIDs)
-	e.ChunkOffsetsNs = appendOwned(&b.offsets, e.ChunkOffsetsNs)
-	e.ChunkTokens = appendOwned(&b.tokens, e.ChunkTokens)
+	e.OtherIDs = dataset.AppendOwned(&b.ids, e.OtherIDs)
+	e.ChunkOffsetsNs = dataset.AppendOwned(&b.offsets, e.ChunkOffsetsNs)
+	e.ChunkTokens = dataset.AppendOwned(&b.tokens, e.ChunkTokens)
 	e.Attrs = s.attrs.keep(e.Attrs)
 	b.events = append(b.events, e)
 	b.hasSum = append(b.hasSum, len(raw) > 0)
@@ -135,18 +136,6 @@ func (s *unitSink) flush() {
 		s.out <- s.cur
 		s.cur = nil
 	}
-}
-
-// appendOwned copies src to the end of *store and returns the copy (nil for
-// an empty src). A store that grows moves, but the copies made before keep
-// the old array alive, so they stay valid.
-func appendOwned[T any](store *[]T, src []T) []T {
-	if len(src) == 0 {
-		return nil
-	}
-	n := len(*store)
-	*store = append(*store, src...)
-	return (*store)[n : n+len(src) : n+len(src)]
 }
 
 // batchPool recycles batches once written, unless their events are kept
