@@ -190,4 +190,3 @@ func TestCompactParts(t *testing.T) {
 		t.Errorf("temporary files left: %v", tmps)
 	}
 }
-
