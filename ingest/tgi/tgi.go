@@ -53,7 +53,9 @@ import (
 // The trace_id (W3C) and route of the optional outer "HTTP request" span (the
 // OpenTelemetry axum layer) give TraceID and Endpoint; a request_id field
 // gives RequestID. An ERROR line inside a handler span is a failed request,
-// with the log time as its end and the class from the router's error kinds:
+// with the log time as its end (and start = end − total_time when its handler
+// span has a total_time that parses; one that does not leaves the start
+// unset) and the class from the router's error kinds:
 // "Input validation error", template and tool errors → client_error (422),
 // "Model is overloaded" → rate_limited (429), "Request failed during
 // generation" → server_error (424), "Incomplete generation" → interrupted
@@ -171,6 +173,9 @@ func (Format) emit(in *decode.Input, line int64, raw []byte, rec tgiRecord, sink
 		sink.Event(line, raw, ev)
 	case rec.level == "ERROR":
 		ev := tgiBase(in, rec, handler)
+		if ns, ok := tgiDuration(handler.fields["total_time"]); ok {
+			ev.StartNs = decode.Ptr(*ev.EndNs - ns)
+		}
 		ev.Completed = decode.Ptr(false)
 		kind, class := tgiErrorKind(rec.message)
 		ev.Error = class

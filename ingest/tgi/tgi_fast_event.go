@@ -31,6 +31,13 @@ func (d *tgiFast) emit(in *decode.Input, sink decode.Sink, n int64, raw []byte) 
 		if !d.base(in, n, handler) {
 			return false
 		}
+		total, _, ok := d.field(&handler, tkTotal)
+		if !ok {
+			return false
+		}
+		if ns, ok := tgiDuration(total); ok {
+			d.ev.StartNs = d.arena.Int64(*d.ev.EndNs - ns)
+		}
 		kind, class := tgiErrorKind(string(r.message))
 		d.ev.Completed, d.ev.Error = d.arena.Bool(false), class
 		d.attrs = append(d.attrs, decode.AttrKV{Key: "tgi_error", Val: kind})

@@ -26,6 +26,8 @@ var tgiEdgeLines = []string{
 	`2026-11-23T10:00:04.000000Z ERROR compat_generate: x::y: Template error: bad`,
 	`2026-11-23T10:00:04.000000Z ERROR vertex_compatibility{}: Tool error: x`,
 	`2026-11-23T10:00:04.000000Z ERROR generate{}: something else`,
+	`2026-11-23T10:00:04.000000Z ERROR generate{total_time="1.5s"}: a.rs:1: Incomplete generation`,
+	`2026-11-23T10:00:04.000000Z ERROR generate{total_time="1.5xs"}: a.rs:1: Incomplete generation`,
 	`2026-11-23T10:00:04.100000Z  WARN generate_stream{parameters=P { }}: text_generation_router::validation: router/src/validation.rs:300: best_of is ignored`,
 	`2026-11-23T10:00:05.000000Z  INFO generate{total_time="12.5xs" validation_time="1ms"}: text_generation_router::server: router/src/server.rs:410: Success`,
 	`2026-11-23T10:00:05.000000Z  INFO generate{total_time="" validation_time="1ms"}: a: Success`,

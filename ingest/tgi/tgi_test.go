@@ -139,6 +139,41 @@ func TestTGIDecodeCases(t *testing.T) {
 	}
 }
 
+// TestTGIErrorLineStart checks that an ERROR line whose handler span has a
+// total_time gets start = end − total_time on both routes (10:00:00Z =
+// 1795428000 s, − 1.25 s = 1795427998.75 s; − 2 ms for the JSON line), and
+// that one without a parsable total_time keeps its end only.
+func TestTGIErrorLineStart(t *testing.T) {
+	cases := []struct {
+		line  string
+		start int64 // ns; 0: none
+	}{
+		{`2026-11-23T10:00:00Z ERROR generate_stream{parameters=P { } total_time="1.25s" validation_time="1ms"}: text_generation_router::infer: a.rs:1: Request failed during generation: boom`, 1795427998_750000000},
+		{`{"timestamp": "2026-11-23T10:00:00Z", "level": "ERROR", "message": "Incomplete generation", "spans": [{"name": "generate", "total_time": "2ms"}]}`, 1795427999_998000000},
+		{`2026-11-23T10:00:00Z ERROR generate{total_time="1.5xs"}: a: Incomplete generation`, 0},
+		{`2026-11-23T10:00:00Z ERROR generate{total_time=""}: a: Incomplete generation`, 0},
+	}
+	f := &tgiFast{}
+	for _, c := range cases {
+		if !checkTGILine(t, f, []byte(c.line)) {
+			t.Errorf("%q: the fast path declined", c.line)
+		}
+		rec := decodetest.DecodeOne(t, Format{}, decode.Options{}, c.line+"\n")
+		if len(rec.Events) != 1 {
+			t.Fatalf("%q: events %d, rejects %v", c.line, len(rec.Events), rec.Rejects)
+		}
+		ev := rec.Events[0].Event
+		switch {
+		case *ev.EndNs != 1795428000_000000000 || *ev.Completed:
+			t.Errorf("%q: end %d, completed %v", c.line, *ev.EndNs, *ev.Completed)
+		case c.start == 0 && ev.StartNs != nil:
+			t.Errorf("%q: start %d, want none", c.line, *ev.StartNs)
+		case c.start != 0 && (ev.StartNs == nil || *ev.StartNs != c.start):
+			t.Errorf("%q: start %v, want %d", c.line, ev.StartNs, c.start)
+		}
+	}
+}
+
 func TestTGIErrorKinds(t *testing.T) {
 	cases := map[string]string{
 		"Input validation error: `inputs` must not be empty": schema.ErrorClient,
