@@ -113,7 +113,20 @@ type ErrorCount struct {
 	Count  int64             `json:"count"`
 }
 
-// Matching says how the requests of one outer/inner source pair were joined.
+// Matching says how the requests of one outer/inner source pair were joined
+// (client→proxy, proxy→server, client→server). Its counts satisfy, per pair:
+//
+//	matched = by_trace + by_id + by_time + by_chain
+//	matched + ambiguous + unmatched_outer + outer_excluded = outer events
+//	matched + inner_elsewhere + unmatched_inner = inner events
+//
+// where events are all the source's events (those on steady or relative
+// clocks, which never join, count as unmatched). An observation joined
+// through the other route is not unmatched: a server joined to its client
+// directly is inner_elsewhere for proxy→server, one joined to a proxy is
+// inner_elsewhere for client→server; the outers a pair does not try because
+// another pair holds their request (a proxy whose client was joined to a
+// server directly, a client whose proxy reached a server) are outer_excluded.
 type Matching struct {
 	Outer   string `json:"outer"`
 	Inner   string `json:"inner"`
@@ -127,6 +140,11 @@ type Matching struct {
 	Ambiguous      int64 `json:"ambiguous"`
 	UnmatchedOuter int64 `json:"unmatched_outer"`
 	UnmatchedInner int64 `json:"unmatched_inner"`
+	// OuterExcluded counts the outers this pair does not try because
+	// another pair holds their request; InnerElsewhere the inners it did
+	// not join that the other route joined.
+	OuterExcluded  int64 `json:"outer_excluded"`
+	InnerElsewhere int64 `json:"inner_elsewhere"`
 }
 
 // ClockOffset is Host's clock minus Reference's clock: subtract OffsetMs from

@@ -109,6 +109,9 @@ type joinPair struct {
 	// timeOuterOK, when set, further limits the outers a time join may
 	// take.
 	timeOuterOK func(int32) bool
+	// innerElsewhere, when set, says whether an inner observation this pair
+	// did not join was joined by another pair (counted apart, not unmatched).
+	innerElsewhere func(int32) bool
 }
 
 func newPair(outer, inner *obsSource, firstOrdered bool) *joinPair {
@@ -184,6 +187,7 @@ func newReconciler(c *dataset.Columns) *reconciler {
 	r.ps.outerOK = func(o int32) bool { return !r.hasDirectServer(r.cp.innerTo[o]) }
 	r.cs.outerOK = func(o int32) bool { pr := r.cp.outerTo[o]; return pr < 0 || r.ps.outerTo[pr] < 0 }
 	r.cs.innerOK = func(i int32) bool { return r.ps.innerTo[i] < 0 }
+	r.ps.innerElsewhere = func(i int32) bool { return r.cs.innerTo[i] >= 0 }
 	// A client joined to its server directly may take only the proxy joined
 	// to that same server (a chain join), never one holding another server.
 	r.cp.conflict = func(o, i int32) bool {

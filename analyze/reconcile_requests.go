@@ -5,10 +5,11 @@ import (
 )
 
 // matching counts the joins of every source pair whose two sources both have
-// events. An outer observation is matched, ambiguous, or unmatched; events
-// on steady or relative clocks are unmatched. Observations another pair
-// already joined to the request (a client whose proxy reached a server is no
-// candidate for client⊃server) are not counted.
+// events, so that the identities of Matching hold. An outer observation is
+// matched, ambiguous, unmatched or excluded (another pair holds its
+// request); an inner one is matched, joined elsewhere (by the other route to
+// the server) or unmatched; events on steady or relative clocks are
+// unmatched.
 func (r *reconciler) matching() []Matching {
 	out := []Matching{}
 	for _, p := range []*joinPair{r.cp, r.ps, r.cs} {
@@ -29,10 +30,16 @@ func (r *reconciler) matching() []Matching {
 				m.Ambiguous++
 			case p.outerOK(int32(o)):
 				m.UnmatchedOuter++
+			default:
+				m.OuterExcluded++
 			}
 		}
 		for i, o := range p.innerTo {
-			if o < 0 && p.innerOK(int32(i)) {
+			switch {
+			case o >= 0:
+			case !p.innerOK(int32(i)) || p.innerElsewhere != nil && p.innerElsewhere(int32(i)):
+				m.InnerElsewhere++
+			default:
 				m.UnmatchedInner++
 			}
 		}
