@@ -111,7 +111,10 @@ type ReconciledRequest struct {
 //  6. Offsets again from all joins, then one more round of time and chain
 //     joins and a final estimate: the time joins' bounds tighten the
 //     offsets, and hosts that no id join related get one.
-//  7. One ReconciledRequest per joined request on the reference clock, the
+//  7. A proxy ⊃ server join whose server a client holds directly, the
+//     proxy not being joined to that client, is undone: each server is in
+//     one request (releaseShadowedServers).
+//  8. One ReconciledRequest per joined request on the reference clock, the
 //     breakdown bands, the client−server TTFT delta and slow examples.
 //
 // Only events on wall clocks join; the others count as unmatched and are
@@ -144,6 +147,7 @@ func reconcileColumns(c *dataset.Columns, keep bool, idsJoined func(), each func
 		r.joinChains(ck)
 		ck = r.estimateClocks(true)
 	}
+	r.releaseShadowedServers()
 	out := &Reconciliation{Matching: r.matching(), ClockOffsets: ck.report()}
 	var sum requestSummary
 	r.assemble(ck, func(q *ReconciledRequest) {

@@ -35,3 +35,21 @@ func chainCand(s *obsSource, ck *clocks, k int32) (timeCand, bool) {
 	}
 	return cands[0], true
 }
+
+// releaseShadowedServers undoes each proxy ⊃ server join whose server a
+// client holds directly while the proxy is not joined to that client (its
+// chain join failed, or it holds another client): the client's direct join
+// (by trace, id or time) keeps the server, the proxy is left without one,
+// so no server is in two requests. It runs once, after the last round of
+// joins, so that chain joins may still use the proxy's join.
+func (r *reconciler) releaseShadowedServers() {
+	ps := r.ps
+	for o, s := range ps.outerTo {
+		if s < 0 {
+			continue
+		}
+		if c := r.cs.innerTo[s]; c >= 0 && r.cp.innerTo[o] != c {
+			ps.outerTo[o], ps.innerTo[s], ps.method[o] = -1, -1, 0
+		}
+	}
+}

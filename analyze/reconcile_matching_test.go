@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/ttftrace/ttftrace/schema"
@@ -75,4 +76,51 @@ func testMatchingIdentities(t *testing.T, f *fleet) {
 		}
 	}
 	t.Logf("%d servers, %d in no row; %d requests not fully and rightly joined", servers, servers-serversInRow, missed)
+}
+
+// TestRequestsOwnObservationsOnce checks on generated fleets (the same two as
+// TestMatchingIdentities) that no event is in two rows of Requests, and that
+// every row's events are the truth's events of one request.
+func TestRequestsOwnObservationsOnce(t *testing.T) {
+	for _, noProxyIDs := range []int{0, 1, 2} {
+		f := genFleet(fleetDefault)
+		for k := range f.Events {
+			if ev := &f.Events[k]; noProxyIDs > 0 && ev.Source == schema.SourceProxy && ev.TraceID != "" {
+				ev.TraceID, ev.RequestID = "", ""
+				if noProxyIDs == 2 {
+					ev.Endpoint = "/v1/completions"
+				}
+			}
+		}
+		request := map[int64]int{} // event index → index into f.Requests
+		for n, tr := range f.Requests {
+			for _, e := range []int{tr.Client, tr.Proxy, tr.Server} {
+				if e >= 0 {
+					request[int64(e)] = n
+				}
+			}
+		}
+		rows := map[int64]int{} // event index → row
+		var wrong int
+		for k, q := range Reconcile(f.Events).Requests {
+			var truth []int
+			for _, e := range []*int64{q.ClientEvent, q.ProxyEvent, q.ServerEvent} {
+				if e == nil {
+					continue
+				}
+				if r, ok := rows[*e]; ok {
+					t.Errorf("no-id proxies %d: event %d in rows %d and %d", noProxyIDs, *e, r, k)
+				}
+				rows[*e] = k
+				truth = append(truth, request[*e])
+			}
+			if len(truth) < 2 || slices.Min(truth) != slices.Max(truth) {
+				wrong++
+			}
+		}
+		if wrong > len(f.Requests)/1000 {
+			t.Errorf("no-id proxies %d: %d rows join events of different requests", noProxyIDs, wrong)
+		}
+		t.Logf("no-id proxies %d: %d events in rows, %d rows mixing requests", noProxyIDs, len(rows), wrong)
+	}
 }
