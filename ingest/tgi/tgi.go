@@ -86,9 +86,15 @@ func (Format) Sniff(head []byte) bool {
 		if len(line) == 0 {
 			continue
 		}
-		return tgiTextTime.Match(line) || bytes.HasPrefix(line, []byte(`{"timestamp":`))
+		return tgiTextTime.Match(line) || isJSONRecord(line)
 	}
 	return false
+}
+
+// isJSONRecord reports whether line, trimmed of spaces, is a --json-output
+// record: an object with a "timestamp" key, in any place among its keys.
+func isJSONRecord(line []byte) bool {
+	return len(line) > 0 && line[0] == '{' && bytes.Contains(line, []byte(`"timestamp"`))
 }
 
 // tgiSpan is one span of a record's chain, with its field values unquoted.
@@ -129,7 +135,7 @@ func tgiLine(in *decode.Input, sink decode.Sink, line int64, b []byte) {
 	}
 	var rec tgiRecord
 	var ok bool
-	if trimmed := strings.TrimSpace(text); strings.HasPrefix(trimmed, `{"timestamp"`) {
+	if trimmed := strings.TrimSpace(text); isJSONRecord([]byte(trimmed)) {
 		var err error
 		if rec, err = tgiParseJSON(trimmed); err != nil {
 			sink.Reject(line, "invalid json", decode.TruncateDetail(err.Error()))
