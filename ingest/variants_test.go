@@ -6,10 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"testing"
+	"time"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // runVariant ingests data, written as a file named base in a fresh folder,
@@ -206,4 +209,41 @@ func reorderValue(t *testing.T, v []byte, from int, order keyOrder) []byte {
 		return append(out, ']')
 	}
 	return v
+}
+
+// TestTimeOutOfRange moves the dates of the testdata of each format that
+// reads calendar dates to the year 2300 and to 1600, beyond what int64
+// Unix nanoseconds hold: each format must reject some record with "time
+// out of range", and no event may carry an instant outside 1970-2200
+// (a wrapped-around one).
+func TestTimeOutOfRange(t *testing.T) {
+	iso := regexp.MustCompile(`(^|[^0-9.])20\d\d(-\d\d-\d\d[T ])`)
+	clf := regexp.MustCompile(`(/[A-Z][a-z][a-z]/)20\d\d:`)
+	lo, hi := int64(0), time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano()
+	for _, name := range []string{"har", "haproxy", "tgi", "litellm", "envoy", "otlp", "nginx", "jsonl"} {
+		f, _ := Lookup(name)
+		for _, year := range []string{"2300", "1600"} {
+			rejected := 0
+			for _, path := range testdataFiles(t, name) {
+				data, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				moved := iso.ReplaceAll(data, []byte("${1}"+year+"${2}"))
+				moved = clf.ReplaceAll(moved, []byte("${1}"+year+":"))
+				res := runVariant(t, f, path, moved, false)
+				rejected += int(res.Inputs[0].RejectsByReason[textscan.TimeRangeReason])
+				for _, ev := range res.Events {
+					for _, p := range []*int64{ev.StartNs, ev.HeadersNs, ev.FirstTokenNs, ev.LastTokenNs, ev.EndNs} {
+						if p != nil && (*p < lo || *p > hi) {
+							t.Errorf("%s in %s: line %d has instant %s", path, year, ev.InputLine, time.Unix(0, *p).UTC())
+						}
+					}
+				}
+			}
+			if rejected == 0 {
+				t.Errorf("%s in %s: no record rejected with %q", name, year, textscan.TimeRangeReason)
+			}
+		}
+	}
 }

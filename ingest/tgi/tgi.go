@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -97,6 +98,12 @@ func isJSONRecord(line []byte) bool {
 	return len(line) > 0 && line[0] == '{' && bytes.Contains(line, []byte(`"timestamp"`))
 }
 
+// tgiSuccessLine reports whether rec is the "Success" line of a request
+// with its timings (in handler's total_time).
+func tgiSuccessLine(rec tgiRecord, handler tgiSpan) bool {
+	return rec.level == "INFO" && strings.HasPrefix(rec.message, "Success") && handler.fields["total_time"] != ""
+}
+
 // tgiSpan is one span of a record's chain, with its field values unquoted.
 type tgiSpan struct {
 	name   string
@@ -167,7 +174,9 @@ func (Format) emit(in *decode.Input, line int64, raw []byte, rec tgiRecord, sink
 		sink.Reject(line, "malformed request line", decode.TruncateDetail(string(raw)))
 	case !ok:
 		sink.Skip(line, "not a request record")
-	case rec.level == "INFO" && strings.HasPrefix(rec.message, "Success") && handler.fields["total_time"] != "":
+	case (rec.level == "ERROR" || tgiSuccessLine(rec, handler)) && !textscan.Fits(rec.time):
+		sink.Reject(line, textscan.TimeRangeReason, rec.time.Format(time.RFC3339Nano))
+	case tgiSuccessLine(rec, handler):
 		ev, reason, detail := tgiSuccess(in, rec, handler)
 		if reason != "" {
 			sink.Reject(line, reason, detail)
