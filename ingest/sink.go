@@ -5,6 +5,7 @@ import (
 	"maps"
 
 	"github.com/ttftrace/ttftrace/dataset"
+	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -95,6 +96,7 @@ func (s *unitSink) Event(line int64, raw []byte, ev *schema.Event) {
 	e.ChunkOffsetsNs = dataset.AppendOwned(&b.offsets, e.ChunkOffsetsNs)
 	e.ChunkTokens = dataset.AppendOwned(&b.tokens, e.ChunkTokens)
 	e.Attrs = s.attrs.keep(e.Attrs)
+	decode.ReplaceInvalidUTF8(&e)
 	b.events = append(b.events, e)
 	b.hasSum = append(b.hasSum, len(raw) > 0)
 	var sum rawSum

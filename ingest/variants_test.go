@@ -3,12 +3,16 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
@@ -244,6 +248,49 @@ func TestTimeOutOfRange(t *testing.T) {
 			if rejected == 0 {
 				t.Errorf("%s in %s: no record rejected with %q", name, year, textscan.TimeRangeReason)
 			}
+		}
+	}
+}
+
+// TestInvalidUTF8NotSkipped puts an invalid UTF-8 byte after the first
+// " /" or "=/" followed by a letter (a URL path or route) on every line of
+// the text formats' testdata: each record must still be kept or rejected
+// with a reason, never skipped as a foreign line, and what is kept holds
+// U+FFFD in the byte's place (valid UTF-8).
+func TestInvalidUTF8NotSkipped(t *testing.T) {
+	path := regexp.MustCompile(`[ =]/[A-Za-z]`)
+	for _, name := range []string{"tgi", "nginx", "haproxy", "envoy"} {
+		f, _ := Lookup(name)
+		marked := 0
+		for _, p := range testdataFiles(t, name) {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := bytes.SplitAfter(data, []byte("\n"))
+			for i, line := range lines {
+				if loc := path.FindIndex(line); loc != nil {
+					lines[i] = slices.Concat(line[:loc[0]+2], []byte{0xff}, line[loc[0]+2:])
+				}
+			}
+			want := runVariant(t, f, p, data, false).Inputs[0]
+			res := runVariant(t, f, p, bytes.Join(lines, nil), false)
+			got := res.Inputs[0]
+			for _, ev := range res.Events {
+				if !utf8.ValidString(ev.Endpoint) || !utf8.ValidString(fmt.Sprint(ev.Attrs)) {
+					t.Errorf("%s line %d: invalid UTF-8 kept: %q %q", p, ev.InputLine, ev.Endpoint, ev.Attrs)
+				}
+				if strings.Contains(ev.Endpoint, "\uFFFD") {
+					marked++
+				}
+			}
+			if got.Read != want.Read || got.Records+got.Rejected < want.Records+want.Rejected {
+				t.Errorf("%s: with invalid UTF-8 %d read, %d kept, %d rejected, %d skipped; without %d, %d, %d, %d",
+					p, got.Read, got.Records, got.Rejected, got.Skipped, want.Read, want.Records, want.Rejected, want.Skipped)
+			}
+		}
+		if marked == 0 {
+			t.Errorf("%s: no endpoint holds the replaced byte", name)
 		}
 	}
 }
