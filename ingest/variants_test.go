@@ -112,6 +112,13 @@ func TestJSONKeyOrder(t *testing.T) {
 				blankPlaces(got)
 			}
 			sameResult(t, "keys reordered", got, want)
+			if !needsOptions(t, path) {
+				sniffed := runVariant(t, f, path, moved, true)
+				if doc {
+					blankPlaces(sniffed)
+				}
+				sameResult(t, "keys reordered, sniffed", sniffed, want)
+			}
 		}
 	})
 }
