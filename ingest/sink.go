@@ -191,7 +191,8 @@ type attrCache struct {
 	misses int // maps in a row that matched none of recent
 }
 
-// keep returns a map equal to m that the format does not own.
+// keep returns a map equal to m (invalid UTF-8 replaced, decode.ValidAttrs)
+// that the format does not own.
 func (c *attrCache) keep(m map[string]string) map[string]string {
 	if m == nil {
 		return nil
@@ -205,7 +206,7 @@ func (c *attrCache) keep(m map[string]string) map[string]string {
 		}
 	}
 	c.misses++
-	m = maps.Clone(m)
+	m = decode.ValidAttrs(maps.Clone(m))
 	c.recent[c.next] = m
 	c.next = (c.next + 1) % attrCacheSize
 	return m

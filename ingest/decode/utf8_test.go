@@ -13,6 +13,7 @@ func TestReplaceInvalidUTF8(t *testing.T) {
 	shared := map[string]string{"a\xff": "x", "b": "y\xc3"}
 	ev := schema.Event{Endpoint: "/v1\xff/chat", Model: "m", OtherIDs: []string{"ok", "\xfe\xffid"}, Attrs: shared}
 	ReplaceInvalidUTF8(&ev)
+	ev.Attrs = ValidAttrs(ev.Attrs)
 	want := schema.Event{Endpoint: "/v1\uFFFD/chat", Model: "m", OtherIDs: []string{"ok", "\uFFFDid"},
 		Attrs: map[string]string{"a\uFFFD": "x", "b": "y\uFFFD"}}
 	if !reflect.DeepEqual(ev, want) {

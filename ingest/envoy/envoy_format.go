@@ -329,8 +329,8 @@ func (p *strftimeParser) result() (int64, error) {
 	if p.year == 0 || p.mon < 1 || p.mon > 12 || p.day < 1 || p.day > 31 || p.h > 23 || p.m > 59 || p.sec > 60 {
 		return 0, errors.New("incomplete or out-of-range date")
 	}
-	zone := time.FixedZone("", p.offset)
-	return textscan.UnixNs(time.Date(p.year, time.Month(p.mon), p.day, p.h, p.m, p.sec, int(p.nsec), zone))
+	t := time.Date(p.year, time.Month(p.mon), p.day, p.h, p.m, p.sec, int(p.nsec), time.UTC)
+	return textscan.UnixNs(t.Add(-time.Duration(p.offset) * time.Second))
 }
 
 // envoyFlagClass maps response flags, short and long names, to error classes.
