@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -120,6 +121,11 @@ func (p *pipeline) produceInput(i int, name string) {
 	in.span = sr
 	br := bufio.NewReaderSize(sr, SniffSize)
 	head, _ := br.Peek(SniffSize)
+	if rp.start == 0 && bytes.HasPrefix(head, decode.UTF8BOM) { // a BOM is only ever at byte 0
+		br.Discard(len(decode.UTF8BOM))
+		head, _ = br.Peek(SniffSize)
+		size = max(size-int64(len(decode.UTF8BOM)), 0)
+	}
 	opts := p.opts
 	if rp.format != "" && opts.Format == "" {
 		opts.Format = rp.format // a grown input goes on in its committed format

@@ -5,6 +5,7 @@ import (
 	"maps"
 
 	"github.com/ttftrace/ttftrace/dataset"
+	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -95,6 +96,7 @@ func (s *unitSink) Event(line int64, raw []byte, ev *schema.Event) {
 	e.ChunkOffsetsNs = dataset.AppendOwned(&b.offsets, e.ChunkOffsetsNs)
 	e.ChunkTokens = dataset.AppendOwned(&b.tokens, e.ChunkTokens)
 	e.Attrs = s.attrs.keep(e.Attrs)
+	decode.ReplaceInvalidUTF8(&e)
 	b.events = append(b.events, e)
 	b.hasSum = append(b.hasSum, len(raw) > 0)
 	var sum rawSum
@@ -189,7 +191,8 @@ type attrCache struct {
 	misses int // maps in a row that matched none of recent
 }
 
-// keep returns a map equal to m that the format does not own.
+// keep returns a map equal to m (invalid UTF-8 replaced, decode.ValidAttrs)
+// that the format does not own.
 func (c *attrCache) keep(m map[string]string) map[string]string {
 	if m == nil {
 		return nil
@@ -203,7 +206,7 @@ func (c *attrCache) keep(m map[string]string) map[string]string {
 		}
 	}
 	c.misses++
-	m = maps.Clone(m)
+	m = decode.ValidAttrs(maps.Clone(m))
 	c.recent[c.next] = m
 	c.next = (c.next + 1) % attrCacheSize
 	return m

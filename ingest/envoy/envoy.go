@@ -149,7 +149,7 @@ func envoyEvent(vals []envoyValue) (ev *schema.Event, skip, reason, detail strin
 		if v.op.name == "START_TIME" && v.val != "" {
 			ns, err := envoyStartTime(v.val, v.op.arg)
 			if err != nil {
-				return nil, "", "bad timestamp", v.val
+				return nil, "", textscan.TimeReason(err, "bad timestamp"), v.val
 			}
 			start = &ns
 		}

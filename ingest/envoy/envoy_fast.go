@@ -236,8 +236,8 @@ func (d *envoyFast) startNs(val []byte, layout string) (int64, bool) {
 		if ns, ok := d.hour.Ns(val); ok {
 			return ns, true
 		}
-		t, err := time.Parse(time.RFC3339Nano, string(val))
-		return t.UnixNano(), err == nil
+		ns, err := textscan.ParseNs(time.RFC3339Nano, string(val), time.UTC)
+		return ns, err == nil
 	}
 	ns, err := envoyStartTime(string(val), layout)
 	return ns, err == nil

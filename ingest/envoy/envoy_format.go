@@ -2,11 +2,13 @@ package envoy
 
 import (
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -153,11 +155,7 @@ func (f envoyFormat) match(line string) ([]envoyValue, bool) {
 // %z %Ez %F %T %b and literal text are understood.
 func envoyStartTime(val, layout string) (int64, error) {
 	if layout == "" {
-		t, err := time.Parse(time.RFC3339Nano, val)
-		if err != nil {
-			return 0, err
-		}
-		return t.UnixNano(), nil
+		return textscan.ParseNs(time.RFC3339Nano, val, time.UTC)
 	}
 	p := strftimeParser{s: val}
 	for i := 0; i < len(layout); i++ {
@@ -323,13 +321,16 @@ func (p *strftimeParser) zone(colon bool) bool {
 
 func (p *strftimeParser) result() (int64, error) {
 	if p.epoch != nil {
+		if *p.epoch < math.MinInt64/int64(1e9)+1 || *p.epoch > math.MaxInt64/int64(1e9)-1 {
+			return 0, textscan.ErrTimeRange
+		}
 		return *p.epoch*1e9 + p.nsec, nil
 	}
 	if p.year == 0 || p.mon < 1 || p.mon > 12 || p.day < 1 || p.day > 31 || p.h > 23 || p.m > 59 || p.sec > 60 {
 		return 0, errors.New("incomplete or out-of-range date")
 	}
 	t := time.Date(p.year, time.Month(p.mon), p.day, p.h, p.m, p.sec, int(p.nsec), time.UTC)
-	return t.UnixNano() - int64(p.offset)*1e9, nil
+	return textscan.UnixNs(t.Add(-time.Duration(p.offset) * time.Second))
 }
 
 // envoyFlagClass maps response flags, short and long names, to error classes.

@@ -62,9 +62,9 @@ func (d *haproxyReader) event(in *decode.Input, n int64, s []byte) (skip, reason
 		}
 		return "", "format mismatch", s
 	}
-	start, ok := d.date(date)
-	if !ok {
-		return "", "bad timestamp", date
+	start, err := d.date(date)
+	if err != nil {
+		return "", textscan.TimeReason(err, "bad timestamp"), date
 	}
 	var f haproxyFields
 	nf := haproxySplit(rest, &f)
@@ -103,12 +103,11 @@ func (d *haproxyReader) event(in *decode.Input, n int64, s []byte) (skip, reason
 
 // date reads the head's date in d.loc as time.ParseInLocation with
 // "02/Jan/2006:15:04:05.000" does, in Unix nanoseconds.
-func (d *haproxyReader) date(date []byte) (int64, bool) {
+func (d *haproxyReader) date(date []byte) (int64, error) {
 	if ns, ok := textscan.CLFMillisNs(date, d.loc); ok {
-		return ns, true
+		return ns, nil
 	}
-	t, err := time.ParseInLocation("02/Jan/2006:15:04:05.000", string(date), d.loc)
-	return t.UnixNano(), err == nil
+	return textscan.ParseNs("02/Jan/2006:15:04:05.000", string(date), d.loc)
 }
 
 // clearEvent readies d.ev for line n: the fields the reader sets are

@@ -241,11 +241,10 @@ func (e *harEntry) event(endpoints []string) (ev *schema.Event, skip, reason, de
 	if !harLLMPath(u.Path, endpoints) {
 		return nil, "not an LLM endpoint", "", ""
 	}
-	t, err := time.Parse(time.RFC3339Nano, e.StartedDateTime)
+	start, err := textscan.ParseNs(time.RFC3339Nano, e.StartedDateTime, time.UTC)
 	if err != nil {
-		return nil, "", "bad timestamp", e.StartedDateTime
+		return nil, "", textscan.TimeReason(err, "bad timestamp"), e.StartedDateTime
 	}
-	start := t.UnixNano()
 	ev = &schema.Event{StartNs: decode.Ptr(start), Endpoint: u.Path}
 	if r, d := e.instants(ev, start); r != "" {
 		return nil, "", r, d

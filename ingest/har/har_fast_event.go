@@ -35,9 +35,9 @@ func (f *harFast) event() (ev *schema.Event, skip, reason, detail string, ok boo
 	if !harLLMPathBytes(path, f.endpoints) {
 		return nil, "not an LLM endpoint", "", "", true
 	}
-	start, ok := harStartNs(started)
-	if !ok {
-		return nil, "", "bad timestamp", string(started), true
+	start, err := harStartNs(started)
+	if err != nil {
+		return nil, "", textscan.TimeReason(err, "bad timestamp"), string(started), true
 	}
 	box := &harBox{start: start}
 	ev = &f.ev

@@ -318,8 +318,11 @@ func TestHARFastHelpers(t *testing.T) {
 		s := gen("0123456789:-+.TZ,t ", "2026-11-23T10:00:00.123+01:00", "2024-02-29T23:59:59.1234567891Z", "0000-01-01T00:00:00Z",
 			"9999-12-31T23:59:59-23:59", "2026-11-23T10:00:00.5-00:30", "")
 		tm, err := time.Parse(time.RFC3339Nano, s)
-		if got, ok := harStartNs([]byte(s)); ok != (err == nil) || ok && got != tm.UnixNano() {
-			t.Fatalf("time %q: %d %v, time.Parse %v %v", s, got, ok, tm.UnixNano(), err)
+		y := tm.UTC().Year()
+		partly := y == 1677 || y == 2262 // int64 ns hold 1677-09-21…2262-04-11
+		got, gerr := harStartNs([]byte(s))
+		if !partly && (gerr == nil) != (err == nil && y > 1677 && y < 2262) || gerr == nil && got != tm.UnixNano() {
+			t.Fatalf("time %q: %d %v, time.Parse %v %v", s, got, gerr, tm.UnixNano(), err)
 		}
 		tp := gen("0123456789abcdefABx- \t", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "00-0X4BF92F3577B34DA6A3CE929D0E0E4736-a-b",
 			" 00-00000000000000000000000000000000-00f067aa0ba902b7-01 ", "x-0x4bf92f3577b34da6a3ce929d0e0e4736-y-z-w", "")

@@ -1,22 +1,23 @@
 package har
 
-import "time"
+import (
+	"time"
+
+	"github.com/ttftrace/ttftrace/internal/textscan"
+)
 
 // The time and duration readers of the har fast path: startedDateTime and
 // the ms timings read in place, exactly as time.Parse and textscan.DecimalScaled
 // read them, which they call for any shape not read here.
 
 // harStartNs returns the instant of the RFC 3339 time s in Unix ns as
-// time.Parse(time.RFC3339Nano, s) gives it, and false when it fails.
-func harStartNs(s []byte) (int64, bool) {
+// time.Parse(time.RFC3339Nano, s) gives it, and an error when it fails
+// (textscan.ErrTimeRange for an instant outside int64 ns).
+func harStartNs(s []byte) (int64, error) {
 	if ns, ok := harRFC3339(s); ok {
-		return ns, true
+		return ns, nil
 	}
-	t, err := time.Parse(time.RFC3339Nano, string(s))
-	if err != nil {
-		return 0, false
-	}
-	return t.UnixNano(), true
+	return textscan.ParseNs(time.RFC3339Nano, string(s), time.UTC)
 }
 
 // harRFC3339 reads the strict shape time.Parse reads first for RFC 3339
@@ -26,7 +27,7 @@ func harRFC3339(s []byte) (int64, bool) {
 	if len(s) < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
 		return 0, false
 	}
-	year, ok1 := harDigits(s[0:4], 0, 9999)
+	year, ok1 := harDigits(s[0:4], 1900, 2199) // others: ParseNs (int64 ns end in 2262)
 	month, ok2 := harDigits(s[5:7], 1, 12)
 	hour, ok3 := harDigits(s[11:13], 0, 23)
 	minute, ok4 := harDigits(s[14:16], 0, 59)

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -152,32 +153,42 @@ func jsonlScalar(v any) (string, bool) {
 	return "", false
 }
 
-// jsonlTime parses an absolute instant into Unix nanoseconds.
-func jsonlTime(v any, format string, tz *time.Location) (int64, bool) {
+// errBadTime is jsonlTime's error for a value that is no instant.
+var errBadTime = errors.New("bad timestamp")
+
+// jsonlTime parses an absolute instant into Unix nanoseconds; the error is
+// textscan.ErrTimeRange for a date int64 ns cannot hold, else errBadTime.
+func jsonlTime(v any, format string, tz *time.Location) (int64, error) {
 	s, ok := jsonlScalar(v)
 	if !ok {
-		return 0, false
+		return 0, errBadTime
 	}
 	return jsonlTimeText(s, format, tz)
 }
 
-// jsonlTimeText parses the text of an absolute instant into Unix nanoseconds.
-func jsonlTimeText(s, format string, tz *time.Location) (int64, bool) {
+// jsonlTimeText parses the text of an absolute instant into Unix
+// nanoseconds, with jsonlTime's errors.
+func jsonlTimeText(s, format string, tz *time.Location) (int64, error) {
 	if format != "rfc3339" {
-		return textscan.ScaledDecimalNs(strings.TrimSpace(s), jsonlUnitNs[format])
-	}
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t.UnixNano(), true
+		if ns, ok := textscan.ScaledDecimalNs(strings.TrimSpace(s), jsonlUnitNs[format]); ok {
+			return ns, nil
+		}
+		return 0, errBadTime
 	}
 	if tz == nil {
 		tz = time.UTC
 	}
+	ns, err := textscan.ParseNs(time.RFC3339Nano, s, time.UTC)
 	for _, layout := range []string{"2006-01-02 15:04:05.999999999Z07:00", "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999"} {
-		if t, err := time.ParseInLocation(layout, s, tz); err == nil {
-			return t.UnixNano(), true
+		if err == nil || errors.Is(err, textscan.ErrTimeRange) {
+			return ns, err
 		}
+		ns, err = textscan.ParseNs(layout, s, tz)
 	}
-	return 0, false
+	if err != nil && !errors.Is(err, textscan.ErrTimeRange) {
+		err = errBadTime
+	}
+	return ns, err
 }
 
 // event maps one JSON object to an event; it returns a reject reason and a
@@ -213,9 +224,9 @@ func (m *jsonlMapping) times(ev *schema.Event, in *decode.Input, obj map[string]
 	if !ok || v == nil {
 		return "missing start", m.Start.Field
 	}
-	start, ok := jsonlTime(v, m.Start.Format, in.Opts.TZ)
-	if !ok {
-		return "bad timestamp", jsonlDetail(m.Start.Field, v)
+	start, err := jsonlTime(v, m.Start.Format, in.Opts.TZ)
+	if err != nil {
+		return err.Error(), jsonlDetail(m.Start.Field, v)
 	}
 	ev.StartNs = decode.Ptr(start)
 	dsts, instants := jsonlInstantDsts(ev), m.instants()
@@ -228,9 +239,9 @@ func (m *jsonlMapping) times(ev *schema.Event, in *decode.Input, obj map[string]
 			continue
 		}
 		if t.spec.Format != "" {
-			ns, ok := jsonlTime(v, t.spec.Format, in.Opts.TZ)
-			if !ok {
-				return "bad timestamp", jsonlDetail(t.spec.Field, v)
+			ns, err := jsonlTime(v, t.spec.Format, in.Opts.TZ)
+			if err != nil {
+				return err.Error(), jsonlDetail(t.spec.Field, v)
 			}
 			*dsts[i] = decode.Ptr(ns)
 			continue

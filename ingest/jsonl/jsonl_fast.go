@@ -194,7 +194,8 @@ func (f *jsonlFast) instant(k int32, format string) (int64, bool) {
 	if ns, ok := textscan.LooseRFC3339Ns(s, f.in.Opts.TZ); ok {
 		return ns, true
 	}
-	return jsonlTimeText(string(s), format, f.in.Opts.TZ)
+	ns, err := jsonlTimeText(string(s), format, f.in.Opts.TZ)
+	return ns, err == nil
 }
 
 // times sets start, the other instants and the phases, as

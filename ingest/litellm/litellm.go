@@ -6,6 +6,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -140,7 +142,7 @@ func (r *litellmRecord) event(loc *time.Location, b *litellmBuild) (string, stri
 	start, hasStart, ok1 := litellmTime(r.StartTime, loc)
 	end, hasEnd, ok2 := litellmTime(r.EndTime, loc)
 	if !ok1 || !ok2 {
-		return "bad timestamp", "startTime=" + string(r.StartTime) + " endTime=" + string(r.EndTime)
+		return litellmTimeReason(loc, r.StartTime, r.EndTime), "startTime=" + string(r.StartTime) + " endTime=" + string(r.EndTime)
 	}
 	if !hasStart {
 		return "missing start time", "no startTime"
@@ -265,14 +267,41 @@ func litellmTime(raw json.RawMessage, loc *time.Location) (ns int64, has, ok boo
 			return ns, true, true
 		}
 	}
-	s := decode.JSONString(raw)
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t.UnixNano(), true, true
+	ns, err := litellmParseISO(decode.JSONString(raw), loc)
+	return ns, err == nil, err == nil
+}
+
+// litellmISOLayouts are the ISO date shapes LiteLLM writes besides RFC 3339.
+var litellmISOLayouts = []string{"2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999"}
+
+// litellmParseISO reads the ISO date s (in loc when it has no zone) into
+// Unix nanoseconds; textscan.ErrTimeRange for an instant int64 ns cannot hold.
+func litellmParseISO(s string, loc *time.Location) (int64, error) {
+	ns, err := textscan.ParseNs(time.RFC3339Nano, s, time.UTC)
+	for _, layout := range litellmISOLayouts {
+		if err == nil || errors.Is(err, textscan.ErrTimeRange) {
+			break
+		}
+		ns, err = textscan.ParseNs(layout, s, loc)
 	}
-	for _, layout := range []string{"2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999"} {
-		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
-			return t.UnixNano(), true, true
+	return ns, err
+}
+
+// litellmTimeReason is the reject reason of the times startTime and
+// endTime, one of which litellmTime could not read: "time out of range"
+// for a date or epoch beyond int64 ns, else "bad timestamp".
+func litellmTimeReason(loc *time.Location, raws ...json.RawMessage) string {
+	for _, raw := range raws {
+		raw = bytes.TrimSpace(raw)
+		if len(raw) == 0 || raw[0] != '"' {
+			if f, err := strconv.ParseFloat(string(raw), 64); err == nil && math.Abs(f) >= math.MaxInt64/1e9 {
+				return textscan.TimeRangeReason
+			}
+			continue
+		}
+		if _, err := litellmParseISO(decode.JSONString(raw), loc); errors.Is(err, textscan.ErrTimeRange) {
+			return textscan.TimeRangeReason
 		}
 	}
-	return 0, false, false
+	return "bad timestamp"
 }

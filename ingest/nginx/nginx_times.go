@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -67,11 +68,11 @@ func nginxEnd(vals map[string]string) (end int64, coarse bool, reason, detail st
 		if !ok {
 			continue
 		}
-		t, err := time.Parse(k.layout, v)
+		ns, err := textscan.ParseNs(k.layout, v, time.UTC)
 		if err != nil {
-			return 0, false, "bad timestamp", k.name + " " + decode.TruncateDetail(v)
+			return 0, false, textscan.TimeReason(err, "bad timestamp"), k.name + " " + decode.TruncateDetail(v)
 		}
-		return t.UnixNano(), true, "", ""
+		return ns, true, "", ""
 	}
 	return 0, false, "missing timestamp", "no $msec, $time_local or $time_iso8601 value"
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // otlpSpan is a span decoded from any of the JSON dialects, before it is
@@ -341,9 +342,9 @@ func otlpISONanos(s string) (*int64, error) {
 	if s == "" {
 		return nil, nil
 	}
-	t, err := time.Parse(time.RFC3339Nano, s)
+	ns, err := textscan.ParseNs(time.RFC3339Nano, s, time.UTC)
 	if err != nil {
-		return nil, otlpBad{"bad timestamp", s}
+		return nil, otlpBad{textscan.TimeReason(err, "bad timestamp"), s}
 	}
-	return decode.Ptr(t.UnixNano()), nil
+	return decode.Ptr(ns), nil
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/internal/textscan"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -88,9 +89,21 @@ func (Format) Sniff(head []byte) bool {
 		if len(line) == 0 {
 			continue
 		}
-		return tgiTextTime.Match(line) || bytes.HasPrefix(line, []byte(`{"timestamp":`))
+		return tgiTextTime.Match(line) || isJSONRecord(line)
 	}
 	return false
+}
+
+// isJSONRecord reports whether line, trimmed of spaces, is a --json-output
+// record: an object with a "timestamp" key, in any place among its keys.
+func isJSONRecord(line []byte) bool {
+	return len(line) > 0 && line[0] == '{' && bytes.Contains(line, []byte(`"timestamp"`))
+}
+
+// tgiSuccessLine reports whether rec is the "Success" line of a request
+// with its timings (in handler's total_time).
+func tgiSuccessLine(rec tgiRecord, handler tgiSpan) bool {
+	return rec.level == "INFO" && strings.HasPrefix(rec.message, "Success") && handler.fields["total_time"] != ""
 }
 
 // tgiSpan is one span of a record's chain, with its field values unquoted.
@@ -131,7 +144,7 @@ func tgiLine(in *decode.Input, sink decode.Sink, line int64, b []byte) {
 	}
 	var rec tgiRecord
 	var ok bool
-	if trimmed := strings.TrimSpace(text); strings.HasPrefix(trimmed, `{"timestamp"`) {
+	if trimmed := strings.TrimSpace(text); isJSONRecord([]byte(trimmed)) {
 		var err error
 		if rec, err = tgiParseJSON(trimmed); err != nil {
 			sink.Reject(line, "invalid json", decode.TruncateDetail(err.Error()))
@@ -163,7 +176,9 @@ func (Format) emit(in *decode.Input, line int64, raw []byte, rec tgiRecord, sink
 		sink.Reject(line, "malformed request line", decode.TruncateDetail(string(raw)))
 	case !ok:
 		sink.Skip(line, "not a request record")
-	case rec.level == "INFO" && strings.HasPrefix(rec.message, "Success") && handler.fields["total_time"] != "":
+	case (rec.level == "ERROR" || tgiSuccessLine(rec, handler)) && !textscan.Fits(rec.time):
+		sink.Reject(line, textscan.TimeRangeReason, rec.time.Format(time.RFC3339Nano))
+	case tgiSuccessLine(rec, handler):
 		ev, reason, detail := tgiSuccess(in, rec, handler)
 		if reason != "" {
 			sink.Reject(line, reason, detail)

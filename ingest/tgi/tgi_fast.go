@@ -149,7 +149,7 @@ func (d *tgiFast) line(in *decode.Input, sink decode.Sink, n int64, b []byte) bo
 	case len(text) == 0:
 		return false
 	case text[0] == '{':
-		if !bytes.HasPrefix(text, []byte(`{"timestamp"`)) || !d.parseJSON(text) {
+		if !isJSONRecord(text) || !d.parseJSON(text) {
 			return false
 		}
 	case text[0] >= '0' && text[0] <= '9':

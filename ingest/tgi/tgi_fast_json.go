@@ -27,7 +27,7 @@ type tgiJSONRead struct {
 	hasSpan            bool
 }
 
-// parseJSON reads a line starting with `{"timestamp"` into d.rec; it
+// parseJSON reads a JSON record line (isJSONRecord) into d.rec; it
 // reports false for invalid JSON and for what the fast path does not read
 // as json.Unmarshal would (keys matching the struct's fields only when case
 // is folded, repeated keys, values of other types, nested values in spans).
