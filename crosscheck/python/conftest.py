@@ -69,6 +69,15 @@ def fleet(tmp_path_factory):
     return Fleet(tmp_path_factory.mktemp("fleet"), n)
 
 
+@pytest.fixture(scope="session")
+def spark_session(tmp_path_factory):
+    import engines
+
+    s = engines.spark_session(tmp_path_factory.mktemp("spark-warehouse"))
+    yield s
+    s.stop()
+
+
 def statements(script):
     """Splits a views script into its statements, dropping comment-only
     parts (the header)."""

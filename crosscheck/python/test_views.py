@@ -9,13 +9,6 @@ import conftest
 import engines
 
 
-@pytest.fixture(scope="session")
-def spark_session(tmp_path_factory):
-    s = engines.spark_session(tmp_path_factory.mktemp("spark-warehouse"))
-    yield s
-    s.stop()
-
-
 @pytest.fixture(scope="session", params=["duckdb", "spark"])
 def engine(request, fleet):
     if request.param == "duckdb":
