@@ -192,3 +192,223 @@ FROM (
 ) e
 JOIN timeseries_requests r ON r.source = e.source AND r.window_ns = e.window_ns;
 {{- end}}
+
+{{define "pairjoin" -}}
+WITH c AS (
+  SELECT * FROM {{.}}
+),
+t AS (
+  SELECT outer_source, inner_source, outer_event, inner_event FROM c WHERE kind = 'trace'
+),
+i AS (
+  SELECT outer_source, inner_source, outer_event, min(inner_event) AS inner_event
+  FROM c
+  WHERE kind = 'id'
+  GROUP BY outer_source, inner_source, outer_event
+  HAVING count(DISTINCT inner_event) = 1
+),
+free AS (
+  SELECT i.*, count(*) OVER (PARTITION BY outer_source, inner_source, inner_event) AS claims
+  FROM i
+  WHERE NOT EXISTS (SELECT 1 FROM t WHERE t.outer_source = i.outer_source
+      AND t.inner_source = i.inner_source
+      AND (t.outer_event = i.outer_event OR t.inner_event = i.inner_event))
+)
+SELECT outer_source, inner_source, outer_event, inner_event, 'trace' AS method FROM t
+UNION ALL
+SELECT outer_source, inner_source, outer_event, inner_event, 'id' FROM free WHERE claims = 1
+{{- end}}
+
+{{define "joins" -}}
+-- join_events: the events on wall clocks, the ones the joins consider
+-- (steady and relative clocks cannot be related), each named by event_id.
+CREATE OR REPLACE VIEW join_events AS
+SELECT
+  source, host, error_class,
+  input_file || ':' || CAST(input_line AS {{.Str}}) || ':' || coalesce(span_id, '')
+    || ':' || coalesce(CAST(start_ns AS {{.Str}}), '') AS event_id,
+  trace_id, request_id, response_id, other_ids,
+  start_ns, first_token_ns, end_ns, queue_ns, prefill_ns
+FROM ttft_events
+WHERE clock = 'wall' AND source IN ('client', 'proxy', 'server');
+
+-- join_ids: the keys each event can be joined by: its W3C trace id (kind
+-- trace) and its request, response and other ids after analyze's
+-- normalization (kind id): spaces trimmed, vLLM's chatcmpl- and cmpl-
+-- prefixes dropped, a UUID or long hex id (also after req_ or req-)
+-- folded to lowercase hex without dashes.
+CREATE OR REPLACE VIEW join_ids AS
+SELECT DISTINCT source, event_id, 'trace' AS kind, trace_id AS id
+FROM join_events
+WHERE trace_id IS NOT NULL AND trace_id <> ''
+UNION ALL
+SELECT DISTINCT source, event_id, 'id' AS kind, id
+FROM (
+  SELECT source, event_id,
+    {{.NormID}} AS id
+  FROM (
+    SELECT source, event_id,
+    {{.StrippedID}} AS stripped
+    FROM (
+      SELECT source, event_id, request_id AS raw FROM join_events
+      UNION ALL
+      SELECT source, event_id, response_id FROM join_events
+      UNION ALL
+      {{.OtherIDs}}
+    ) r
+  ) s
+) n
+WHERE id IS NOT NULL;
+
+-- id_join_candidates: per source pair (outer ⊃ inner: client ⊃ proxy,
+-- proxy ⊃ server, client ⊃ server), the outer and inner events sharing a
+-- key that one event of each source carries (a key several events of a
+-- source carry is ambiguous and unused).
+CREATE OR REPLACE VIEW id_join_candidates AS
+WITH u AS (
+  SELECT source, kind, id, min(event_id) AS event_id
+  FROM join_ids
+  GROUP BY source, kind, id
+  HAVING count(DISTINCT event_id) = 1
+),
+pairs AS (
+  SELECT 'client' AS outer_source, 'proxy' AS inner_source
+  UNION ALL SELECT 'proxy', 'server'
+  UNION ALL SELECT 'client', 'server'
+)
+SELECT p.outer_source, p.inner_source, o.kind, o.event_id AS outer_event, i.event_id AS inner_event
+FROM pairs p
+JOIN u o ON o.source = p.outer_source
+JOIN u i ON i.source = p.inner_source AND i.kind = o.kind AND i.id = o.id;
+
+-- id_joins: the requests joined by id, as analyze's first step joins them
+-- (method trace or id): by trace id first; else by the one inner event
+-- the outer's ids lead to, when that inner is still free and no other
+-- outer claims it. client ⊃ server joins only a client whose proxy is not
+-- joined to a server, and a server no proxy holds. The requests analyze
+-- then joins by time window are not here.
+CREATE OR REPLACE VIEW id_joins AS
+WITH direct AS (
+{{template "pairjoin" "(SELECT * FROM id_join_candidates WHERE inner_source = 'proxy' OR outer_source = 'proxy') cp"}}
+),
+cs AS (
+{{template "pairjoin" "(SELECT * FROM id_join_candidates c WHERE c.outer_source = 'client' AND c.inner_source = 'server' AND NOT EXISTS (SELECT 1 FROM direct ps WHERE ps.outer_source = 'proxy' AND ps.inner_event = c.inner_event) AND NOT EXISTS (SELECT 1 FROM direct cp JOIN direct ps ON ps.outer_source = 'proxy' AND ps.outer_event = cp.inner_event WHERE cp.outer_source = 'client' AND cp.outer_event = c.outer_event)) cs"}}
+)
+SELECT * FROM direct
+UNION ALL
+SELECT * FROM cs;
+
+-- id_matching: per source pair, the requests joined by trace id and by
+-- request id (analyze's matching by_trace and by_id).
+CREATE OR REPLACE VIEW id_matching AS
+SELECT outer_source, inner_source,
+  sum(CASE WHEN method = 'trace' THEN 1 ELSE 0 END) AS by_trace,
+  sum(CASE WHEN method = 'id' THEN 1 ELSE 0 END) AS by_id
+FROM id_joins
+GROUP BY outer_source, inner_source;
+
+-- clock_bounds: per host pair of id-joined requests, the bounds on
+-- θ = inner host's clock − outer host's clock, ms: every request with
+-- start and end at both gives inner.end − outer.end ≤ θ ≤ inner.start −
+-- outer.start, and, where the inner's first token precedes the outer's
+-- (client ⊃ proxy, client ⊃ server), θ ≥ inner.first − outer.first.
+-- low_ms/high_ms are the tightest bounds after dropping the most extreme
+-- 1% on each side (at least one from 20 requests), as analyze trims;
+-- offset_ms is their middle when they do not cross (consistent). Each
+-- request's bounds are widened by 1 ms per observer whose start and end are
+-- whole milliseconds (nginx, Envoy, HAProxy truncate to the ms). analyze
+-- widens by each format's known error and also uses its time-window joins,
+-- so its offsets lie within these bounds, not at their middle.
+CREATE OR REPLACE VIEW clock_bounds AS
+WITH j AS (
+  SELECT
+    j.outer_source, o.host AS outer_host, i.host AS inner_host,
+    o.start_ns AS o_start, o.first_token_ns AS o_first, o.end_ns AS o_end,
+    i.start_ns AS i_start, i.first_token_ns AS i_first, i.end_ns AS i_end,
+    CASE WHEN o.start_ns % 1000000 = 0 AND o.end_ns % 1000000 = 0 THEN 1000000 ELSE 0 END
+      + CASE WHEN i.start_ns % 1000000 = 0 AND i.end_ns % 1000000 = 0 THEN 1000000 ELSE 0 END AS widen_ns
+  FROM id_joins j
+  JOIN join_events o ON o.source = j.outer_source AND o.event_id = j.outer_event
+  JOIN join_events i ON i.source = j.inner_source AND i.event_id = j.inner_event
+  WHERE o.start_ns IS NOT NULL AND o.end_ns IS NOT NULL AND i.start_ns IS NOT NULL AND i.end_ns IS NOT NULL
+),
+b AS (
+  SELECT
+    outer_host, inner_host,
+    CASE
+      WHEN outer_source = 'client' AND i_first IS NOT NULL AND o_first IS NOT NULL
+        AND i_first - o_first > i_end - o_end
+        THEN i_first - o_first
+      ELSE i_end - o_end
+    END - widen_ns AS lower_ns,
+    i_start - o_start + widen_ns AS upper_ns
+  FROM j
+),
+r AS (
+  SELECT b.*,
+    row_number() OVER (PARTITION BY outer_host, inner_host ORDER BY lower_ns DESC) AS lower_rank,
+    row_number() OVER (PARTITION BY outer_host, inner_host ORDER BY upper_ns) AS upper_rank,
+    count(*) OVER (PARTITION BY outer_host, inner_host) AS n
+  FROM b
+),
+k AS (
+  SELECT r.*,
+    CASE WHEN n >= 20 AND n < 100 THEN 1 ELSE CAST(floor(n / 100.0) AS BIGINT) END AS trimmed
+  FROM r
+),
+t AS (
+  SELECT outer_host, inner_host, max(n) AS requests,
+    max(CASE WHEN lower_rank = trimmed + 1 THEN lower_ns END) AS low_ns,
+    max(CASE WHEN upper_rank = trimmed + 1 THEN upper_ns END) AS high_ns
+  FROM k
+  GROUP BY outer_host, inner_host
+)
+SELECT outer_host, inner_host, requests,
+  CAST(low_ns AS DOUBLE) / 1e6 AS low_ms, CAST(high_ns AS DOUBLE) / 1e6 AS high_ms,
+  low_ns <= high_ns AS consistent,
+  CASE WHEN low_ns <= high_ns THEN (CAST(low_ns AS DOUBLE) + CAST(high_ns - low_ns AS DOUBLE) / 2) / 1e6 END AS offset_ms
+FROM t;
+
+-- ttft_breakdown_requests: the TTFT breakdown (SPEC §4) of every request
+-- joined by id from client through proxy to server, ms, with the proxy's
+-- and server's instants moved to the client's clock by the offsets of
+-- clock_bounds: client→proxy, proxy→server, the server's queue and prefill
+-- (0 when not logged) and the rest of its TTFT, and the return path from
+-- the server's first token to the client's. They add up to the client's
+-- TTFT. succeeded: neither client nor server logged an error class.
+CREATE OR REPLACE VIEW ttft_breakdown_requests AS
+SELECT
+  c.host AS client_host, p.host AS proxy_host, s.host AS server_host,
+  c.event_id AS client_event, p.event_id AS proxy_event, s.event_id AS server_event,
+  (c.error_class IS NULL OR c.error_class = '') AND (s.error_class IS NULL OR s.error_class = '') AS succeeded,
+  (CAST(p.start_ns - c.start_ns AS DOUBLE) / 1e6 - bcp.offset_ms) AS client_to_proxy_ms,
+  (CAST(s.start_ns - p.start_ns AS DOUBLE) / 1e6 - bps.offset_ms) AS proxy_to_server_ms,
+  CAST(coalesce(s.queue_ns, 0) AS DOUBLE) / 1e6 AS server_queue_ms,
+  CAST(coalesce(s.prefill_ns, 0) AS DOUBLE) / 1e6 AS server_prefill_ms,
+  CAST(s.first_token_ns - s.start_ns - coalesce(s.queue_ns, 0) - coalesce(s.prefill_ns, 0) AS DOUBLE) / 1e6 AS server_other_ms,
+  (CAST(c.first_token_ns - s.first_token_ns AS DOUBLE) / 1e6 + bps.offset_ms + bcp.offset_ms) AS return_path_ms,
+  CAST(c.first_token_ns - c.start_ns AS DOUBLE) / 1e6 AS client_ttft_ms,
+  CAST(s.first_token_ns - s.start_ns AS DOUBLE) / 1e6 AS server_ttft_ms
+FROM id_joins cp
+JOIN id_joins ps ON cp.outer_source = 'client' AND cp.inner_source = 'proxy'
+  AND ps.outer_source = 'proxy' AND ps.inner_source = 'server' AND ps.outer_event = cp.inner_event
+JOIN join_events c ON c.source = 'client' AND c.event_id = cp.outer_event
+JOIN join_events p ON p.source = 'proxy' AND p.event_id = cp.inner_event
+JOIN join_events s ON s.source = 'server' AND s.event_id = ps.inner_event
+JOIN clock_bounds bcp ON bcp.outer_host = c.host AND bcp.inner_host = p.host
+JOIN clock_bounds bps ON bps.outer_host = p.host AND bps.inner_host = s.host
+WHERE c.start_ns IS NOT NULL AND c.first_token_ns IS NOT NULL AND p.start_ns IS NOT NULL
+  AND s.start_ns IS NOT NULL AND s.first_token_ns IS NOT NULL;
+
+-- ttft_breakdown: the mean breakdown over the succeeded id-joined
+-- requests (analyze's band "all", over these requests only), ms.
+CREATE OR REPLACE VIEW ttft_breakdown AS
+SELECT
+  'all' AS band, count(*) AS requests,
+  avg(client_to_proxy_ms) AS client_to_proxy_ms, avg(proxy_to_server_ms) AS proxy_to_server_ms,
+  avg(server_queue_ms) AS server_queue_ms, avg(server_prefill_ms) AS server_prefill_ms,
+  avg(server_other_ms) AS server_other_ms, avg(return_path_ms) AS return_path_ms,
+  avg(client_ttft_ms) AS client_ttft_ms
+FROM ttft_breakdown_requests
+WHERE succeeded AND client_to_proxy_ms IS NOT NULL AND return_path_ms IS NOT NULL;
+{{- end}}

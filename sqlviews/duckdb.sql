@@ -96,3 +96,5 @@ FROM (SELECT *, unnest(range(weight)) FROM metric_samples
 GROUP BY source, window_ns, metric;
 
 {{template "series" .}}
+
+{{template "joins" .}}

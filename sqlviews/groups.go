@@ -15,18 +15,26 @@ type dialectSyntax struct {
 	mapLookup  string // format with the map column and the quoted key
 	pairFmt    string // format of a (group_key, group_values) struct
 	explode    string // grouped_events' body, formatted with the pairs
+	match      string // regular expression match, formatted with string and pattern
+	otherIDs   string // the rows of join_events' other_ids: source, event_id, raw
 }
 
 var syntaxes = map[string]dialectSyntax{
 	"duckdb": {"VARCHAR", "[", "]", "%s[%s]",
 		"{'group_key': %s, 'group_values': %s}",
-		"SELECT * EXCLUDE (g), g.group_key, g.group_values\nFROM (SELECT *, unnest([\n    %s\n  ]) AS g FROM ttft_events)"},
+		"SELECT * EXCLUDE (g), g.group_key, g.group_values\nFROM (SELECT *, unnest([\n    %s\n  ]) AS g FROM ttft_events)",
+		"regexp_matches(%s, %s)",
+		"SELECT source, event_id, unnest(other_ids) AS raw FROM join_events"},
 	"trino": {"VARCHAR", "ARRAY[", "]", "element_at(%s, %s)",
 		"ROW(%s, %s)",
-		"SELECT e.*, g.group_key, g.group_values\nFROM ttft_events e\nCROSS JOIN UNNEST(ARRAY[\n    %s\n  ]) AS g (group_key, group_values)"},
+		"SELECT e.*, g.group_key, g.group_values\nFROM ttft_events e\nCROSS JOIN UNNEST(ARRAY[\n    %s\n  ]) AS g (group_key, group_values)",
+		"regexp_like(%s, %s)",
+		"SELECT e.source, e.event_id, x.raw FROM join_events e CROSS JOIN UNNEST(e.other_ids) AS x (raw)"},
 	"spark": {"STRING", "array(", ")", "try_element_at(%s, %s)",
 		"named_struct('group_key', %s, 'group_values', %s)",
-		"SELECT e.*, g.group_key, g.group_values\nFROM ttft_events e\nLATERAL VIEW inline(array(\n    %s\n  )) g AS group_key, group_values"},
+		"SELECT e.*, g.group_key, g.group_values\nFROM ttft_events e\nLATERAL VIEW inline(array(\n    %s\n  )) g AS group_key, group_values",
+		"%s RLIKE %s",
+		"SELECT source, event_id, raw FROM join_events LATERAL VIEW explode(other_ids) x AS raw"},
 }
 
 // array returns the array of elems in dialect d, typed even when empty.

@@ -109,3 +109,5 @@ SELECT source, window_ns, metric, count, p50, p99 FROM (
 {{- end}}
 
 {{template "series" .}}
+
+{{template "joins" .}}

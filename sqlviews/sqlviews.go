@@ -30,6 +30,8 @@ var Views = []string{
 	"ttft_events", "grouped_events", "request_instants", "request_metrics",
 	"chunk_gaps", "itl_samples", "metric_samples", "metric_summary",
 	"error_counts", "timeseries_latency", "timeseries_requests", "timeseries_errors",
+	"join_events", "join_ids", "id_join_candidates", "id_joins", "id_matching",
+	"clock_bounds", "ttft_breakdown_requests", "ttft_breakdown",
 }
 
 // DefaultTable is the table name the Trino and Spark views read when
@@ -100,6 +102,10 @@ type viewData struct {
 	Window        string // e.g. "1m0s"
 	WindowSeconds string // SQL double literal
 	Approx        bool
+	Str           string // the dialect's string type
+	NormID        string // analyze's normalizeID over the column stripped
+	StrippedID    string // its first steps over the column raw
+	OtherIDs      string // the rows of join_events' other_ids
 }
 
 // Write writes the header comment and the CREATE VIEW statements of
@@ -126,6 +132,8 @@ func Write(w io.Writer, opts Options) error {
 	writeHeader(&b, opts, rel, win)
 	data := viewData{Relation: rel.expr, Groups: groups, WindowNs: int64(win), Window: win.String(),
 		WindowSeconds: strconv.FormatFloat(win.Seconds(), 'f', -1, 64) + "E0", Approx: opts.Approx}
+	syn := syntaxes[opts.Dialect]
+	data.Str, data.NormID, data.StrippedID, data.OtherIDs = syn.str, syn.normIDSQL(), strippedIDSQL, syn.otherIDs
 	if err := templates.ExecuteTemplate(&b, opts.Dialect+".sql", data); err != nil {
 		return err
 	}
