@@ -412,3 +412,16 @@ SELECT
 FROM ttft_breakdown_requests
 WHERE succeeded AND client_to_proxy_ms IS NOT NULL AND return_path_ms IS NOT NULL;
 {{- end}}
+
+{{define "exact_summary" -}}
+-- Percentiles are exact type 7 (linear interpolation between closest
+-- ranks, numpy's default), from a sort per group.
+CREATE OR REPLACE VIEW metric_summary AS
+{{template "weighted" (weighted "source, group_key, group_values, metric_order, metric, unit" "metric_samples WHERE success")}};
+{{- end}}
+
+{{define "exact_series" -}}
+SELECT source, window_ns, metric, count, p50, p99 FROM (
+{{template "weighted" (weighted "source, window_ns, metric" "metric_samples WHERE success AND group_key = '' AND window_ns IS NOT NULL AND metric IN ('ttft', 'itl')")}}
+) w;
+{{- end}}

@@ -26,6 +26,10 @@ var dialectNotes = map[string]string{
 --   CREATE TABLE %[1]s USING parquet LOCATION '/path/to/dataset';
 -- then run this file (spark-sql -f views.sql) and query the views, e.g.
 -- SELECT * FROM metric_summary ORDER BY source, group_key, metric_order;
+-- Spark recomputes a view each time a query names it, and the join views
+-- name id_joins several times: before querying clock_bounds or the
+-- breakdown, materialize them once in the session:
+--   CACHE TABLE join_events; CACHE TABLE id_joins; CACHE TABLE clock_bounds;
 `,
 }
 

@@ -82,10 +82,7 @@ FROM (
   GROUP BY source, group_key, group_values, metric_order, metric, unit
 ) s;
 {{- else}}
--- Percentiles are exact type 7 (linear interpolation between closest
--- ranks, numpy's default), from a sort per group.
-CREATE OR REPLACE VIEW metric_summary AS
-{{template "weighted" (weighted "source, group_key, group_values, metric_order, metric, unit" "metric_samples WHERE success")}};
+{{template "exact_summary" .}}
 {{- end}}
 
 {{template "errors" .}}
@@ -103,9 +100,7 @@ LATERAL VIEW explode(sequence(1, weight)) t AS sample
 WHERE success AND group_key = '' AND window_ns IS NOT NULL AND metric IN ('ttft', 'itl')
 GROUP BY source, window_ns, metric;
 {{- else}}
-SELECT source, window_ns, metric, count, p50, p99 FROM (
-{{template "weighted" (weighted "source, window_ns, metric" "metric_samples WHERE success AND group_key = '' AND window_ns IS NOT NULL AND metric IN ('ttft', 'itl')")}}
-) w;
+{{template "exact_series" .}}
 {{- end}}
 
 {{template "series" .}}

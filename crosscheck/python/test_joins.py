@@ -6,14 +6,20 @@ breakdown of the id-joined requests is analyze's for those requests."""
 import pytest
 
 import compare
+import conftest
 import engines
 
 
 @pytest.fixture(scope="module", params=["duckdb", "spark"])
 def engine(request, fleet):
     if request.param == "duckdb":
-        return engines.DuckDB(fleet)
-    return engines.Spark(request.getfixturevalue("spark_session"), fleet)
+        yield engines.DuckDB(fleet)
+        return
+    spark = engines.Spark(request.getfixturevalue("spark_session"), fleet)
+    conftest.TIMINGS.append((f"spark CACHE TABLE join_events, id_joins, clock_bounds ({fleet.requests} requests)",
+                             spark.cache_joins()))
+    yield spark
+    spark.spark.catalog.clearCache()
 
 
 def test_id_matching(engine, fleet):
