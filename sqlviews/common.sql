@@ -211,8 +211,9 @@ free AS (
   SELECT i.*, count(*) OVER (PARTITION BY outer_source, inner_source, inner_event) AS claims
   FROM i
   WHERE NOT EXISTS (SELECT 1 FROM t WHERE t.outer_source = i.outer_source
-      AND t.inner_source = i.inner_source
-      AND (t.outer_event = i.outer_event OR t.inner_event = i.inner_event))
+      AND t.inner_source = i.inner_source AND t.outer_event = i.outer_event)
+    AND NOT EXISTS (SELECT 1 FROM t WHERE t.outer_source = i.outer_source
+      AND t.inner_source = i.inner_source AND t.inner_event = i.inner_event)
 )
 SELECT outer_source, inner_source, outer_event, inner_event, 'trace' AS method FROM t
 UNION ALL
