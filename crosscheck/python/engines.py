@@ -47,14 +47,6 @@ class Spark:
             self.spark.sql(stmt)
         self.setup = time.perf_counter() - t0
 
-    def cache_joins(self):
-        """Materializes the join views as the header advises; returns the
-        seconds it took."""
-        t0 = time.perf_counter()
-        for v in ("join_events", "id_joins", "clock_bounds"):
-            self.spark.sql(f"CACHE TABLE {v}")
-        return time.perf_counter() - t0
-
     def rows(self, query):
         return [r.asDict() for r in self.spark.sql(query).collect()]
 
