@@ -1,11 +1,14 @@
-// Package sqlviews writes SQL views that compute ttftrace's core per-source
-// metrics (SPEC §2) over an event dataset, for DuckDB, Trino and Spark SQL,
-// so the same analysis runs on an engine of the user's choice.
+// Package sqlviews writes SQL views that compute ttftrace's analysis over an
+// event dataset, for DuckDB, Trino and Spark SQL, so the same analysis runs
+// on an engine of the user's choice: the metrics and errors of every --by
+// group (SPEC §2), time series, the trace and request id joins, clock-offset
+// bounds and the TTFT breakdown of id-joined requests (SPEC §4).
 //
 // The views follow analyze's definitions: the same success rule, the same
 // fallbacks (first and last token from the chunk offsets, output tokens from
-// the chunk token counts), the same pooled ITL and type 7 percentiles where
-// the engine has exact ones. Instants stay int64 nanoseconds on the
+// the chunk token counts), the same pooled ITL, type 7 percentiles (or each
+// engine's mergeable approximation with Options.Approx), the same id
+// normalization. Instants stay int64 nanoseconds on the
 // observer's clock until a difference is taken; latencies are milliseconds.
 package sqlviews
 
