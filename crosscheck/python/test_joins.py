@@ -56,7 +56,8 @@ def test_clock_bounds(engine, fleet):
 def test_ttft_breakdown(fleet):
     """On DuckDB only: on Spark the breakdown view did not finish at 2000
     requests on this shared machine (load 15 on 2 cores) in 20 minutes, nor
-    in 11 after CACHE TABLE of the join views."""
+    in 11 after CACHE TABLE of the join views, and the Spark cross-check no
+    longer defines it (engines.SPARK_SKIPPED)."""
     import pyarrow.parquet as pq
 
     engine = engines.DuckDB(fleet)
