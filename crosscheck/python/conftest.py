@@ -78,6 +78,16 @@ def spark_session(tmp_path_factory):
     s.stop()
 
 
+@pytest.fixture(scope="session")
+def spark_views(spark_session, fleet):
+    """The exact Spark views over the fleet, registered once per session:
+    each registration analyses every view's plan, and three in one 2 GB
+    driver ran it out of heap."""
+    import engines
+
+    return engines.Spark(spark_session, fleet)
+
+
 def statements(script):
     """Splits a views script into its statements, dropping comment-only
     parts (the header)."""

@@ -14,7 +14,7 @@ def engine(request, fleet):
     if request.param == "duckdb":
         yield engines.DuckDB(fleet)
         return
-    yield engines.Spark(request.getfixturevalue("spark_session"), fleet)
+    yield request.getfixturevalue("spark_views")
 
 
 def test_id_matching(engine, fleet):

@@ -13,7 +13,7 @@ import engines
 def engine(request, fleet):
     if request.param == "duckdb":
         return engines.DuckDB(fleet)
-    return engines.Spark(request.getfixturevalue("spark_session"), fleet)
+    return request.getfixturevalue("spark_views")
 
 
 def timed(engine, fleet, what, query):
