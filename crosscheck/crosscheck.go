@@ -47,14 +47,15 @@ func Open(ctx context.Context, dir string) (*sql.DB, error) {
 	return db, nil
 }
 
-// Summaries returns every row of view, a view shaped like metric_summary
-// (a name of letters, digits and _), by source and metric order.
+// Summaries returns the group {} rows of view, a view shaped like
+// metric_summary (a name of letters, digits and _), by source and metric
+// order.
 func Summaries(ctx context.Context, db *sql.DB, view string) ([]Summary, error) {
 	if strings.Trim(view, "abcdefghijklmnopqrstuvwxyz0123456789_") != "" {
 		return nil, fmt.Errorf("view name %q", view)
 	}
 	rows, err := db.QueryContext(ctx, `SELECT source, metric, unit, count, mean, std, min,
-		p50, p90, p95, p99, p999, max FROM `+view+` ORDER BY source, metric_order`)
+		p50, p90, p95, p99, p999, max FROM `+view+` WHERE group_key = '' ORDER BY source, metric_order`)
 	if err != nil {
 		return nil, err
 	}
@@ -71,9 +72,9 @@ func Summaries(ctx context.Context, db *sql.DB, view string) ([]Summary, error) 
 	return out, rows.Err()
 }
 
-// Errors returns every row of error_counts, by source and class.
+// Errors returns the group {} rows of error_counts, by source and class.
 func Errors(ctx context.Context, db *sql.DB) ([]ErrorCount, error) {
-	rows, err := db.QueryContext(ctx, `SELECT source, failure_class, requests FROM error_counts ORDER BY source, failure_class`)
+	rows, err := db.QueryContext(ctx, `SELECT source, failure_class, requests FROM error_counts WHERE group_key = '' ORDER BY source, failure_class`)
 	if err != nil {
 		return nil, err
 	}

@@ -1,23 +1,15 @@
--- ttft_events: every event of the dataset, with success = the request
--- counts for latency metrics (no error class, status 2xx or not logged, the
--- stream not known to be cut short).
-CREATE OR REPLACE VIEW ttft_events AS
-SELECT
-  *,
-  (error_class IS NULL OR error_class = '')
-    AND (status IS NULL OR status BETWEEN 200 AND 299)
-    AND (completed IS NULL OR completed) AS success
-FROM {{.Relation}};
+{{template "events" .}}
 
 -- request_instants: the instants and output token count the metrics use.
 -- first_ns falls back to start + the first chunk offset, last_ns to start +
 -- the last chunk offset; tokens is output_tokens, else the sum of
 -- chunk_tokens, else the number of chunks (0 = unknown). try_element_at
 -- gives NULL past the end of an array (also under ANSI mode), and counts
--- from the end for -1.
+-- from the end for -1. window_ns is the start of the time-series window the
+-- request started in.
 CREATE OR REPLACE VIEW request_instants AS
 SELECT
-  source, host, model, endpoint, success, input_file, input_line,
+  source, host, model, endpoint, success, group_key, group_values, input_file, input_line,
   status, error_class, completed,
   start_ns, headers_ns, end_ns, queue_ns, prefill_ns, decode_ns,
   coalesce(first_token_ns, start_ns + try_element_at(chunk_offsets_ns, 1)) AS first_ns,
@@ -27,44 +19,11 @@ SELECT
     WHEN size(chunk_tokens) > 0
       THEN aggregate(chunk_tokens, CAST(0 AS BIGINT), (s, k) -> s + greatest(k, 0))
     ELSE CAST(size(chunk_offsets_ns) AS BIGINT)
-  END AS tokens
-FROM ttft_events;
+  END AS tokens,
+  {{template "window" .}}
+FROM grouped_events;
 
--- request_metrics: one row per event, latencies in ms (NULL when an instant
--- is not logged), tps_user in tokens/s; failure_class is NULL for a success.
-CREATE OR REPLACE VIEW request_metrics AS
-WITH m AS (
-  SELECT
-    *,
-    CASE WHEN tokens > 1
-      THEN CAST(last_ns - first_ns AS DOUBLE) / 1e6 / CAST(tokens - 1 AS DOUBLE)
-    END AS tpot
-  FROM request_instants
-)
-SELECT
-  source, host, model, endpoint, success, input_file, input_line,
-  tokens AS output_tokens,
-  CAST(first_ns - start_ns AS DOUBLE) / 1e6 AS ttft_ms,
-  CAST(end_ns - start_ns AS DOUBLE) / 1e6 AS e2e_ms,
-  tpot AS tpot_ms,
-  CAST(headers_ns - start_ns AS DOUBLE) / 1e6 AS time_to_headers_ms,
-  CAST(queue_ns AS DOUBLE) / 1e6 AS queue_ms,
-  CAST(prefill_ns AS DOUBLE) / 1e6 AS prefill_ms,
-  CAST(decode_ns AS DOUBLE) / 1e6 AS decode_ms,
-  CASE WHEN tpot > 0 THEN 1000 / tpot END AS tps_user,
-  CASE
-    WHEN success THEN NULL
-    WHEN error_class IS NOT NULL AND error_class <> '' THEN error_class
-    WHEN completed = false AND (status IS NULL OR status BETWEEN 200 AND 299) THEN 'interrupted'
-    WHEN status IS NULL THEN 'interrupted'
-    WHEN status = 429 THEN 'rate_limited'
-    WHEN status IN (408, 504) THEN 'timeout'
-    WHEN status = 499 THEN 'interrupted'
-    WHEN status BETWEEN 400 AND 499 THEN 'client_error'
-    WHEN status BETWEEN 500 AND 599 THEN 'server_error'
-    ELSE 'other_status'
-  END AS failure_class
-FROM m;
+{{template "metrics" .}}
 
 -- chunk_gaps: one row per chunk after the first: the gap to the chunk before
 -- in ms, and the tokens the later chunk carried (chunk_tokens when it lists
@@ -73,52 +32,77 @@ FROM m;
 -- dialects.
 CREATE OR REPLACE VIEW chunk_gaps AS
 SELECT
-  source, host, model, endpoint, success, input_file, input_line,
+  source, host, model, endpoint, success, group_key, group_values,
+  {{template "window" .}},
+  input_file, input_line,
   pos + 1 AS chunk,
   CAST(offset_ns - try_element_at(chunk_offsets_ns, pos) AS DOUBLE) / 1e6 AS gap_ms,
-  CASE
+  CAST(CASE
     WHEN size(chunk_tokens) = size(chunk_offsets_ns)
       AND try_element_at(chunk_tokens, pos + 1) > 0
       THEN least(try_element_at(chunk_tokens, pos + 1), 65536)
     ELSE 1
-  END AS tokens
-FROM ttft_events
+  END AS BIGINT) AS tokens
+FROM grouped_events
 LATERAL VIEW posexplode(chunk_offsets_ns) c AS pos, offset_ns
 WHERE pos > 0;
 
 -- itl_samples: pooled per-token gaps: a gap g whose later chunk carried k
--- tokens gives k samples of g/k ms.
+-- tokens gives k samples of g/k ms, one row with tokens = k.
 CREATE OR REPLACE VIEW itl_samples AS
 SELECT
-  source, host, model, endpoint, success, input_file, input_line, chunk,
-  gap_ms / CAST(tokens AS DOUBLE) AS itl_ms
-FROM chunk_gaps
-LATERAL VIEW explode(sequence(1, tokens)) t AS token;
+  source, host, model, endpoint, success, group_key, group_values, window_ns, input_file, input_line, chunk,
+  gap_ms / CAST(tokens AS DOUBLE) AS itl_ms, tokens
+FROM chunk_gaps;
 
 {{template "samples" .}}
 
-{{template "percentiles" .}}
-
--- metric_summary: per source and metric over successful requests: count,
--- mean, population standard deviation, min, type 7 percentiles (percentile:
--- exact, linear interpolation between closest ranks, numpy's default) and max.
+-- metric_summary: per source, group and metric over successful requests:
+-- count, mean, population standard deviation, min, percentiles and max.
+{{- if .Approx}}
+-- Percentiles are percentile_approx(value, p, 10000) (Greenwald-Khanna:
+-- mergeable; rank error at most 1/10000 of the samples).
 CREATE OR REPLACE VIEW metric_summary AS
 SELECT
-  source, metric_order, metric, unit, count, mean, std, min,
+  source, group_key, group_values, metric_order, metric, unit, count, mean, std, min,
   p[0] AS p50, p[1] AS p90, p[2] AS p95, p[3] AS p99, p[4] AS p999,
   max
 FROM (
   SELECT
-    source, metric_order, metric, unit,
+    source, group_key, group_values, metric_order, metric, unit,
     count(*) AS count,
     avg(value) AS mean,
     stddev_pop(value) AS std,
     min(value) AS min,
-    percentile(value, array(0.5, 0.9, 0.95, 0.99, 0.999)) AS p,
+    percentile_approx(value, array(0.5, 0.9, 0.95, 0.99, 0.999), 10000) AS p,
     max(value) AS max
   FROM metric_samples
+  LATERAL VIEW explode(sequence(1, weight)) t AS sample
   WHERE success
-  GROUP BY source, metric_order, metric, unit
+  GROUP BY source, group_key, group_values, metric_order, metric, unit
 ) s;
+{{- else}}
+{{template "exact_summary" .}}
+{{- end}}
 
 {{template "errors" .}}
+
+-- timeseries_latency: per source and window, the TTFT and ITL samples of
+-- the successful requests started in it: count, p50 and p99.
+CREATE OR REPLACE VIEW timeseries_latency AS
+{{- if .Approx}}
+SELECT
+  source, window_ns, metric, count(*) AS count,
+  percentile_approx(value, 0.5, 10000) AS p50,
+  percentile_approx(value, 0.99, 10000) AS p99
+FROM metric_samples
+LATERAL VIEW explode(sequence(1, weight)) t AS sample
+WHERE success AND group_key = '' AND window_ns IS NOT NULL AND metric IN ('ttft', 'itl')
+GROUP BY source, window_ns, metric;
+{{- else}}
+{{template "exact_series" .}}
+{{- end}}
+
+{{template "series" .}}
+
+{{template "joins" .}}

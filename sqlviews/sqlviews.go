@@ -1,11 +1,14 @@
-// Package sqlviews writes SQL views that compute ttftrace's core per-source
-// metrics (SPEC §2) over an event dataset, for DuckDB, Trino and Spark SQL,
-// so the same analysis runs on an engine of the user's choice.
+// Package sqlviews writes SQL views that compute ttftrace's analysis over an
+// event dataset, for DuckDB, Trino and Spark SQL, so the same analysis runs
+// on an engine of the user's choice: the metrics and errors of every --by
+// group (SPEC §2), time series, the trace and request id joins, clock-offset
+// bounds and the TTFT breakdown of id-joined requests (SPEC §4).
 //
 // The views follow analyze's definitions: the same success rule, the same
 // fallbacks (first and last token from the chunk offsets, output tokens from
-// the chunk token counts), the same pooled ITL and type 7 percentiles where
-// the engine has exact ones. Instants stay int64 nanoseconds on the
+// the chunk token counts), the same pooled ITL, type 7 percentiles (or each
+// engine's mergeable approximation with Options.Approx), the same id
+// normalization. Instants stay int64 nanoseconds on the
 // observer's clock until a difference is taken; latencies are milliseconds.
 package sqlviews
 
@@ -18,11 +21,12 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"text/template"
+	"time"
 
 	"github.com/ttftrace/ttftrace/dataset"
-	"github.com/ttftrace/ttftrace/schema"
 )
 
 // Dialects are the SQL dialects Write can produce, in the order the command
@@ -31,9 +35,11 @@ var Dialects = []string{"duckdb", "trino", "spark"}
 
 // Views are the views every dialect defines, in definition order.
 var Views = []string{
-	"ttft_events", "request_instants", "request_metrics", "chunk_gaps",
-	"itl_samples", "metric_samples", "metric_percentiles", "metric_summary",
-	"error_counts",
+	"ttft_events", "grouped_events", "request_instants", "request_metrics",
+	"chunk_gaps", "itl_samples", "metric_samples", "metric_summary",
+	"error_counts", "timeseries_latency", "timeseries_requests", "timeseries_errors",
+	"join_events", "join_ids", "id_join_candidates", "id_joins", "id_matching",
+	"clock_bounds", "ttft_breakdown_requests", "ttft_breakdown",
 }
 
 // DefaultTable is the table name the Trino and Spark views read when
@@ -44,6 +50,9 @@ const DefaultTable = "ttftrace_events"
 // Options.Dataset is empty: the one `ttftrace run -o .` writes.
 const DefaultDir = "dataset"
 
+// DefaultWindow is the time-series window when Options.Window is 0.
+const DefaultWindow = time.Minute
+
 // Options say which SQL to write.
 type Options struct {
 	// Dialect is one of Dialects.
@@ -53,28 +62,86 @@ type Options struct {
 	// schema.name or catalog.schema.name) defined over the dataset's files.
 	// Empty means DefaultDir or DefaultTable.
 	Dataset string
+	// By lists the breakdowns, as analyze.Options.By: each is one key or
+	// several crossed keys (model, endpoint, host, status, format or an
+	// attribute name).
+	By [][]string
+	// Window is the width of the time-series windows; 0 means
+	// DefaultWindow. The views cannot choose it from the data as analyze
+	// does: pass analyze's (analysis.json options.window) to compare.
+	Window time.Duration
+	// Approx makes the percentiles each engine's mergeable approximation
+	// instead of exact type 7.
+	Approx bool
 }
 
 //go:embed *.sql
 var files embed.FS
 
-var templates = template.Must(template.New("").ParseFS(files, "*.sql"))
+var templates = template.Must(template.New("").Funcs(template.FuncMap{
+	"weighted": newWeighted,
+	"last":     func(i int, l []level) bool { return i == len(l)-1 },
+}).ParseFS(files, "*.sql"))
+
+// level is one percentile the views report: its name suffix (p50 → "50")
+// and its fraction.
+type level struct{ Name, Q string }
+
+var levels = []level{{"50", "0.5"}, {"90", "0.9"}, {"95", "0.95"}, {"99", "0.99"}, {"999", "0.999"}}
+
+// weighted is the argument of the "weighted" template: the partition
+// columns and the FROM clause of the weighted samples.
+type weighted struct {
+	Part, From string
+	Levels     []level
+}
+
+func newWeighted(part, from string) weighted { return weighted{part, from, levels} }
 
 // tableName is a table name Trino and Spark accept unquoted, with up to
 // two qualifiers.
 var tableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*){0,2}$`)
 
+// viewData is what the dialect templates read.
+type viewData struct {
+	Relation      string // the FROM expression of ttft_events
+	Groups        string // the body of grouped_events
+	WindowNs      int64
+	Window        string // e.g. "1m0s"
+	WindowSeconds string // SQL double literal
+	Approx        bool
+	Str           string // the dialect's string type
+	NormID        string // analyze's normalizeID over the column stripped
+	StrippedID    string // its first steps over the column raw
+	OtherIDs      string // the rows of join_events' other_ids
+}
+
 // Write writes the header comment and the CREATE VIEW statements of
-// opts.Dialect to w. It fails for an unknown dialect or a table name that is
-// not a plain (optionally qualified) identifier.
+// opts.Dialect to w. It fails for an unknown dialect, a table name that is
+// not a plain (optionally qualified) identifier, a --by key that is empty
+// or holds +, or a window under 1 ms.
 func Write(w io.Writer, opts Options) error {
 	rel, err := relation(opts)
 	if err != nil {
 		return err
 	}
+	groups, err := groupsSQL(syntaxes[opts.Dialect], opts.By)
+	if err != nil {
+		return err
+	}
+	win := opts.Window
+	if win == 0 {
+		win = DefaultWindow
+	}
+	if win < time.Millisecond {
+		return fmt.Errorf("window %s: want 1ms or more", win)
+	}
 	var b strings.Builder
-	writeHeader(&b, opts.Dialect, rel)
-	data := struct{ Relation string }{rel.expr}
+	writeHeader(&b, opts, rel, win)
+	data := viewData{Relation: rel.expr, Groups: groups, WindowNs: int64(win), Window: win.String(),
+		WindowSeconds: strconv.FormatFloat(win.Seconds(), 'f', -1, 64) + "E0", Approx: opts.Approx}
+	syn := syntaxes[opts.Dialect]
+	data.Str, data.NormID, data.StrippedID, data.OtherIDs = syn.str, syn.normIDSQL(), strippedIDSQL, syn.otherIDs
 	if err := templates.ExecuteTemplate(&b, opts.Dialect+".sql", data); err != nil {
 		return err
 	}
@@ -128,111 +195,4 @@ func relation(opts Options) (source, error) {
 // quote returns s as a SQL string literal.
 func quote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
-}
-
-// dialectNotes is the part of the header that differs by dialect: how to
-// point the views at a dataset, and what the percentiles are.
-var dialectNotes = map[string]string{
-	"duckdb": `-- DuckDB (1.3 or later): the views read %[1]s
--- directly. Run this file (duckdb my.db < views.sql, or .read views.sql),
--- then e.g. SELECT * FROM metric_summary ORDER BY source, metric_order;
--- Percentiles are exact type 7 (quantile_cont).
-`,
-	"trino": `-- Trino: the views read the table %[1]s. Define it over the dataset's
--- files with the Hive connector (partition columns last), then load the
--- partitions:
-%[2]s--
--- Trino has no exact quantile_cont (approx_percentile is an approximate
--- sketch), so the exact type 7 percentiles are computed by ranking the
--- samples with window functions (metric_percentiles).
-`,
-	"spark": `-- Spark SQL (3.3 or later): the views read the table %[1]s. Define it
--- over the dataset folder (Spark discovers the source= and date= partitions):
---   CREATE TABLE %[1]s USING parquet LOCATION '/path/to/dataset';
---   MSCK REPAIR TABLE %[1]s;
--- Percentiles are exact type 7 (percentile, linear interpolation).
-`,
-}
-
-// writeHeader writes the comment at the top of the output: what the views
-// are, where they read, and the dialect's caveats.
-func writeHeader(b *strings.Builder, dialect string, rel source) {
-	fmt.Fprintf(b, "-- ttftrace SQL views (%s), event schema version %d.\n", dialect, schema.Version)
-	b.WriteString(`--
--- One row of the dataset is one request as seen by one observer (source:
--- client, proxy or server). Instants are int64 ns on that observer's clock;
--- latencies below are ms, tps_user tokens/s. A metric never mixes sources:
--- group by source. Latency metrics cover successful requests only (success:
--- no error class, status 2xx or not logged, stream completed or not known).
---
-`)
-	writeWrapped(b, "-- Views: "+strings.Join(Views, ", ")+".", 78)
-	b.WriteString("--\n")
-	fmt.Fprintf(b, dialectNotes[dialect], rel.dataset, trinoDDL(rel.dataset))
-	b.WriteString("\n")
-}
-
-// writeWrapped writes text as comment lines of at most width bytes, breaking
-// at spaces; continuation lines start with "--   ".
-func writeWrapped(b *strings.Builder, text string, width int) {
-	line := ""
-	for _, word := range strings.Fields(text) {
-		if line != "" && len(line)+1+len(word) > width {
-			b.WriteString(line + "\n")
-			line = "--  "
-		}
-		if line == "" {
-			line = word
-		} else {
-			line += " " + word
-		}
-	}
-	b.WriteString(line + "\n")
-}
-
-// trinoDDL returns the commented CREATE TABLE statement of the dataset for
-// Trino's Hive connector, with every column of the event schema.
-func trinoDDL(table string) string {
-	schemaName, name := "your_schema", table
-	if i := strings.LastIndexByte(table, '.'); i >= 0 {
-		schemaName, name = table[:i], table[i+1:]
-		if j := strings.LastIndexByte(schemaName, '.'); j >= 0 {
-			schemaName = schemaName[j+1:]
-		}
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "--   CREATE TABLE %s (\n", table)
-	for _, c := range schema.Columns() {
-		if c.Name != "source" {
-			fmt.Fprintf(&b, "--     %s %s,\n", c.Name, trinoType(c.Type))
-		}
-	}
-	b.WriteString("--     source varchar,\n--     \"date\" varchar\n--   ) WITH (format = 'PARQUET',\n")
-	b.WriteString("--     external_location = 's3://bucket/path/to/dataset',\n")
-	b.WriteString("--     partitioned_by = ARRAY['source', 'date']);\n")
-	fmt.Fprintf(&b, "--   CALL system.sync_partition_metadata('%s', '%s', 'ADD');\n", schemaName, name)
-	return b.String()
-}
-
-// trinoType maps a schema.Column type (STRING, INT64, LIST<INT64>,
-// MAP<STRING,STRING>…) to Trino's type name.
-func trinoType(t string) string {
-	if inner, ok := strings.CutPrefix(t, "LIST<"); ok {
-		return "array(" + trinoType(strings.TrimSuffix(inner, ">")) + ")"
-	}
-	if inner, ok := strings.CutPrefix(t, "MAP<"); ok {
-		k, v, _ := strings.Cut(strings.TrimSuffix(inner, ">"), ",")
-		return "map(" + trinoType(k) + ", " + trinoType(v) + ")"
-	}
-	switch t {
-	case "STRING":
-		return "varchar"
-	case "INT64":
-		return "bigint"
-	case "INT32":
-		return "integer"
-	case "BOOLEAN":
-		return "boolean"
-	}
-	return strings.ToLower(t)
 }

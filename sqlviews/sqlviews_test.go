@@ -61,7 +61,7 @@ func TestGolden(t *testing.T) {
 
 // metricRow finds the metric_order, metric and unit of each branch of
 // metric_samples.
-var metricRow = regexp.MustCompile(`success, (\d+)(?: AS metric_order)?, '(\w+)'(?: AS metric)?, '([^']+)'`)
+var metricRow = regexp.MustCompile(`window_ns,\s+(\d+)(?: AS metric_order)?, '(\w+)'(?: AS metric)?, '([^']+)'`)
 
 // TestMetricNames checks that metric_samples names the metrics analyze
 // reports, with their units, in analyze's order (analyze/metrics.go

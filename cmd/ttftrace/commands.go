@@ -4,6 +4,7 @@ import (
 	"flag"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/ttftrace/ttftrace/sqlviews"
 )
@@ -162,6 +163,9 @@ type sqlOptions struct {
 	// Dataset is the dataset folder (duckdb) or table name (trino, spark)
 	// the views read; "" means the sqlviews default.
 	Dataset string
+	By      stringList    // --by KEY[+KEY], repeatable, as analyze takes it
+	Window  time.Duration // --window; 0 means the sqlviews default
+	Approx  bool          // --approx: each engine's approximate percentiles
 }
 
 func sqlFlags(o *sqlOptions) *flag.FlagSet {
@@ -169,6 +173,9 @@ func sqlFlags(o *sqlOptions) *flag.FlagSet {
 	fs.StringVar(&o.Output, "o", "", "write the SQL to `FILE` instead of standard output")
 	fs.StringVar(&o.Dialect, "dialect", "duckdb", "SQL `DIALECT`: duckdb, trino or spark")
 	fs.StringVar(&o.Dataset, "dataset", "", "`DATASET` the views read: the folder for duckdb (default dataset), the table for trino and spark (default ttftrace_events)")
+	fs.Var(&o.By, "by", "breakdown `KEY` as analyze takes it (model, endpoint, host, status, format or an attribute; model+host crosses; repeatable)")
+	fs.DurationVar(&o.Window, "window", 0, "time-series window `DURATION` (default 1m; pass analyze's to compare)")
+	fs.BoolVar(&o.Approx, "approx", false, "approximate, mergeable percentiles (Spark percentile_approx, Trino approx_percentile, DuckDB approx_quantile) instead of exact type 7")
 	return fs
 }
 
@@ -182,6 +189,15 @@ func parseSQL(args []string) (*sqlOptions, error) {
 		err = usagef("--dialect %q: one of %s", o.Dialect, strings.Join(sqlviews.Dialects, ", "))
 	}
 	return o, err
+}
+
+// viewOptions returns the sqlviews options of o.
+func (o *sqlOptions) viewOptions() sqlviews.Options {
+	v := sqlviews.Options{Dialect: o.Dialect, Dataset: o.Dataset, Window: o.Window, Approx: o.Approx}
+	for _, by := range o.By {
+		v.By = append(v.By, strings.Split(by, "+"))
+	}
+	return v
 }
 
 // noFlags is the flag set of commands without flags (formats, schema).

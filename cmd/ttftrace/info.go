@@ -45,7 +45,7 @@ func (c *cli) runSQL(args []string) int {
 		return c.fail("sql", err)
 	}
 	var buf bytes.Buffer
-	if err := sqlviews.Write(&buf, sqlviews.Options{Dialect: o.Dialect, Dataset: o.Dataset}); err != nil {
+	if err := sqlviews.Write(&buf, o.viewOptions()); err != nil {
 		return c.fail("sql", usagef("%v", err))
 	}
 	if o.Output == "" {
