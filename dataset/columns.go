@@ -278,3 +278,23 @@ func (c *Columns) AttrKeys() []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// HostsByInput returns, per input path, the hosts its rows carry, sorted:
+// the hosts analysis uses, which records may name themselves (OTLP
+// host.name) instead of the input's default.
+func (c *Columns) HostsByInput() map[string][]string {
+	seen := map[[2]uint32]bool{}
+	m := map[string][]string{}
+	for i := range c.Rows {
+		k := [2]uint32{c.InputFile.Codes[i], c.Host.Codes[i]}
+		if !seen[k] {
+			seen[k] = true
+			p := c.InputFile.At(i)
+			m[p] = append(m[p], c.Host.At(i))
+		}
+	}
+	for _, hs := range m {
+		slices.Sort(hs)
+	}
+	return m
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/ttftrace/ttftrace/analyze"
 	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/ingest"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // maxRejectsShown is how many rejects --strict prints before giving up.
@@ -54,7 +55,7 @@ func (c *cli) runIngest(args []string) int {
 		return c.fail("ingest", err)
 	}
 	defer w.Close()
-	res, status := c.ingestInto("ingest", w, o.Inputs, dopts, o.commonFlags)
+	res, status := c.ingestInto("ingest", w, o.Inputs, dopts, o.commonFlags, false)
 	if status != exitOK || res == nil {
 		return status
 	}
@@ -84,16 +85,18 @@ type ingestResult struct {
 }
 
 // ingestInto decodes the inputs into the dataset w holds and commits them,
-// printing the summary. It returns the exit status, and a nil result when
-// nothing was committed because every input was already in the dataset.
-func (c *cli) ingestInto(cmd string, w *dataset.Writer, inputs []string, dopts ingest.DriverOptions, o commonFlags) (*ingestResult, int) {
+// printing the summary (with summaryLater, only when the ingest fails: the
+// caller prints it once it knows the hosts the records carry). It returns
+// the exit status, and a nil result when nothing was committed because every
+// input was already in the dataset.
+func (c *cli) ingestInto(cmd string, w *dataset.Writer, inputs []string, dopts ingest.DriverOptions, o commonFlags, summaryLater bool) (*ingestResult, int) {
 	dopts.Dataset, dopts.Known = w.Dir(), w.Inputs()
 	res, err := ingest.Run(inputs, dopts)
 	if err != nil {
 		return nil, c.fail(cmd, err)
 	}
-	if !o.Quiet && len(res.Inputs) > 0 {
-		ingest.WriteSummary(c.stderr, res.Inputs, ingest.RecordHosts(res.Events))
+	if !summaryLater {
+		c.summary(res.Inputs, ingest.RecordHosts(res.Events), o.Quiet)
 	}
 	for _, in := range res.Inputs {
 		if in.Span != nil && in.Span.Start > 0 {
@@ -108,6 +111,9 @@ func (c *cli) ingestInto(cmd string, w *dataset.Writer, inputs []string, dopts i
 		status = c.checkRecords(cmd, res, dopts)
 	}
 	if status != exitOK {
+		if summaryLater {
+			c.summary(res.Inputs, nil, o.Quiet)
+		}
 		res.Discard()
 		return nil, status
 	}
@@ -162,4 +168,12 @@ func hasFormat(table []ingest.Format, name string) bool {
 		}
 	}
 	return false
+}
+
+// summary prints one row per input on standard error unless quiet, naming
+// the hosts of hosts[path] where known, else the input's default host.
+func (c *cli) summary(inputs []schema.InputStats, hosts map[string][]string, quiet bool) {
+	if !quiet && len(inputs) > 0 {
+		ingest.WriteSummary(c.stderr, inputs, hosts)
+	}
 }

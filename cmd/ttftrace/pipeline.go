@@ -130,7 +130,6 @@ func (c *cli) pipeline(cmd string, inputs []string, dopts ingest.DriverOptions, 
 	if f, ok := c.stderr.(*os.File); ok && !o.Quiet && isTerminal(f) {
 		dopts.Progress = f
 	}
-	dopts.KeepEvents = true
 	w, err := c.openDataset(cmd, dsDir, false, o.Quiet)
 	if err != nil {
 		return c.fail(cmd, err)
@@ -140,7 +139,7 @@ func (c *cli) pipeline(cmd string, inputs []string, dopts ingest.DriverOptions, 
 		return c.fail(cmd, held)
 	}
 	gc := debug.SetGCPercent(100) // ingest at Go's default; the analysis's target after
-	res, status := c.ingestInto(cmd, w, inputs, dopts, o)
+	res, status := c.ingestInto(cmd, w, inputs, dopts, o, true)
 	debug.SetGCPercent(gc)
 	if status != exitOK {
 		return status
@@ -149,12 +148,21 @@ func (c *cli) pipeline(cmd string, inputs []string, dopts ingest.DriverOptions, 
 		return c.fail(cmd, errors.New("no input to read"))
 	}
 	w.Close()
-	// Collect ingest's garbage before analysis: analysis then grows the heap
-	// from the events alone, not from a goal set while the decoders' and
-	// writers' buffers were live (peak memory of the 20k-request benchmark's
-	// run: about 40 MB less, at no measurable cost).
+	// Analysis reads the committed columns back, as analyze does, instead
+	// of keeping ingest's events: a schema.Event costs kilobytes where a
+	// column row costs ~100 bytes (bench/run.sh 20000's whole run: 677 MB
+	// peak keeping events).
 	runtime.GC()
-	a := analyze.Run(res.Events, res.Inputs, aopts)
+	snap, err := dataset.Open(dsDir)
+	if err != nil {
+		return c.fail(cmd, err)
+	}
+	cols, err := dataset.ReadColumns(snap.Files, analyze.ColumnsOptions(aopts))
+	if err != nil {
+		return c.fail(cmd, err)
+	}
+	c.summary(res.Inputs, cols.HostsByInput(), o.Quiet)
+	a := analyze.RunColumns(cols, res.Inputs, aopts)
 	if err := writeAnalysis(filepath.Join(o.Output, "analysis.json"), a); err != nil {
 		return c.fail(cmd, err)
 	}
@@ -166,7 +174,7 @@ func (c *cli) pipeline(cmd string, inputs []string, dopts ingest.DriverOptions, 
 		return c.fail(cmd, err)
 	}
 	c.printWarnings(cmd, a.Warnings)
-	c.sayf(o.Quiet, "wrote %s: dataset/ (%d events), analysis.json, report.html\n", o.Output, len(res.Events))
+	c.sayf(o.Quiet, "wrote %s: dataset/ (%d events), analysis.json, report.html\n", o.Output, cols.Rows)
 	return exitOK
 }
 
