@@ -102,11 +102,6 @@ func spanBytes(in schema.InputStats) int64 {
 // noRecordReason says why an input with lines gave no record and what to
 // do.
 func noRecordReason(in schema.InputStats, dopts ingest.DriverOptions) string {
-	if dopts.Options.LogFormat != "" && dopts.LogFormats[in.Format] == "" && (in.Format == "nginx" || in.Format == "envoy") {
-		return fmt.Sprintf("%s: read as %s with the --log-format given without a format name, no request record kept (%s): "+
-			"that --log-format applies to every nginx and Envoy input; name the format it is for (--log-format nginx=@FILE or envoy=@FILE)",
-			in.Path, in.Format, analyze.TopReasons(in.RejectsByReason, 5))
-	}
 	format := dopts.Format
 	what := fmt.Sprintf("%s records rejected (%s)", analyze.Grouped(in.Rejected), analyze.TopReasons(in.RejectsByReason, 5))
 	switch {

@@ -25,7 +25,7 @@ type inputFlags struct {
 func (f *inputFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Format, "format", "", "input format `NAME`, instead of sniffing (see ttftrace formats)")
 	fs.Var(&f.Host, "host", "observer host of records that carry none: `NAME` for every input, or PATH=NAME for the inputs a file, folder or glob names (repeatable; default: the file name up to its first dot, or its folder's name when the file name is generic: access, traces, router… see README)")
-	fs.Var(&f.LogFormat, "log-format", "nginx log_format, Envoy format string or Envoy JSON key→operator map, inline or from a file: `[FORMAT=]STRING|@FILE`; prefix a format name to give several (--log-format nginx=@a --log-format envoy=@b)")
+	fs.Var(&f.LogFormat, "log-format", "nginx log_format, Envoy format string or Envoy JSON key→operator map, inline or from a file: `[FORMAT=]STRING|@FILE`; without a prefix it goes to the one format it parses as; prefix nginx= or envoy= to give both (--log-format nginx=@a --log-format envoy=@b)")
 	fs.StringVar(&f.Map, "map", "", "field mapping of the generic jsonl format: `@FILE` or the JSON itself")
 	fs.StringVar(&f.TZ, "tz", "", "time `ZONE` of log times that carry none, e.g. Europe/Paris (default UTC)")
 	fs.Var(&f.Endpoints, "endpoint", "URL `PATH` of HAR entries to keep (repeatable; default: the LLM API paths)")
@@ -44,8 +44,13 @@ func (f *inputFlags) driverOptions(inputs []string) (ingest.DriverOptions, error
 			return o, err
 		}
 		if !prefixed {
-			o.Options.LogFormat = text
-			continue
+			name = ""
+		}
+		if name, err = logFormatFor(v, name, text); err != nil {
+			return o, err
+		}
+		if _, dup := o.LogFormats[name]; dup {
+			return o, usagef("--log-format: the %s log format is given twice", name)
 		}
 		if o.LogFormats == nil {
 			o.LogFormats = map[string]string{}

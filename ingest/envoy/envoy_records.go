@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -48,6 +49,36 @@ func envoyDecode(in *decode.Input, sink decode.Sink, fast bool) error {
 		formats = []envoyFormat{f}
 	}
 	return e.decodeText(br, in, sink, formats)
+}
+
+// CompileLogFormat compiles spec as Decode would, a text format string or
+// a JSON key→operator map, and returns why it cannot be read. A format
+// that names no operator (%NAME%) reads no field and is refused, as is a
+// map none of whose values is a single operator.
+func CompileLogFormat(spec string) error {
+	lf := strings.TrimSpace(spec)
+	if strings.HasPrefix(lf, "{") {
+		var m map[string]string
+		if err := json.Unmarshal([]byte(lf), &m); err != nil {
+			return fmt.Errorf("not a JSON object of strings: %v", err)
+		}
+		for _, op := range envoyKeyOps(m) {
+			if op != nil {
+				return nil
+			}
+		}
+		return errors.New("JSON map has no value that is one %OPERATOR%")
+	}
+	f, err := parseEnvoyFormat(spec)
+	if err != nil {
+		return err
+	}
+	for _, t := range f {
+		if t.op != nil {
+			return nil
+		}
+	}
+	return errors.New("format has no %OPERATOR%")
 }
 
 // envoyRoutes decodes an input by the general route, trying the fast path

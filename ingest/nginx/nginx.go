@@ -136,6 +136,15 @@ func nginxDecode(in *decode.Input, sink decode.Sink, fast bool) error {
 	})
 }
 
+// CompileLogFormat compiles spec as Decode would (a log_format string, a
+// "log_format NAME …;" directive, "combined" or empty for the default) and
+// returns why it cannot be read: no variables, two variables with no
+// separator, or no clock variable.
+func CompileLogFormat(spec string) error {
+	_, err := nginxFormats(spec)
+	return err
+}
+
 // nginxFormats compiles the user's log_format, or combined then common.
 func nginxFormats(spec string) ([]*nginxLogFormat, error) {
 	specs := []string{nginxCombined, nginxCommon}
