@@ -42,6 +42,9 @@ type block struct {
 	base  int64  // lines of the input before the block
 	lines int64  // lines in data, as the formats count them
 	long  bool   // the block is one line longer than maxBlockLine (data is empty)
+	// unterminated: the block is the input's last line alone, which lacks a
+	// newline (the input's end, or a compressed stream's truncation, cut it).
+	unterminated bool
 }
 
 // splitter cuts an input's bytes into blocks at line ends, preferably
@@ -111,7 +114,9 @@ func (s *splitter) next(buf []byte) (block, bool) {
 			if len(buf) == 0 {
 				return block{}, false
 			}
-			return s.emit(buf), true
+			b := s.emit(buf) // no newline in buf: one unterminated line
+			b.unterminated = true
+			return b, true
 		}
 		searched = len(buf)
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"fmt"
 	"io"
 	"os"
 	"runtime"
@@ -109,17 +110,17 @@ func (p *pipeline) send(u *unit) {
 // incremental.go) is read from where the dataset's span of it ends, in the
 // format it was committed with, its lines numbered from there.
 func (p *pipeline) produceInput(i int, name string) {
-	host := p.hostOf(name)
+	host, size := p.hostOf(name), int64(0)
 	rp := p.opts.resume[name]
 	in := &inputState{index: i, stats: schema.InputStats{Path: name, Host: host}, clocks: map[string]bool{}, lineBase: rp.startLine}
 	end := func(err error) { p.send(&unit{input: in, err: err}) }
-	sr, size, closeInput, err := p.openInput(name, rp)
+	o, err := p.openInput(name, rp)
 	if err != nil {
 		end(err)
 		return
 	}
-	in.span = sr
-	br := bufio.NewReaderSize(sr, SniffSize)
+	in.span, size = o.sr, o.size
+	br := bufio.NewReaderSize(o.sr, SniffSize)
 	head, _ := br.Peek(SniffSize)
 	if rp.start == 0 && bytes.HasPrefix(head, decode.UTF8BOM) { // a BOM is only ever at byte 0
 		br.Discard(len(decode.UTF8BOM))
@@ -131,16 +132,20 @@ func (p *pipeline) produceInput(i int, name string) {
 		opts.Format = rp.format // a grown input goes on in its committed format
 	}
 	f, err := chooseFormat(opts, head)
+	if err != nil && o.d.truncated && bytes.IndexByte(head, '\n') < 0 {
+		p.sendCutLine(in, 1, len(head)) // too little to sniff: cut inside its first line
+		f, err = nil, nil
+	}
 	if err != nil || f == nil { // an empty input holds no records
-		in.truncated = closeInput()
+		in.truncated = o.close()
 		end(err)
 		return
 	}
 	in.format, in.stats.Format = f, f.Name()
 	input := Input{Name: name, Host: host, Size: size, Opts: p.formatOptions(f)}
 	if ls, ok := f.(LineSplitter); ok && ls.LineRecords(head) {
-		err := p.produceBlocks(in, br, head, input)
-		in.truncated = closeInput()
+		err := p.produceBlocks(in, br, head, input, o.d)
+		in.truncated = o.close()
 		end(err)
 		return
 	}
@@ -148,36 +153,43 @@ func (p *pipeline) produceInput(i int, name string) {
 	p.send(&unit{input: in, decode: func(s *unitSink) error {
 		s.base = in.lineBase
 		err := safeDecode(f, &input, s)
-		in.truncated = closeInput()
+		in.truncated = o.close()
 		return err
 	}})
 	p.send(&unit{input: in})
 }
 
-// openInput opens the input name at rp and returns its decompressed bytes,
-// fingerprinted as they are read, the size left to read when it is a plain
-// regular file (else 0), and how to close it, which reports whether a
-// compressed input ended early.
-func (p *pipeline) openInput(name string, rp resumePoint) (*spanReader, int64, func() bool, error) {
+// openedInput is an input opened for reading: its decompressed bytes,
+// fingerprinted as they are read.
+type openedInput struct {
+	sr   *spanReader
+	size int64 // the size left to read when a plain regular file, else 0
+	d    *decompressed
+	done func() // closes the decompressor and the file
+}
+
+// close closes the input and reports whether a compressed input ended early.
+func (o *openedInput) close() bool {
+	o.done()
+	return o.d.truncated
+}
+
+// openInput opens the input name at rp.
+func (p *pipeline) openInput(name string, rp resumePoint) (*openedInput, error) {
 	raw, size, closeRaw, err := p.open(name, rp)
 	if err != nil {
-		return nil, 0, nil, err
+		return nil, err
 	}
 	d := decompress(p.prog.reader(raw))
-	closeInput := func() bool {
-		d.close()
-		closeRaw()
-		return d.truncated
-	}
+	o := &openedInput{size: size, d: d, done: func() { d.close(); closeRaw() }}
 	if !d.plain {
-		size = 0
+		o.size = 0
 	}
-	sr, err := newSpanReader(d.r, rp, rp.plain)
-	if err != nil {
-		closeInput()
-		return nil, 0, nil, err
+	if o.sr, err = newSpanReader(d.r, rp, rp.plain); err != nil {
+		o.close()
+		return nil, err
 	}
-	return sr, size, closeInput, nil
+	return o, nil
 }
 
 // formatOptions returns the options for format f: the call's, with f's
@@ -225,8 +237,10 @@ func (p *pipeline) open(name string, rp resumePoint) (io.Reader, int64, func(), 
 }
 
 // produceBlocks cuts r, which starts with head, into blocks and sends one
-// unit per block. It returns the read error that ended r, if not io.EOF.
-func (p *pipeline) produceBlocks(in *inputState, r io.Reader, head []byte, input Input) error {
+// unit per block. The unterminated last line of a stream d reports
+// truncated is rejected, not decoded: it may be cut anywhere, and a cut
+// number still parses. It returns the read error that ended r, if not io.EOF.
+func (p *pipeline) produceBlocks(in *inputState, r io.Reader, head []byte, input Input, d *decompressed) error {
 	sp := newSplitter(r, cmp.Or(p.opts.BlockBytes, DefaultBlockBytes), head)
 	for {
 		bp, _ := p.blocks.Get().(*[]byte)
@@ -239,6 +253,11 @@ func (p *pipeline) produceBlocks(in *inputState, r io.Reader, head []byte, input
 			break
 		}
 		*bp = b.data[:0]
+		if b.unterminated && d.truncated {
+			p.blocks.Put(bp)
+			p.sendCutLine(in, b.base+1, len(b.data))
+			continue
+		}
 		p.send(&unit{input: in, decode: func(s *unitSink) error {
 			defer p.blocks.Put(bp)
 			s.base = in.lineBase + b.base
@@ -252,6 +271,16 @@ func (p *pipeline) produceBlocks(in *inputState, r io.Reader, head []byte, input
 		}})
 	}
 	return sp.err
+}
+
+// sendCutLine sends a unit rejecting line (numbered from the input's
+// lineBase) of in, n bytes cut by the truncation of its compressed stream.
+func (p *pipeline) sendCutLine(in *inputState, line int64, n int) {
+	p.send(&unit{input: in, decode: func(s *unitSink) error {
+		s.base = in.lineBase
+		s.Reject(line, "cut by truncation", fmt.Sprintf("the compressed stream ends %d bytes into this line", n))
+		return nil
+	}})
 }
 
 // runWorkers decodes the units of p.work on n goroutines until it is closed,
