@@ -100,8 +100,8 @@ func (Format) Sniff(head []byte) bool {
 var errNoExperiments = errors.New(`not a genai-perf profile export: no "experiments" ` +
 	`(AIPerf's per-request profile_export.jsonl is read by --format aiperf)`)
 
-// gpStop ends the walk after a reject that leaves the document unreadable.
-var gpStop = errors.New("genai-perf: stop")
+// errGPStop ends the walk after a reject that leaves the document unreadable.
+var errGPStop = errors.New("genai-perf: stop")
 
 // gpWalker walks the document, reading one request object at a time.
 type gpWalker struct {
@@ -131,7 +131,7 @@ func (w *gpWalker) decode() error {
 	switch {
 	case err == nil && !w.experimentsRead:
 		return errNoExperiments
-	case err == nil || errors.Is(err, gpStop):
+	case err == nil || errors.Is(err, errGPStop):
 		return nil
 	case w.index == 0:
 		return fmt.Errorf("not a genai-perf profile export: %w", err)
@@ -202,7 +202,7 @@ func (w *gpWalker) request() error {
 	raw, err := w.sc.value()
 	if err != nil {
 		w.sink.Reject(w.index, "invalid json", decode.TruncateDetail(err.Error()))
-		return gpStop
+		return errGPStop
 	}
 	ev, reason, detail := gpEvent(raw, w.endpoint)
 	if ev == nil {

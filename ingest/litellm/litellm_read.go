@@ -42,7 +42,6 @@ type litellmReader struct {
 	rec     litellmRecord
 	headers []litellmHeader
 	stack   []byte
-	fail    bool
 	intern  decode.InternTable
 	arena   decode.ValueArena
 	maps    decode.AttrMaps

@@ -165,7 +165,7 @@ func (d *tgiFast) line(in *decode.Input, sink decode.Sink, n int64, b []byte) bo
 // stripANSI is tgiANSI.ReplaceAll(b, nil): ESC or "#033" followed by
 // '[', digits and ';', then 'm', cut out.
 func (d *tgiFast) stripANSI(b []byte) []byte {
-	if bytes.IndexByte(b, 0x1b) < 0 && bytes.Index(b, []byte("#033[")) < 0 {
+	if bytes.IndexByte(b, 0x1b) < 0 && !bytes.Contains(b, []byte("#033[")) {
 		return b
 	}
 	out := d.clean[:0]

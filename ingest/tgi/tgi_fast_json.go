@@ -227,7 +227,7 @@ func (d *tgiFast) jsonText(v []byte) ([]byte, bool) {
 	case c == '{' || c == '[':
 		return nil, false
 	}
-	if len(v) <= 16 && bytes.IndexAny(v, ".eE") < 0 {
+	if len(v) <= 16 && !bytes.ContainsAny(v, ".eE") {
 		return v, true // an integer below 2^53: its float64 prints the same
 	}
 	f, err := strconv.ParseFloat(string(v), 64)
