@@ -60,7 +60,6 @@ type fleetGen struct {
 	models  []string
 	status  [2]int32
 	stream  bool
-	nextID  uint64
 	trueNow float64 // ns
 }
 

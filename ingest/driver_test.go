@@ -138,7 +138,6 @@ func TestRunCountsDuplicatesAndOrder(t *testing.T) {
 // events come out in input order every time.
 func TestRunManyFilesDeterministic(t *testing.T) {
 	dir := t.TempDir()
-	var paths []string
 	var want []string
 	for i := range 40 {
 		var b strings.Builder
@@ -148,7 +147,7 @@ func TestRunManyFilesDeterministic(t *testing.T) {
 			fmt.Fprintf(&b, "ok %d\n", id)
 			want = append(want, fmt.Sprint(id))
 		}
-		paths = append(paths, writeFile(t, filepath.Join(dir, fmt.Sprintf("f%02d.log", i)), []byte(b.String())))
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("f%02d.log", i)), []byte(b.String()))
 	}
 	for range 3 {
 		res, err := Run([]string{dir}, DriverOptions{Formats: testFormats, Workers: 8})

@@ -78,7 +78,8 @@ func TestGoldenCompare(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
-	if render(t, fixture()) != render(t, fixture()) {
+	first, second := render(t, fixture()), render(t, fixture())
+	if first != second {
 		t.Fatal("two renders of the same analysis differ")
 	}
 }

@@ -27,13 +27,13 @@ func TestDiskFullTmpfs(t *testing.T) {
 	if out, err := exec.Command("unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs "+probe).CombinedOutput(); err != nil {
 		t.Skipf("cannot mount a tmpfs in a user namespace here (%v: %s)", err, out)
 	}
-	dir, pre, inputs, before, after := crashSetup(t)
+	dir, pre, inputs, before, _ := crashSetup(t)
 	big := filepath.Join(dir, "big.log")
 	writeLog(t, big, span(2, 172800, 8)...) // 21,600 lines: parts of ~50 kB
 	inputs = append(inputs, big)
 	ref := copyDataset(t, pre, filepath.Join(dir, "ref-big"))
 	ingestHere(t, ref, inputs...)
-	after = contentOf(t, ref)
+	after := contentOf(t, ref)
 	need := duBytes(t, ref)
 	outcomes := map[int]int{}
 	for i := 1; i <= 10; i++ { // from a quarter to 2.5 times the room needed
