@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"os"
 	"runtime/pprof"
+
+	"github.com/ttftrace/ttftrace/internal/cli"
 )
 
 func main() {
 	stop := startProfile(os.Getenv("TTFTRACE_CPUPROFILE"))
-	status := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	status := cli.Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(status)
 }

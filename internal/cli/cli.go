@@ -1,4 +1,8 @@
-package main
+// Package cli is the ttftrace command: its subcommands, their flags parsed
+// into options structs, and the wiring of the pipeline (ingest, analyze,
+// report). cmd/ttftrace calls Run with the process's arguments and streams;
+// tests call it with buffers.
+package cli
 
 import (
 	"errors"
@@ -104,9 +108,9 @@ func lookupCommand(name string) *command {
 	return nil
 }
 
-// run is the whole program: it dispatches args to a subcommand and returns
+// Run is the whole program: it dispatches args to a subcommand and returns
 // the exit status.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr}
 	return c.main(args)
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -35,7 +35,7 @@ func simulatedWeek(t *testing.T, dir string, seed uint64, start time.Time, delay
 		args = append(args, path)
 	}
 	var stdout, stderr bytes.Buffer
-	if code := run(args, nil, &stdout, &stderr); code != 0 {
+	if code := Run(args, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("run exited %d: %s", code, stderr.String())
 	}
 	return filepath.Join(dir, "out", "analysis.json")
@@ -83,7 +83,7 @@ func TestCompareWeeks(t *testing.T) {
 
 	var stdout, stderr bytes.Buffer
 	html := filepath.Join(dir, "cmp.html")
-	if code := run([]string{"compare", w1, w2, "-o", html, "--fail-on", "regression"}, nil, &stdout, &stderr); code != exitOK {
+	if code := Run([]string{"compare", w1, w2, "-o", html, "--fail-on", "regression"}, nil, &stdout, &stderr); code != exitOK {
 		t.Fatalf("same fleet: exit %d, want 0\n%s%s", code, stdout.String(), stderr.String())
 	}
 	out := stdout.String()
@@ -97,7 +97,7 @@ func TestCompareWeeks(t *testing.T) {
 
 	stdout.Reset()
 	stderr.Reset()
-	code := run([]string{"compare", "--format", "md", "--fail-on", "regression", w2, w3, "--label-base", "week 48", "--label-new", "week 49"}, nil, &stdout, &stderr)
+	code := Run([]string{"compare", "--format", "md", "--fail-on", "regression", w2, w3, "--label-base", "week 48", "--label-new", "week 49"}, nil, &stdout, &stderr)
 	if code != exitRegression {
 		t.Fatalf("slower week: exit %d, want %d\n%s%s", code, exitRegression, stdout.String(), stderr.String())
 	}

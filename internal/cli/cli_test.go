@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -224,7 +224,7 @@ func TestIngestIncremental(t *testing.T) {
 func TestHelpHasExample(t *testing.T) {
 	for _, k := range commands() {
 		var stdout, stderr bytes.Buffer
-		if code := run([]string{"help", k.name}, nil, &stdout, &stderr); code != 0 {
+		if code := Run([]string{"help", k.name}, nil, &stdout, &stderr); code != 0 {
 			t.Errorf("help %s: exit %d", k.name, code)
 		}
 		if want := "Example:\n  ttftrace " + k.name; !strings.Contains(stdout.String(), want) {

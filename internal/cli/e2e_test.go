@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -75,7 +75,7 @@ func TestEndToEndAgainstTruth(t *testing.T) {
 		args = append(args, filepath.Join(dir, "logs", file.Name))
 	}
 	var stdout, stderr bytes.Buffer
-	if code := run(args, nil, &stdout, &stderr); code != 0 {
+	if code := Run(args, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("run exited %d: %s", code, stderr.String())
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "out", "analysis.json"))
