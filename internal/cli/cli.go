@@ -115,7 +115,30 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return c.main(args)
 }
 
+// main runs the command args name under the profiling flags args carry.
 func (c *cli) main(args []string) int {
+	prof, args, err := cutProfileFlags(args)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "ttftrace: %v\n", err)
+		return exitUsage
+	}
+	stop, err := prof.start()
+	if err != nil {
+		fmt.Fprintf(c.stderr, "ttftrace: %v\n", err)
+		return exitFailure
+	}
+	status := c.dispatch(args)
+	if err := stop(); err != nil {
+		fmt.Fprintf(c.stderr, "ttftrace: %v\n", err)
+		if status == exitOK {
+			status = exitFailure
+		}
+	}
+	return status
+}
+
+// dispatch runs the subcommand args[0] with the rest of args.
+func (c *cli) dispatch(args []string) int {
 	if len(args) == 0 {
 		c.printUsage(c.stderr)
 		return exitUsage
@@ -162,12 +185,14 @@ func (c *cli) printUsage(w io.Writer) {
 	tw.Flush()
 	fmt.Fprintf(w, "\nFlags may stand before or after the arguments. Exit status: 0 success, 1 failure,\n"+
 		"2 usage error, 3 rejected input under --strict, 4 regression found by compare --fail-on regression.\n"+
+		"Every command takes --cpuprofile FILE and --memprofile FILE (profiles for go tool pprof).\n"+
 		"ttftrace help COMMAND shows a command's flags.\n")
 }
 
 func (c *cli) printCommandHelp(w io.Writer, k *command) {
 	fmt.Fprintf(w, "usage: ttftrace %s %s\n\n%s.\n\nExample:\n  %s\n", k.name, k.synopsis, capitalize(k.summary), k.example)
 	fs := k.flags()
+	(&profileOptions{}).register(fs)
 	var flags strings.Builder
 	fs.SetOutput(&flags)
 	fs.PrintDefaults()
