@@ -74,9 +74,12 @@ func (b *rowBatch) add(ev *schema.Event) {
 	e.OtherIDs = AppendOwned(&b.ids, ev.OtherIDs)
 	e.Attrs = nil
 	if len(ev.Attrs) > 0 {
-		slot := len(b.rows)
-		if slot == len(b.attrs) {
-			b.attrs = append(b.attrs, make(map[string]string, len(ev.Attrs)))
+		slot := len(b.rows) // rows before it may have had no attributes
+		for len(b.attrs) <= slot {
+			b.attrs = append(b.attrs, nil)
+		}
+		if b.attrs[slot] == nil {
+			b.attrs[slot] = make(map[string]string, len(ev.Attrs))
 		}
 		clear(b.attrs[slot])
 		maps.Copy(b.attrs[slot], ev.Attrs)

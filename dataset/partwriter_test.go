@@ -190,3 +190,31 @@ func TestCompactParts(t *testing.T) {
 		t.Errorf("temporary files left: %v", tmps)
 	}
 }
+
+// TestPartWriterAttrsAfterNone writes events without attributes followed by
+// events with them into one part (as compacting a HAR part after a client
+// part does) and reads every attribute back: the batch's attribute slots
+// must cover the rows before that had none.
+func TestPartWriterAttrsAfterNone(t *testing.T) {
+	pw := NewPartWriter(t.TempDir())
+	attrs := []map[string]string{nil, nil, {"region": "eu"}, nil, {"region": "us", "app": "x"}}
+	for i, a := range attrs {
+		ev := schema.Event{Source: schema.SourceClient, Clock: schema.ClockWall, StartNs: i64(nov23), InputLine: int64(i + 1), Attrs: a}
+		if _, err := pw.Write(&ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	parts, err := pw.Close()
+	if err != nil || len(parts) != 1 {
+		t.Fatalf("parts %+v, %v; want 1", parts, err)
+	}
+	events, err := readFile(parts[0].Temp, nil)
+	if err != nil || len(events) != len(attrs) {
+		t.Fatalf("%d events, %v; want %d", len(events), err, len(attrs))
+	}
+	for i, e := range events {
+		if len(e.Attrs) != len(attrs[i]) || e.Attrs["region"] != attrs[i]["region"] || e.Attrs["app"] != attrs[i]["app"] {
+			t.Errorf("event %d: attrs %v, want %v", i+1, e.Attrs, attrs[i])
+		}
+	}
+}
