@@ -93,6 +93,9 @@ func commands() []command {
 		{"schema", "", "print the columns of the event dataset",
 			"ttftrace schema",
 			func() *flag.FlagSet { return noFlags("schema") }, (*cli).runSchema},
+		{"version", "", "print the version of ttftrace and of the Go it was built with",
+			"ttftrace version",
+			func() *flag.FlagSet { return noFlags("version") }, (*cli).runVersion},
 		{"help", "[COMMAND]", "show help for a command",
 			"ttftrace help ingest",
 			func() *flag.FlagSet { return noFlags("help") }, (*cli).runHelp},
@@ -147,6 +150,8 @@ func (c *cli) dispatch(args []string) int {
 	case "-h", "-help", "--help":
 		c.printUsage(c.stdout)
 		return exitOK
+	case "-version", "--version":
+		return c.runVersion(args[1:])
 	}
 	cmd := lookupCommand(args[0])
 	if cmd == nil {

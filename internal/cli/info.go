@@ -3,6 +3,9 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"runtime"
+	"runtime/debug"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/ttftrace/ttftrace/dataset"
@@ -66,4 +69,33 @@ func noArgs(name string, args []string) error {
 		err = needArgs(pos, 0, 0, "")
 	}
 	return err
+}
+
+// runVersion prints "ttftrace VERSION (REVISION) GOVERSION": the module
+// version ("(devel)" when built from a checkout), the commit it was built
+// from when Go recorded one, and the Go release.
+func (c *cli) runVersion(args []string) int {
+	if err := noArgs("version", args); err != nil {
+		return c.fail("version", err)
+	}
+	version := "(devel)"
+	var rev []string
+	if info, ok := debug.ReadBuildInfo(); ok {
+		if info.Main.Version != "" {
+			version = info.Main.Version
+		}
+		for _, s := range info.Settings {
+			switch {
+			case s.Key == "vcs.revision":
+				rev = append([]string{s.Value}, rev...)
+			case s.Key == "vcs.modified" && s.Value == "true":
+				rev = append(rev, "modified")
+			}
+		}
+	}
+	if len(rev) > 0 {
+		version += " (" + strings.Join(rev, ", ") + ")"
+	}
+	fmt.Fprintf(c.stdout, "ttftrace %s %s\n", version, runtime.Version())
+	return exitOK
 }
