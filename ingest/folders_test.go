@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
@@ -15,10 +14,11 @@ import (
 
 // TestFormatFolders checks that every entry of the formats table is one
 // folder ingest/<format>/ with testdata whose every input has a golden, a
-// fuzz test of the whole decoder (decodetest.FuzzDecode), a decoder benchmark, and a sample in samples/ (a demo log
-// sniffed as the format, or samples/formats/<name>/).
+// fuzz test of the whole decoder (decodetest.FuzzDecode), a decoder
+// benchmark, and a sample, samples/formats/<name>/, holding a file besides
+// its flags (internal/cli's TestFormatSamples reads every sample as the
+// demo does).
 func TestFormatFolders(t *testing.T) {
-	demo := demoSampleFormats(t)
 	bench := regexp.MustCompile(`(?m)^func BenchmarkDecode\w*\(b \*testing\.B\)`)
 	for _, f := range Formats() {
 		dir := formatDir(f)
@@ -48,74 +48,22 @@ func TestFormatFolders(t *testing.T) {
 		if !hasFuzz || !hasBench {
 			t.Errorf("%s: fuzz test %v, decoder benchmark %v; want both", f.Name(), hasFuzz, hasBench)
 		}
-		if _, err := fs.Stat(samples.Formats(), f.Name()); err != nil && !slices.Contains(demo, f.Name()) {
-			t.Errorf("%s: no sample in samples/demo or samples/formats/%s", f.Name(), f.Name())
+		if !hasSample(f.Name()) {
+			t.Errorf("%s: no sample in samples/formats/%s/", f.Name(), f.Name())
 		}
 	}
 }
 
-// demoSampleFormats runs the driver over the demo's logs as `ttftrace demo`
-// does and returns the format of each; every log must give events.
-func demoSampleFormats(t *testing.T) []string {
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, samples.Demo()); err != nil {
-		t.Fatal(err)
-	}
-	opts := DriverOptions{LogFormats: map[string]string{}}
-	for name, file := range map[string]string{"nginx": "nginx.log_format", "envoy": "envoy.format.json"} {
-		b, err := os.ReadFile(filepath.Join(dir, file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		opts.LogFormats[name] = string(b)
-	}
-	inputs, _ := filepath.Glob(filepath.Join(dir, "*.gz"))
-	res, err := Run(inputs, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, in := range res.Inputs {
-		if in.Error != nil || in.Records == 0 {
-			t.Errorf("demo sample %s (%s): %d events, error %v", filepath.Base(in.Path), in.Format, in.Records, in.Error)
-		}
-		names = append(names, in.Format)
-	}
-	return names
-}
-
-// TestSamples decodes every sample of samples/formats: each folder's files
-// are sniffed as the format the folder names (jsonl, which no sniffer
-// claims, is read with --format jsonl and its map) and give events.
-func TestSamples(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, samples.Formats()); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range Formats() {
-		files, _ := filepath.Glob(filepath.Join(dir, f.Name(), "*"))
-		files = slices.DeleteFunc(files, func(p string) bool { return filepath.Ext(p) == ".md" || filepath.Base(p) == "gateway.map.json" })
-		if len(files) == 0 {
-			continue
-		}
-		var opts DriverOptions
-		if f.Name() == "jsonl" {
-			m, err := os.ReadFile(filepath.Join(dir, "jsonl", "gateway.map.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			opts.Format, opts.Options.Map = "jsonl", string(m)
-		}
-		res, err := Run(files, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, in := range res.Inputs {
-			if in.Format != f.Name() || in.Records == 0 || in.Error != nil {
-				t.Errorf("sample %s: format %q, %d events, error %v; want %s with events", in.Path, in.Format, in.Records, in.Error, f.Name())
-			}
+// hasSample reports whether samples/formats/name/ holds a file other than
+// its flags and README.md.
+func hasSample(name string) bool {
+	entries, _ := fs.ReadDir(samples.Formats(), name)
+	for _, e := range entries {
+		if !e.IsDir() && e.Name() != "flags" && e.Name() != "README.md" {
+			return true
 		}
 	}
+	return false
 }
 
 // fuzzesDecoder reports whether a test file has a fuzz test (func FuzzX(f

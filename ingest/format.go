@@ -50,8 +50,8 @@ type Format interface {
 
 // formats lists every input format. Adding a format is one folder
 // ingest/<format>/ (decoder, tests, fuzz test, benchmark, testdata/ with
-// goldens), one line here and one sample in samples/demo; TestFormatFolders
-// checks that each entry has them.
+// goldens), one line here and one sample in samples/formats/<name>/;
+// TestFormatFolders checks that each entry has them.
 var formats = []Format{
 	// clients
 	client.Format{},

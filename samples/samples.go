@@ -1,7 +1,8 @@
 // Package samples holds the logs `ttftrace demo` runs on, embedded in the
 // binary: one simulated fleet (clients, proxies, servers with skewed clocks)
-// seen through eight logs in six formats, with the faults real logs have.
-// samples/make.sh regenerates them.
+// seen through eight logs in six formats, with the faults real logs have
+// (demo/), and one small sample of every input format (formats/).
+// samples/make.sh regenerates the demo and the generated samples.
 package samples
 
 import (
@@ -25,10 +26,10 @@ func Demo() fs.FS {
 	return sub
 }
 
-// Formats returns the samples of the formats the demo fleet does not write,
-// one folder per format name (formats/README.md): vllm-bench, har, haproxy,
-// litellm, triton, aiperf and jsonl (with the --map its sample needs,
-// jsonl/gateway.map.json).
+// Formats returns one sample of every input format, one folder per format
+// name (formats/README.md). A folder's file named "flags", when there is
+// one, holds the flags reading its sample needs, one per line, whose @FILE
+// values name files of the folder (nginx's log_format, jsonl's --map).
 func Formats() fs.FS {
 	sub, err := fs.Sub(formats, "formats")
 	if err != nil {

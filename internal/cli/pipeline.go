@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -15,7 +14,6 @@ import (
 	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/ingest"
 	"github.com/ttftrace/ttftrace/report"
-	"github.com/ttftrace/ttftrace/samples"
 )
 
 // runAnalyze reads datasets and writes analysis.json.
@@ -85,37 +83,6 @@ func (c *cli) runRun(args []string) int {
 	aopts, _ := o.Analysis.options() // checked by parseRun
 	o.Analysis.applyGC()
 	return c.pipeline("run", o.Inputs, dopts, aopts, o.commonFlags)
-}
-
-// runDemo writes the embedded sample logs to OUTDIR/logs and runs on them.
-func (c *cli) runDemo(args []string) int {
-	o, err := parseDemo(args)
-	if err != nil {
-		return c.fail("demo", err)
-	}
-	aopts, _ := o.Analysis.options() // checked by parseDemo
-	o.Analysis.applyGC()
-	logs := filepath.Join(o.Output, "logs")
-	if err := os.RemoveAll(filepath.Join(o.Output, "dataset")); err != nil {
-		return c.fail("demo", err)
-	}
-	if err := os.MkdirAll(logs, 0o755); err != nil {
-		return c.fail("demo", err)
-	}
-	if err := os.CopyFS(logs, samples.Demo()); err != nil && !os.IsExist(err) {
-		return c.fail("demo", err)
-	}
-	var dopts ingest.DriverOptions
-	dopts.LogFormats = map[string]string{}
-	for name, file := range map[string]string{"nginx": "nginx.log_format", "envoy": "envoy.format.json"} {
-		b, err := fs.ReadFile(samples.Demo(), file)
-		if err != nil {
-			return c.fail("demo", err)
-		}
-		dopts.LogFormats[name] = string(b)
-	}
-	inputs, _ := filepath.Glob(filepath.Join(logs, "*.gz"))
-	return c.pipeline("demo", inputs, dopts, aopts, o.commonFlags)
 }
 
 // pipeline is run's and demo's body: ingest into OUTDIR/dataset, analyse
