@@ -81,7 +81,7 @@ func commands() []command {
 		{"compare", "BASE.json NEW.json [-o compare.html] [flags]", "judge the changes between two analyses, regressions first; a summary on standard output",
 			"ttftrace compare last-week/analysis.json this-week/analysis.json -o compare.html --fail-on regression",
 			func() *flag.FlagSet { return compareFlags(&compareOptions{}) }, (*cli).runCompare},
-		{"demo", "[-o OUTDIR]", "run on the sample logs embedded in the binary",
+		{"demo", "[-o OUTDIR]", "run on the sample logs embedded in the binary: a fleet's logs, then one sample of every input format (OUTDIR/formats)",
 			"ttftrace demo -o ttftrace-demo",
 			func() *flag.FlagSet { return demoFlags(&demoOptions{}) }, (*cli).runDemo},
 		{"sql", "[--dialect duckdb|trino|spark] [--dataset DATASET] [-o FILE]", "print SQL views computing the per-source metrics over a dataset",
