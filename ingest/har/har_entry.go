@@ -218,8 +218,8 @@ func (r *reader) str(b []byte, j int, dst *[]byte) int {
 	return jsonwalk.EndIf(ok, end)
 }
 
-// body reads the string (or null) at b[j], a body, into *dst; one that
-// needs unescaping is unescaped into *buf.
+// body reads the string (or null) at b[j], a body, into *buf and sets
+// *dst to it.
 func (r *reader) body(b []byte, j int, buf, dst *[]byte) int {
 	switch b[j] {
 	case 'n':
@@ -228,18 +228,11 @@ func (r *reader) body(b []byte, j int, buf, dst *[]byte) int {
 	default:
 		return -1
 	}
-	s, end, plain, ok := jsonwalk.WalkString(b, j)
-	if !ok {
+	t, end, ok := jsonwalk.AppendString((*buf)[:0], b, j)
+	if *buf = t; !ok {
 		return -1
 	}
-	if !plain {
-		t, ok := jsonwalk.AppendUnescapedText((*buf)[:0], s)
-		if *buf = t; !ok { // lone surrogates or invalid UTF-8: encoding/json's U+FFFD
-			t, _, _ = jsonwalk.Text(b, j)
-		}
-		s = t
-	}
-	*dst = s
+	*dst = t
 	return end
 }
 
