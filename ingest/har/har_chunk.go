@@ -196,28 +196,9 @@ func (r *reader) details(b []byte, j int) int {
 	})
 }
 
-// choices reads the choices list (or null) at b[j], element i decoded
-// into the one already at i as encoding/json decodes a slice (headers).
+// choices reads the choices list (or null) at b[j] (decodeList).
 func (r *reader) choices(b []byte, j int) int {
-	list := &r.c.choices
-	switch b[j] {
-	case 'n':
-		clear((*list)[:cap(*list)])
-		*list = (*list)[:0]
-		return null(b, j)
-	case '[':
-	default:
-		return -1
-	}
-	n := 0
-	end := jsonwalk.WalkArray(b, j, func(j int) int {
-		if n < cap(*list) {
-			*list = (*list)[:n+1]
-		} else {
-			*list = append(*list, choice{})
-		}
-		ch := &(*list)[n]
-		n++
+	return decodeList(b, j, &r.c.choices, func(ch *choice, j int) int {
 		return r.object(b, j, choiceNames, func(k, j int) int {
 			switch k {
 			case 0:
@@ -228,10 +209,6 @@ func (r *reader) choices(b []byte, j int) int {
 			return r.nonEmpty(b, j, &ch.finish)
 		})
 	})
-	if *list = (*list)[:n]; n == 0 {
-		clear((*list)[:cap(*list)])
-	}
-	return end
 }
 
 // delta reads field k of a choice's delta at b[j].

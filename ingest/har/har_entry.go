@@ -8,8 +8,10 @@ import (
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
-// An entry is read from its bytes, already validated, as encoding/json
-// decodes it into harEntry: keys match fields as encoding/json matches
+// An entry is read from its bytes in one pass, which checks the syntax as
+// it goes (skipped values by jsonwalk.ValueEnd; an entry holding one that
+// nests near encoding/json's limit is checked again whole, reader.walked),
+// as encoding/json decodes it into harEntry: keys match fields as encoding/json matches
 // them (jsonwalk.FieldIndex: escapes decoded, the exact name first, else
 // case-insensitively), strings decode as it decodes them (jsonwalk.Text:
 // invalid UTF-8 and lone surrogates become U+FFFD), a repeated key's last
@@ -17,7 +19,8 @@ import (
 // a pointer, a slice or a map, an object met twice is merged, a list met
 // twice is decoded into the elements already there, and a json.Number may
 // be written as a string holding one. A value of another type makes
-// encoding/json refuse the entry: read returns false.
+// encoding/json refuse the entry: read returns -1, as for bytes that are
+// not JSON.
 
 // entry holds what an entry gives its event; strings are their decoded
 // bytes (in the document when it holds them as they are, else copied).
@@ -125,9 +128,9 @@ func (r *reader) response(b []byte, k, j int) int {
 	})
 }
 
-// object reads the object at b[j] (valid JSON) into a struct whose JSON
-// field names are names: field reads the value of names[k] at b[j] and
-// returns the index past it, or -1 for a value of the wrong type. Null
+// object reads the object at b[j] into a struct whose JSON field names
+// are names: field reads the value of names[k] at b[j] and returns the
+// index past it, or -1 for a value of the wrong type (or not JSON). Null
 // leaves the struct as it was.
 func (r *reader) object(b []byte, j int, names []string, field func(k, j int) int) int {
 	switch {
@@ -236,30 +239,33 @@ func (r *reader) body(b []byte, j int, buf, dst *[]byte) int {
 	return end
 }
 
-// number reads the json.Number (or null) at b[j] into *dst: a number, or
-// a string holding exactly one.
+// number reads the json.Number (or null) at b[j] into *dst.
 func (r *reader) number(b []byte, j int, dst *[]byte) int {
-	switch c := b[j]; {
-	case c == 'n':
+	if b[j] == 'n' {
 		return null(b, j)
-	case c == '"':
-		s, end, ok := jsonwalk.Text(b, j)
-		if !ok || !jsonwalk.IsNumber(s) {
-			return -1
-		}
-		*dst = s
-		return end
-	case c == '-' || c >= '0' && c <= '9':
-		end, st := jsonwalk.NumberEnd(b, j)
-		*dst = b[j:end]
-		return jsonwalk.EndIf(st == jsonwalk.OK, end)
 	}
-	return -1
+	s, end, ok := jsonwalk.NumberText(b, j)
+	if !ok {
+		return -1
+	}
+	*dst = s
+	return end
 }
 
-// headers reads the headers list (or null) at b[j] into *list, element i
-// decoded into (*list)[i] as encoding/json decodes a slice it holds.
+// headers reads the headers list (or null) at b[j] into *list.
 func (r *reader) headers(b []byte, j int, list *[]header) int {
+	return decodeList(b, j, list, func(h *header, j int) int {
+		return r.object(b, j, headerNames, func(k, j int) int {
+			return r.str(b, j, []*[]byte{&h.name, &h.value}[k])
+		})
+	})
+}
+
+// decodeList reads the list (or null) at b[j] into *list as encoding/json
+// decodes a slice it already holds: elem decodes element i into
+// (*list)[i], which holds what an earlier list of the value left there (as
+// reflect.Value.SetLen leaves it); null and [] leave an empty new slice.
+func decodeList[T any](b []byte, j int, list *[]T, elem func(e *T, j int) int) int {
 	switch b[j] {
 	case 'n':
 		clear((*list)[:cap(*list)])
@@ -272,17 +278,15 @@ func (r *reader) headers(b []byte, j int, list *[]header) int {
 	n := 0
 	end := jsonwalk.WalkArray(b, j, func(j int) int {
 		if n < cap(*list) {
-			*list = (*list)[:n+1] // what an earlier list left there, as reflect.Value.SetLen leaves it
+			*list = (*list)[:n+1]
 		} else {
-			*list = append(*list, header{})
+			var zero T
+			*list = append(*list, zero)
 		}
-		h := &(*list)[n]
 		n++
-		return r.object(b, j, headerNames, func(k, j int) int {
-			return r.str(b, j, []*[]byte{&h.name, &h.value}[k])
-		})
+		return elem(&(*list)[n-1], j)
 	})
-	if *list = (*list)[:n]; n == 0 { // encoding/json makes a new empty slice
+	if *list = (*list)[:n]; n == 0 {
 		clear((*list)[:cap(*list)])
 	}
 	return end

@@ -14,17 +14,17 @@ import (
 )
 
 // A HAR document is read whole. A json.Decoder walks it to log.entries
-// (harWalk); the entries array is split in place (entries), each element
-// validated by jsonwalk.ValueEnd as the Decoder validated it, and each entry
-// is read from its bytes as encoding/json decodes it into harEntry
-// (har_entry.go), its request and response bodies and SSE events as
-// encoding/json decodes them (har_body.go, har_chunk.go). Where the split
-// meets what is not an element, a comma or the closing bracket (a damaged or
-// cut document), the rest of the array goes to a json.Decoder (handOver),
-// which reports it in its own words; an entry of a wrong-typed value is
-// rejected in encoding/json's words (refuse). Profiles had shown the time in
-// encoding/json: the Decoder scanning every entry, a reflective Unmarshal of
-// every entry and another of every SSE event.
+// (harWalk); the entries array is split in place (entries), each entry
+// read from its bytes, its syntax checked as the Decoder checked it, as
+// encoding/json decodes it into harEntry (har_entry.go), its request and
+// response bodies and SSE events as encoding/json decodes them
+// (har_body.go, har_chunk.go). Where the split meets what is not an
+// element, a comma or the closing bracket (a damaged or cut document), the
+// rest of the array goes to a json.Decoder (handOver), which reports it in
+// its own words; an entry of a wrong-typed value is rejected in
+// encoding/json's words (refuse). Profiles had shown the time in
+// encoding/json: the Decoder scanning every entry, a reflective Unmarshal
+// of every entry and another of every SSE event.
 
 // reader reads one HAR document; its scratch is reused entry to entry.
 type reader struct {

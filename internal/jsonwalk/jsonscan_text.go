@@ -109,3 +109,21 @@ func hex4(b []byte, i int) rune {
 	}
 	return r
 }
+
+// NumberText returns the json.Number at b[j] as encoding/json decodes it:
+// a number as written, or the text of a string holding exactly one (see
+// IsNumber); ok is false for any other value. The index past the value
+// is returned; a number that ends b is taken whole.
+func NumberText(b []byte, j int) (s []byte, end int, ok bool) {
+	switch {
+	case j >= len(b):
+		return nil, j, false
+	case b[j] == '"':
+		s, end, ok = Text(b, j)
+		return s, end, ok && IsNumber(s)
+	case b[j] == '-' || b[j] >= '0' && b[j] <= '9':
+		end, st := NumberEnd(b, j)
+		return b[j:end], end, st == OK || st == More && IsNumber(b[j:end]) // More: b ends in the number
+	}
+	return nil, j, false
+}

@@ -62,3 +62,25 @@ func FuzzAppendString(f *testing.F) {
 		}
 	})
 }
+
+// FuzzNumberText checks NumberText against encoding/json decoding a value
+// into a json.Number.
+func FuzzNumberText(f *testing.F) {
+	for _, s := range []string{`5`, `-0.5e3`, `"12"`, `"\u0031"`, `""`, `"1."`, `"01"`, `01`, `null`, `true`, `"x"`, `[1]`, `1e`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var want json.Number
+		err := json.Unmarshal(b, &want)
+		if len(b) > 0 && (b[0] == 'n' || SkipWS(b, 0) > 0) {
+			return // null leaves a json.Number as it was; NumberText reads no white space
+		}
+		got, end, ok := NumberText(b, 0)
+		if ok && end < len(b) {
+			return // a value, then more bytes
+		}
+		if ok != (err == nil) || ok && string(got) != string(want) {
+			t.Fatalf("%q: %q %d %v, encoding/json %q %v", b, got, end, ok, want, err)
+		}
+	})
+}
