@@ -3,8 +3,14 @@ package har
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
@@ -36,14 +42,7 @@ func TestHARInstants(t *testing.T) {
 			if c.time != "" {
 				raw += `,"time":` + c.time
 			}
-			var e harEntry
-			if err := json.Unmarshal([]byte(raw+"}"), &e); err != nil {
-				t.Fatal(err)
-			}
-			ev, skip, reason, _ := e.event(harDefaultEndpoints)
-			if ev == nil {
-				t.Fatalf("skip %q reject %q", skip, reason)
-			}
+			ev := harOneEvent(t, raw+"}")
 			decodetest.CheckOffset(t, "start", ev.StartNs, 0, start)
 			decodetest.CheckOffset(t, "headers", ev.HeadersNs, start, c.headers)
 			decodetest.CheckOffset(t, "end", ev.EndNs, start, c.end)
@@ -52,6 +51,16 @@ func TestHARInstants(t *testing.T) {
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// harOneEvent decodes a document of the one entry and returns its event.
+func harOneEvent(t *testing.T, entry string) *schema.Event {
+	t.Helper()
+	rec := &decodetest.Recorder{}
+	if err := (Format{}).Decode(&decode.Input{R: bytes.NewReader(harDoc(entry)), Name: "x"}, rec); err != nil || len(rec.Events) != 1 {
+		t.Fatalf("%v: %+v", err, rec)
+	}
+	return &rec.Events[0].Event
+}
 
 // TestHARSSE checks chunk counting and completion on captured SSE bodies.
 func TestHARSSE(t *testing.T) {
@@ -75,8 +84,8 @@ func TestHARSSE(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ev := &schema.Event{Status: decode.Ptr(int32(200))}
-			harSSE(ev, c.body)
+			ev := harOneEvent(t, `{"startedDateTime":"2026-11-23T10:00:00Z","request":{"url":"https://x/v1/chat/completions"},`+
+				`"response":{"status":200,"content":`+harContent("text/event-stream", "", c.body)+`}}`)
 			decodetest.CheckOffset(t, "output tokens", ev.OutputTokens, 0, c.out)
 			if ev.OutputTokensSource != c.source || *ev.Completed != c.completed {
 				t.Errorf("source %q completed %v", ev.OutputTokensSource, *ev.Completed)
@@ -132,4 +141,43 @@ func FuzzHAR(f *testing.F) {
 		decodetest.FuzzDecode(t, Format{}, decode.Options{}, data)
 		decodetest.FuzzDecode(t, Format{}, decode.Options{Endpoints: []string{"/"}}, data)
 	})
+}
+
+// TestHARReadError cuts the testdata document and ends the input there
+// with a read error: before log.entries the document is not HAR; inside
+// an entry the entries the cut leaves whole are reported (as when the
+// input just ends there, without that cut's own "unexpected EOF" reject)
+// and the read error is returned; between two entries it is a reject, as
+// json.Decoder's More and Token report it; after the entries array the
+// error is never read.
+func TestHARReadError(t *testing.T) {
+	data, err := os.ReadFile("testdata/llm_chat.har")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, end := bytes.Index(data, []byte(`"entries"`)), bytes.LastIndexByte(data, ']')+1
+	for _, n := range []int{0, 100, entries + 12, len(data) / 2, end - 8, end - 5, end, len(data)} {
+		want, got := &decodetest.Recorder{}, &decodetest.Recorder{}
+		(Format{}).Decode(&decode.Input{R: bytes.NewReader(data[:n]), Name: "x"}, want)
+		r := io.MultiReader(bytes.NewReader(data[:n]), iotest.ErrReader(errors.New("disk on fire")))
+		err := (Format{}).Decode(&decode.Input{R: r, Name: "x"}, got)
+		wantErr := ""
+		switch {
+		case n < entries:
+			wantErr = "har: not a HAR document: disk on fire"
+		case n < end:
+			if k := len(want.Rejects) - 1; k >= 0 && want.Rejects[k].Detail == "unexpected EOF" {
+				wantErr, want.Rejects = "disk on fire", want.Rejects[:k]
+			} else {
+				read := bytes.TrimRight(data[:n], " \t\r\n") // the Decoder's offset: white space is not consumed
+				want.Rejects = append(want.Rejects, decodetest.RecordedNote{Line: 1 + int64(bytes.Count(read, []byte{'\n'})), Reason: "invalid json", Detail: "disk on fire"})
+			}
+		}
+		if len(want.Rejects) == 0 {
+			want.Rejects = nil
+		}
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) && !(err == nil && wantErr == "") || !reflect.DeepEqual(got, want) {
+			t.Errorf("cut at %d: %v %+v, want %q %+v", n, err, got, wantErr, want)
+		}
+	}
 }

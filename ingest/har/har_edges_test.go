@@ -1,59 +1,64 @@
 package har
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-	"math/rand/v2"
-	"net/url"
 	"os"
-	"path/filepath"
-	"reflect"
-	"slices"
 	"strings"
 	"testing"
-	"testing/iotest"
-	"time"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
-	"github.com/ttftrace/ttftrace/internal/jsonwalk"
-	"github.com/ttftrace/ttftrace/internal/textscan"
-	"github.com/ttftrace/ttftrace/schema"
 )
 
-// harRoutes decodes data by the general route alone and with the fast
-// path, under opts, and fails when the two report anything differently:
-// events, raw bytes, skips, rejects, reasons, the returned error.
-func harRoutes(t testing.TB, data []byte, opts decode.Options) {
-	t.Helper()
-	general, fast := &decodetest.RawRecorder{}, &decodetest.RawRecorder{}
-	errG := Format{}.decode(&decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h", Opts: opts}, general, false)
-	errF := Format{}.decode(&decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h", Opts: opts}, fast, true)
-	if (errG == nil) != (errF == nil) || errG != nil && errG.Error() != errF.Error() || !reflect.DeepEqual(general, fast) {
-		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", decode.TruncateDetail(string(data)), errG, general, errF, fast)
-	}
+// The edges of the format. What the decoder must report for each input of
+// harEdges is in testdata/edges/edges.golden (the usual LLM paths) and
+// edges_all.golden (every path kept), written by the route this decoder
+// replaced (a json.Decoder splitting log.entries, each entry, request body
+// and SSE event unmarshalled by encoding/json into structs), which the one
+// route was fuzzed against before that route was deleted.
+
+// TestHAREdges decodes every edge input and compares what the sink was
+// told with the edges goldens.
+func TestHAREdges(t *testing.T) {
+	decodetest.CheckEdges(t, Format{}, harEdges(), "testdata/edges/edges.golden")
+	decodetest.CheckEdges(t, harAllPaths{}, harEdges(), "testdata/edges/edges_all.golden")
 }
 
-// TestHARFastMatchesGeneral runs both routes over the testdata and the
-// benchmark input.
-func TestHARFastMatchesGeneral(t *testing.T) {
-	files, _ := filepath.Glob("testdata/*.har")
-	for _, path := range files {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, opts := range []decode.Options{{}, {Endpoints: []string{"/"}}, {Endpoints: []string{""}}} {
-			harRoutes(t, data, opts)
-		}
+// harAllPaths is the har format keeping the entries of every URL path.
+type harAllPaths struct{ Format }
+
+func (harAllPaths) Decode(in *decode.Input, sink decode.Sink) error {
+	in.Opts.Endpoints = []string{"/"}
+	return Format{}.Decode(in, sink)
+}
+
+// harEdges returns the edge inputs: each edge entry alone in a document,
+// all of them in one, the odd documents, the entries of harSemantics, and
+// the hand-made HAR of testdata cut at a few places.
+func harEdges() []string {
+	var out []string
+	entries := harEdgeEntries()
+	for _, e := range entries {
+		out = append(out, string(harDoc(e)))
 	}
-	if !testing.Short() {
-		harRoutes(t, benchHARInput(), decode.Options{})
+	out = append(out, string(harDoc(entries...)))
+	out = append(out, harEdgeDocs...)
+	for _, e := range harSemantics() {
+		out = append(out, string(harDoc(e)))
 	}
+	for _, name := range harReviewHeaders {
+		out = append(out, string(harDoc(`{"startedDateTime":"2024-05-01T10:00:00Z","time":5,"request":{"method":"POST","url":"http://h/v1/chat/completions","headers":[]},`+
+			`"response":{"status":200,"headers":[{"name":`+harQuote(name)+`,"value":"abc"}],"content":{}},"timings":{"wait":1}}`)))
+	}
+	data, err := os.ReadFile("testdata/llm_chat.har")
+	if err != nil {
+		panic(err)
+	}
+	for _, n := range []int{1, 40, 150, 700, 1421, 2300, len(data) / 2, len(data) - 40, len(data) - 6, len(data) - 2} {
+		out = append(out, string(data[:n]))
+	}
+	return out
 }
 
 // harQuote returns s as a JSON string literal.
@@ -197,8 +202,8 @@ func harEdgeEntries() []string {
 	return out
 }
 
-// harEdgeDocs are documents whose shape the fast path must read as the
-// general route does, or hand to it.
+// harEdgeDocs are documents of odd shapes: not HAR, entries not an array,
+// elements not entries, duplicated and escaped keys, damage and cuts.
 var harEdgeDocs = []string{
 	``, ` `, `{}`, `[]`, `[{"log":1}]`, `{"log":{}}`, `{"log":[]}`, `{"log":null}`, `{"log":{"entries":{}}}`, `{"log":{"entries":{"a":1}}}`,
 	`{"log":{"entries":[]}}`, `{"log":{"entries":[1,2]}}`, `{"log":{"entries":[null,"x",[],true,{}]}}`, `{"log":{"entries":null}}`,
@@ -210,211 +215,95 @@ var harEdgeDocs = []string{
 	`{"log":{"entries":[{"request":{"url":"http://h/v1/messages"}}, {"request":{"url":"http://h/v1/messages"},"x":tru}, {}]}}`,
 }
 
-// TestHARFastEdges runs both routes over hand-made edge cases: each entry
-// alone, all of them in one document, and odd document shapes.
-func TestHARFastEdges(t *testing.T) {
-	entries := harEdgeEntries()
-	for _, opts := range []decode.Options{{}, {Endpoints: []string{"/"}}} {
-		for _, e := range entries {
-			harRoutes(t, harDoc(e), opts)
-		}
-		harRoutes(t, harDoc(entries...), opts)
-		for _, d := range harEdgeDocs {
-			harRoutes(t, []byte(d), opts)
-		}
+// harEntryOf returns an entry of url whose other members are members, a
+// JSON object's members.
+func harEntryOf(url, members string) string {
+	return `{"startedDateTime":"2026-11-23T10:00:00Z","time":5,"request":{"method":"POST","url":` + harQuote(url) + `},` + members + `}`
+}
+
+// harSSEEntry returns an entry with an SSE response body of these events.
+func harSSEEntry(events ...string) string {
+	return harEntryOf("http://h/v1/chat/completions", `"response":{"status":200,"content":`+
+		harContent("text/event-stream", "", "data: "+strings.Join(events, "\n\ndata: ")+"\n\n")+`},"timings":{"wait":1}`)
+}
+
+// harDeep returns a JSON value nested n arrays deep.
+func harDeep(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+
+// harSemantics are entries that test how the fields are decoded: repeated
+// keys (merged objects, lists decoded into the elements already there,
+// null), keys matched case-insensitively or escaped, values of a wrong
+// type, nesting at encoding/json's limit (10000 deep, the entry or event
+// counted), and the SSE events' own such cases.
+func harSemantics() []string {
+	const url = "http://h/v1/chat/completions"
+	tp := `"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"`
+	return []string{
+		`{"request":{"url":"http://h/v1/messages"},"request":{"method":"POST"},"startedDateTime":"2026-11-23T10:00:00Z","response":{"status":200},"response":{"content":{"mimeType":"application/json","text":"{\"id\":\"a\"}"}}}`,
+		harEntryOf(url, `"request":{"url":"`+url+`","headers":[{"name":"x-request-id","value":"a"},{"name":"traceparent","value":`+tp+`}],"headers":[{"value":"b"}],"headers":[{},{}]}`),
+		harEntryOf(url, `"request":{"url":"`+url+`","headers":[{"name":"x-request-id","value":"a"},{"name":"traceparent","value":`+tp+`}],"headers":null,"headers":[{},{"value":"c"}]}`),
+		harEntryOf(url, `"request":{"url":"`+url+`","headers":[{"name":"x-request-id","value":"a"},{"name":"traceparent","value":`+tp+`}],"headers":[],"headers":[{},{}]}`),
+		harEntryOf(url, `"request":{"url":"`+url+`","headers":[{"name":"x-request-id","value":"a"},null,{"name":"X-Request-Id","value":"c"}],"headers":[{"value":"b"},null]}`),
+		harEntryOf(url, `"response":{"status":200,"headers":[{"name":"request-id","value":"a"}],"headers":[{"name":"x-request-id"},{"name":"x-request-id","value":"a"},{"name":"x-request-id","value":"b"}]}`),
+		harEntryOf(url, `"request":{"url":"`+url+`","postData":{"text":"{\"model\":\"a\"}"},"postData":null}`),
+		harEntryOf(url, `"request":{"url":"`+url+`","postData":{"text":"{\"model\":\"a\"}"},"postData":null,"postData":{}}`),
+		harEntryOf(url, `"request":{"url":"`+url+`","postData":{"text":"{\"model\":\"a\"}"},"postData":{"mimeType":"x"}}`),
+		harEntryOf(url, `"request":{"url":"`+url+`","postData":{"text":"{\"model\":\"a\",\"stream\":true}","text":"{\"stream\":false}"}}`),
+		harEntryOf(url, `"request":{"url":"`+url+`","postData":{"text":"{\"model\":\"m\",\"x\":`+harDeep(9999)+`}"}}`),
+		harEntryOf(url, `"request":{"url":"`+url+`","postData":{"text":"{\"model\":\"m\",\"x\":`+harDeep(10000)+`}"}}`),
+		harEntryOf(url, `"request":{"url":"`+url+`","postData":{"text":"{\"MODEL\":\"m\",\"\u017ftream\":true,\"model\":null}"}}`),
+		harEntryOf(url, `"request":{"url":"`+url+`","postData":{"text":"{\"model\":\"m\",\"stream\":1}"}}`),
+		harEntryOf(url, `"request":{"url":"`+url+`","postData":{"text":"{\"model\":\"m\",\"stream\":true,\"stream\":null}"}}`),
+		harEntryOf(url, `"request":{"url":"`+url+`","postData":{"text":"  "}}`),
+		harEntryOf(url, `"timings":{"wait":5},"timings":{"send":1}`),
+		harEntryOf(url, `"timings":{"wait":5},"timings":null`),
+		harEntryOf(url, `"timings":{"wait":5},"timings":null,"timings":{"send":2}`),
+		harEntryOf(url, `"timings":{"comment":"slow"}`),
+		harEntryOf(url, `"timings":{"Wait":1,"wait":2,"WAIT":"x"}`),
+		harEntryOf(url, `"timings":{"wait":"2.5","send":"-1","blocked":""}`),
+		harEntryOf(url, `"timings":{"wait":2},"TIMINGS":{"dns":1},"Timings":null`),
+		harEntryOf(url, `"response":{"status":200},"response":{"status":null},"response":{"headers":null}`),
+		harEntryOf(url, `"response":{"status":200,"status":0}`),
+		harEntryOf(url, `"response":{"status":200,"content":{"mimeType":"text/event-stream","text":"data: [DONE]\n"},"content":{"text":"data: {}\n"}}`),
+		harEntryOf(url, `"response":{"status":200,"content":{"mimeType":"text/event-stream","encoding":"base64","text":"ZGF0YTogW0RPTkVdCg=="},"content":{"encoding":null}}`),
+		harEntryOf(url, `"response":{"status":200,"content":{"mimeType":"application/json","text":"{\"id\":\"a\"}","encoding":"base64"}}`),
+		harEntryOf(url, `"response":{"status":200,"content":{"mimeType":"application/json","encoding":"base64","text":"e30="}}`),
+		`{"STARTEDDATETIME":"2026-11-23T10:00:00Z","REQUEST":{"URL":"` + url + `","HEADERS":[{"NAME":"x-request-id","VALUE":"r"}]},"Response":{"Status":201},"TIME":3}`,
+		`{"\u017ftartedDateTime":"2026-11-23T10:00:00Z","\u0072equest":{"ur\u006c":"` + url + `"},"response":{"st\u0061tus":200}}`,
+		`{"startedDateTime":"2026-11-23T10:00:00Z","request":{"url":"` + url + `","method":5}}`,
+		`{"startedDateTime":"2026-11-23T10:00:00Z","request":{"url":"` + url + `","postData":"x"}}`,
+		`{"startedDateTime":"2026-11-23T10:00:00Z","request":{"url":"` + url + `","headers":[{"name":"a","value":true}]}}`,
+		`{"startedDateTime":"2026-11-23T10:00:00Z","request":{"url":"` + url + `","postData":{"mimeType":1}}}`,
+		`{"startedDateTime":"2026-11-23T10:00:00Z","request":{"url":"` + url + `"},"response":{"content":{"encoding":[]}}}`,
+		`{"startedDateTime":"2026-11-23T10:00:00Z","request":{"url":"` + url + `"},"time":"","timings":{}}`,
+		`{"startedDateTime":"2026-11-23T10:00:00Z","request":{"url":"` + url + `"},"time":"1e3"}`,
+		`{"startedDateTime":"2026-11-23T10:00:00Z","request":{"url":"` + url + `"},"time":1,"time":null}`,
+		`{"startedDateTime":"2026-11-23T10:00:00Z","request":{"url":"` + url + `","x":` + harDeep(9997) + `}}`,
+		`{"startedDateTime":"2026-11-23T10:00:00Z","request":{"url":"` + url + `","x":` + harDeep(9998) + `}}`,
+		`{"startedDateTime":"2026-11-23T10:00:00Z","request":{"url":"` + url + `","x":` + harDeep(9999) + `}}`,
+		`{"startedDateTime":"2026-11-23T10:00:00Z","request":{"url":"` + url + `"},"x":` + harDeep(10000) + `}`,
+		`{"startedDateTime":"2026-11-23T10:00:00Z","request":{"url":"` + url + "\xff" + `","headers":[{"name":"x-request-id","value":"a` + "\xc3" + `b"}]}}`,
+		`{"startedDateTime":"2026-11-23T10:00:00Z","request":{"url":"` + url + `","headers":[{"name":"x-request-id","value":"\udc00\ud800x"}]}}`,
+		`{"response":{"status":500,"content":{"mimeType":"application/json","text":"{\"id\":\"e\"}"}},"timings":{"wait":9,"receive":1},"request":{"url":"` + url + `"},"startedDateTime":"2026-11-23T10:00:00+02:00"}`,
+		harSSEEntry(`{"choices":[{"delta":{"content":"x"}}],"choices":[{}]}`, `{"choices":[{"delta":{"content":"x"}}],"choices":[]}`, `[DONE]`),
+		harSSEEntry(`{"choices":[{"delta":{"content":"x"}},{"text":"y"}],"choices":null,"choices":[{},{}]}`),
+		harSSEEntry(`{"choices":[{"delta":{"content":"x"}},{"finish_reason":"stop"}],"choices":[{"delta":null}],"choices":[{},{}]}`),
+		harSSEEntry(`{"usage":{"completion_tokens":5},"usage":null}`, `{"choices":[{"delta":{"content":"x"}}]}`),
+		harSSEEntry(`{"usage":{"completion_tokens":5},"usage":{"prompt_tokens":1}}`),
+		harSSEEntry(`{"message":{"id":"m1"},"message":{"model":"x","usage":{"input_tokens":3}}}`, `{"message":{"id":"m2","usage":{"input_tokens":3}},"message":null}`),
+		harSSEEntry(`{"token":{"text":"a","special":true},"token":{"text":"b"}}`, `{"token":{"text":"a","special":true},"token":null,"token":{"text":"b"}}`),
+		harSSEEntry(`{"details":{"finish_reason":"stop","generated_tokens":4},"details":null}`, `{"details":{"generated_tokens":4},"details":{"generated_tokens":null}}`),
+		harSSEEntry(`{"choices":[{"delta":{"tool_calls":[1],"tool_calls":null}}]}`, `{"choices":[{"delta":{"tool_calls":[ ]}}]}`, `{"choices":[{"delta":{"tool_calls":""}}]}`),
+		harSSEEntry(`{"CHOICES":[{"DELTA":{"CONTENT":"x"}}],"ID":"c1","Model":"m"}`, `{"to\u212aen":{"text":"a","\u017fpecial":false}}`, `{"choices":[{"Finish_Reason":"stop"}]}`),
+		harSSEEntry(`{"usage":{"completion_tokens":"5"}}`, `{"usage":{"completion_tokens":5.0}}`, `{"id":5}`, `{"choices":{}}`, `{"choices":[1]}`, `{"token":{"special":"no"}}`),
+		harSSEEntry(`{"id":"a`+"\xff"+`","model":"\ud800"}`, `{"response":{"id":"r","usage":{"output_tokens":2}},"response":{"usage":null}}`),
+		harSSEEntry(`{"x":`+harDeep(9999)+`,"choices":[{"text":"a"}]}`, `{"x":`+harDeep(10000)+`,"choices":[{"text":"b"}]}`),
+		harSSEEntry(`{"choices":[{"delta":{"content":"x","tool_calls":`+harDeep(9996)+`}}]}`, `{"choices":[{"delta":{"content":"x","tool_calls":`+harDeep(9997)+`}}]}`),
+		harSSEEntry(``, ` `, `{}`, `{} {}`, `{"type":"message_stop"}`),
 	}
 }
 
-// TestHARFastDamaged runs both routes over the testdata document cut at
-// every few bytes and with bytes replaced.
-func TestHARFastDamaged(t *testing.T) {
-	data, err := os.ReadFile("testdata/llm_chat.har")
-	if err != nil {
-		t.Fatal(err)
-	}
-	step := 7
-	if testing.Short() {
-		step = 97
-	}
-	for n := 0; n < len(data); n += step {
-		harRoutes(t, data[:n], decode.Options{})
-	}
-	rnd := rand.New(rand.NewPCG(1, 2))
-	for range 300 {
-		b := bytes.Clone(data)
-		for range 1 + rnd.IntN(4) {
-			b[rnd.IntN(len(b))] = `{}[]",:\0123456789abcdefu -.eEnt`[rnd.IntN(32)]
-		}
-		harRoutes(t, b, decode.Options{})
-	}
-}
-
-// FuzzHARFast checks that the fast path reports what the general route
-// does.
-func FuzzHARFast(f *testing.F) {
-	decodetest.SeedFuzz(f, "testdata")
-	for _, e := range harEdgeEntries() {
-		f.Add(harDoc(e))
-	}
-	for _, d := range harEdgeDocs {
-		f.Add([]byte(d))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		harRoutes(t, data, decode.Options{})
-		harRoutes(t, data, decode.Options{Endpoints: []string{"/"}})
-	})
-}
-
-// harStringAgrees checks harString and harUnescape against jsonwalk.WalkString
-// and jsonwalk.AppendUnescaped on the string literal at the start of b.
-func harStringAgrees(t *testing.T, b []byte) {
-	t.Helper()
-	s, end, plain, ok := harString(b, 0)
-	ws, wend, wplain, wok := jsonwalk.WalkString(b, 0)
-	if ok != wok || ok && (!bytes.Equal(s, ws) || end != wend || plain != wplain) {
-		t.Fatalf("string %q: %q %d %v %v, jsonWalkString %q %d %v %v", b, s, end, plain, ok, ws, wend, wplain, wok)
-	}
-	u, uend, exact := harUnescape([]byte("junk"), b, 0)
-	if (uend >= 0) != ok || ok && uend != end {
-		t.Fatalf("unescape %q: end %d, want %d", b, uend, end)
-	}
-	if ok {
-		want, wexact := jsonwalk.AppendUnescaped(nil, b[:end])
-		if exact != wexact || exact && !bytes.Equal(u, want) {
-			t.Fatalf("unescape %q: %q %v, jsonAppendUnescaped %q %v", b, u, exact, want, wexact)
-		}
-	}
-}
-
-// TestHARFastHelpers checks the in-place readers against the functions
-// they stand for on random strings of the bytes that matter to them.
-func TestHARFastHelpers(t *testing.T) {
-	rnd := rand.New(rand.NewPCG(3, 4))
-	// gen returns one of the templates with a few bytes replaced by bytes
-	// of alphabet, inserted or deleted.
-	gen := func(alphabet string, templates ...string) string {
-		b := []byte(templates[rnd.IntN(len(templates))])
-		for range rnd.IntN(3) {
-			i := rnd.IntN(len(b) + 1)
-			c := alphabet[rnd.IntN(len(alphabet))]
-			switch {
-			case rnd.IntN(3) == 0:
-				b = append(b[:i], append([]byte{c}, b[i:]...)...)
-			case i < len(b) && rnd.IntN(2) == 0:
-				b = append(b[:i], b[i+1:]...)
-			case i < len(b):
-				b[i] = c
-			}
-		}
-		return string(b)
-	}
-	for range 200000 {
-		u := gen("aZ09:/?#%@[]._~-+ \x01\x7f\xc3\xa9", "http://h/v1/chat/completions", "https://api.x.com:443/v1/messages?a=b",
-			"HTTP://h:80/", "h2c://h/x", "http://[::1]:80/generate", "/v1/completions", "x:/generate", "http://u@h/x%41y", "")
-		want, err := url.Parse(u)
-		if got, ok := harURLPath([]byte(u)); ok != (err == nil) || ok && string(got) != want.Path {
-			t.Fatalf("url %q: %q %v, url.Parse %v", u, got, ok, err)
-		}
-		s := gen("0123456789:-+.TZ,t ", "2026-11-23T10:00:00.123+01:00", "2024-02-29T23:59:59.1234567891Z", "0000-01-01T00:00:00Z",
-			"9999-12-31T23:59:59-23:59", "2026-11-23T10:00:00.5-00:30", "")
-		tm, err := time.Parse(time.RFC3339Nano, s)
-		y := tm.UTC().Year()
-		partly := y == 1677 || y == 2262 // int64 ns hold 1677-09-21…2262-04-11
-		got, gerr := harStartNs([]byte(s))
-		if !partly && (gerr == nil) != (err == nil && y > 1677 && y < 2262) || gerr == nil && got != tm.UnixNano() {
-			t.Fatalf("time %q: %d %v, time.Parse %v %v", s, got, gerr, tm.UnixNano(), err)
-		}
-		tp := gen("0123456789abcdefABx- \t", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "00-0X4BF92F3577B34DA6A3CE929D0E0E4736-a-b",
-			" 00-00000000000000000000000000000000-00f067aa0ba902b7-01 ", "x-0x4bf92f3577b34da6a3ce929d0e0e4736-y-z-w", "")
-		if got, want := harTraceID([]byte(tp)), decode.TraceIDFromTraceparent(tp); got != want {
-			t.Fatalf("traceparent %q: %q, TraceIDFromTraceparent %q", tp, got, want)
-		}
-		ws := gen(" \n\r\tx", "  \n        \n", "\n                   x", " ", "\t\t\r\n  ", "")
-		for i := range len(ws) + 1 {
-			if got, want := jsonwalk.SkipWS([]byte(ws), i), jsonwalk.SkipWS([]byte(ws), i); got != want {
-				t.Fatalf("white space %q at %d: %d, jsonSkipWS %d", ws, i, got, want)
-			}
-		}
-		str := gen("\"\\/bnu0aF \x01\x1f\x7f\xc3\xa9\xff\xed\xa0", `"plain text of some length, long enough"`, `"a\"b\\c\/d\n\u00e9\ud83d\ude00 e"`,
-			`"caf\u00e9 \u0041"`, "\"caf\xc3\xa9 \xff\"", `""`, `"`)
-		harStringAgrees(t, []byte(str))
-		if tk := gen("abcdeiklnorstvw", harTimingNames[:]...); harTimingIndex([]byte(tk)) != slices.Index(harTimingNames[:], tk) {
-			t.Fatalf("timing %q: %d", tk, harTimingIndex([]byte(tk)))
-		}
-		key := gen("kKsSuU\\_\xe2\x84\xaaxX0", "url", "URL", "postData", "content", "finish_reason", "xurl", "\\u0075rl", "")
-		names := []string{"url", "postData", "content", "finish_reason", "k", "s"}
-		k, ok := harKey([]byte(key), newHarNames(names...))
-		// harKey may be sure where jsonwalk.StructKey is not: a key whose first byte
-		// is plain ASCII and starts no name matches none after unescaping.
-		wk, wok := jsonwalk.StructKey([]byte(key), names)
-		sure := len(key) > 0 && key[0] < 0x80 && key[0] != '\\' && !strings.ContainsAny(strings.ToLower(key[:1]), "upcfks")
-		if wok && (k != wk || !ok) || !wok && ok && !(k == -1 && sure) {
-			t.Fatalf("key %q: %d %v, jsonStructKey %d %v", key, k, ok, wk, wok)
-		}
-		n := gen("0123456789.eE-+", "-1", "0.5", "1483.0", "123456789012.1234567", "1e3", "-0.25", "")
-		v, ok := textscan.DecimalScaled(n, 6)
-		if got, gotOK := textscan.DecimalScaledBytes([]byte(n), 6); gotOK != ok || got != v {
-			t.Fatalf("ms %q: %d %v, decimalScaled %d %v", n, got, gotOK, v, ok)
-		}
-	}
-}
-
-// BenchmarkHARRoutes compares the routes on the benchmark input and on a
-// real Chrome export (testdata, its entries repeated to 16 MB: a page, its
-// images and scripts, two of them kept by the testdata's endpoints), with
-// input per CPU-second.
-func BenchmarkHARRoutes(b *testing.B) {
-	var doc struct {
-		Log struct {
-			Entries []json.RawMessage `json:"entries"`
-		} `json:"log"`
-	}
-	chrome, err := os.ReadFile("testdata/mitmproxy_chrome.har")
-	if err != nil || json.Unmarshal(chrome, &doc) != nil {
-		b.Fatal(err)
-	}
-	chrome = append(append([]byte(`{"log": {"version": "1.2", "entries": `), decodetest.BenchArray(doc.Log.Entries)...), "}}\n"...)
-	for _, in := range []struct {
-		name string
-		data []byte
-		opts decode.Options
-	}{{"bench", benchHARInput(), decode.Options{}}, {"chrome", chrome, decodetest.BenchOpts(b, "testdata/mitmproxy_chrome.har")}} {
-		for _, fast := range []bool{true, false} {
-			b.Run(in.name+map[bool]string{true: "/fast", false: "/general"}[fast], func(b *testing.B) {
-				decodetest.BenchDecodeCPU(b, harRoute{fast}, in.data, in.opts)
-			})
-		}
-	}
-}
-
-// harRoute is the har format decoding by one route.
-type harRoute struct{ fast bool }
-
-func (harRoute) Name() string      { return "har" }
-func (harRoute) Source() string    { return schema.SourceClient }
-func (harRoute) Describe() string  { return "" }
-func (harRoute) Sniff([]byte) bool { return false }
-func (r harRoute) Decode(in *decode.Input, sink decode.Sink) error {
-	return Format{}.decode(in, sink, r.fast)
-}
-
-// TestHARFastReadError checks that a read error is reported as the general
-// route reports it, after the entries read before it (none when the error
-// comes after the entries array, which the general route never reads).
-func TestHARFastReadError(t *testing.T) {
-	data, err := os.ReadFile("testdata/llm_chat.har")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range []int{0, 100, len(data) / 2, len(data)} {
-		var recs [2]decodetest.RawRecorder
-		var errs [2]error
-		for k, fast := range []bool{false, true} {
-			r := io.MultiReader(bytes.NewReader(data[:n]), iotest.ErrReader(errors.New("disk on fire")))
-			errs[k] = Format{}.decode(&decode.Input{R: r, Name: "x"}, &recs[k], fast)
-		}
-		if fmt.Sprint(errs[0]) != fmt.Sprint(errs[1]) || !reflect.DeepEqual(recs[0], recs[1]) {
-			t.Fatalf("cut at %d: general %v %+v, fast %v %+v", n, errs[0], recs[0], errs[1], recs[1])
-		}
-	}
-}
+// harReviewHeaders are response id headers whose names lower to an id
+// header's through a non-ASCII letter (U+0130 lowers to 'i'): longer than
+// the name they lower to.
+var harReviewHeaders = []string{"x-l\u0130tellm-call-id", "x-l\u0130tellm-call-\u0130d", "x-request-\u0130d", "X-REQUEST-\u0130D"}
