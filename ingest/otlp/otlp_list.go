@@ -7,63 +7,20 @@ import "github.com/ttftrace/ttftrace/internal/jsonwalk"
 // other) are matched to fields as it matches them, and a list field given
 // more than once is decoded element over element.
 
-// otlpList is a list field of a struct as encoding/json fills it from the
-// arrays given for it: each array is decoded over the elements of the
-// arrays before it (element i of a later array is read on top of element i
-// of the earlier ones), and null or [] starts afresh. The first array is
-// read as it comes; when more follow, the field is read again from all of
-// them (overlay).
+// otlpList is a list field of a struct as encoding/json fills it
+// (jsonwalk.List), and whether anything was read into it.
 type otlpList struct {
-	first  int   // the first array since the last null or []
-	arrays []int // all of them, when there is more than one
-	n      int
-	dirty  bool // something was read into the field (which starts empty)
+	jsonwalk.List
+	dirty bool // something was read into the field (which starts empty)
 }
-
-// add records an array at b[j], reporting whether it is the first since
-// the last null or [] (the caller reads it then).
-func (l *otlpList) add(b []byte, j int) bool {
-	if k := jsonwalk.SkipWS(b, j+1); k < len(b) && b[k] == ']' {
-		l.reset()
-		return false
-	}
-	switch l.n {
-	case 0:
-		l.first = j
-	case 1:
-		l.arrays = append(l.arrays[:0], l.first, j)
-	default:
-		l.arrays = append(l.arrays, j)
-	}
-	l.n++
-	return l.n == 1
-}
-
-// reset starts the list afresh (null or []).
-func (l *otlpList) reset() { l.n, l.arrays = 0, l.arrays[:0] }
 
 // overlay calls read with the sources of every element of the list's
 // arrays (element k of each array that has one, in order); keep is false
 // for elements past the last array's length, which encoding/json decodes
 // (and may refuse) but drops.
 func (f *otlpReader) overlay(b []byte, l *otlpList, read func(srcs []int, keep bool)) {
-	elems := make([][]int, len(l.arrays))
-	longest := 0
-	for i, a := range l.arrays {
-		jsonwalk.WalkArray(b, a, func(e int) int {
-			elems[i] = append(elems[i], e)
-			return f.skip(b, e)
-		})
-		longest = max(longest, len(elems[i]))
-	}
-	last := len(elems[len(elems)-1])
-	for k := range longest {
-		var srcs []int
-		for _, el := range elems {
-			if k < len(el) {
-				srcs = append(srcs, el[k])
-			}
-		}
+	elems, last := l.Elements(b, func(e int) int { return f.skip(b, e) })
+	for k, srcs := range elems {
 		read(srcs, k < last)
 	}
 }

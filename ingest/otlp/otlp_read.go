@@ -197,17 +197,17 @@ func (f *otlpReader) resourceSpans(b []byte, i int) int {
 			return f.wrongType(b, j)
 		case k == 2:
 			if b[j] == 'n' {
-				libs.reset()
+				libs.Reset()
 			} else {
-				libs.add(b, j) // read after scopeSpans
+				libs.Add(b, j) // read after scopeSpans
 			}
 			return f.skip(b, j)
 		case b[j] == 'n':
-			scopes.reset()
+			scopes.Reset()
 			f.truncate(first)
 			return jsonwalk.WalkLiteral(b, j, "null")
-		case !scopes.add(b, j):
-			if scopes.n == 0 {
+		case !scopes.Add(b, j):
+			if scopes.N == 0 {
 				f.truncate(first)
 			}
 			return f.skip(b, j)
@@ -219,7 +219,7 @@ func (f *otlpReader) resourceSpans(b []byte, i int) int {
 		return -1
 	}
 	f.attrsDone(b, &f.resources[res], &attrs)
-	if scopes.n > 1 {
+	if scopes.N > 1 {
 		f.truncate(first)
 		f.scopes(b, &scopes, res)
 	}
@@ -231,9 +231,9 @@ func (f *otlpReader) resourceSpans(b []byte, i int) int {
 // scopeSpans, read as it came).
 func (f *otlpReader) scopes(b []byte, l *otlpList, res int) {
 	switch {
-	case l.n == 1:
-		jsonwalk.WalkArray(b, l.first, func(e int) int { return f.scope(b, []int{e}, res) })
-	case l.n > 1:
+	case l.N == 1:
+		jsonwalk.WalkArray(b, l.First, func(e int) int { return f.scope(b, []int{e}, res) })
+	case l.N > 1:
 		f.overlay(b, l, func(srcs []int, keep bool) {
 			m := f.mark()
 			if f.scope(b, srcs, res); !keep {
@@ -271,15 +271,12 @@ func (f *otlpReader) truncate(m otlpMark) {
 }
 
 // skip validates the JSON value at b[j] and returns the index past it, or
-// -1 for bytes that are not JSON. A value nesting deeper than the walker's
-// bound marks the document for encoding/json's own depth check.
+// -1 for bytes that are not JSON; a deep value marks the document for
+// encoding/json's own depth check.
 func (f *otlpReader) skip(b []byte, j int) int {
-	end, st, grown := jsonwalk.ValueEnd(b, j, f.stack)
-	f.stack = grown[:0]
-	if cap(grown) > jsonwalk.WalkMaxDepth {
-		f.stack, f.deep = nil, true
-	}
-	return jsonwalk.EndIf(st == jsonwalk.OK, end)
+	end, deep := jsonwalk.SkipDeep(b, j, &f.stack)
+	f.deep = f.deep || deep
+	return end
 }
 
 // emit reports the spans read: a span encoding/json would refuse is

@@ -96,27 +96,13 @@ func (f *otlpReader) raw(b []byte, j int, dst *[]byte) int {
 // eventList reads a span's events array (or null) at b[j].
 func (f *otlpReader) eventList(b []byte, j int, s *otlpReadSpan, l *otlpList) int {
 	start := otlpMark{len(f.spans), s.firstEvent}
-	switch {
-	case b[j] == 'n':
-		l.reset()
-		f.truncate(start)
-		return jsonwalk.WalkLiteral(b, j, "null")
-	case b[j] != '[':
-		return f.wrongType(b, j)
-	case !l.add(b, j):
-		if l.n == 0 {
-			f.truncate(start)
-		}
-		return f.skip(b, j)
-	}
-	f.truncate(start)
-	return jsonwalk.WalkArray(b, j, func(e int) int { return f.event(b, []int{e}) })
+	return f.list(b, j, l, func() { f.truncate(start) }, func(e int) int { return f.event(b, []int{e}) })
 }
 
 // eventsDone reads a span's events again from all of their arrays when
 // there were several.
 func (f *otlpReader) eventsDone(b []byte, s *otlpReadSpan, l *otlpList) {
-	if l.n < 2 {
+	if l.N < 2 {
 		return
 	}
 	f.truncate(otlpMark{len(f.spans), s.firstEvent})

@@ -19,28 +19,38 @@ import (
 // the prefix bits of all, as a map of the attributes would hold them (a
 // later non-nil value of a key wins).
 func (f *otlpReader) attrList(b []byte, j int, set *otlpAttrSet, l *otlpList) int {
+	return f.list(b, j, l, func() { l.clear(set) }, func(e int) int {
+		l.dirty = true
+		return f.kv(b, []int{e}, set)
+	})
+}
+
+// list reads the array (or null) at b[j] given for a list field l: clear
+// empties what was read into the field, elem reads an element. Only the
+// first array since null or [] is read here; the caller reads the field
+// again from all of them when there were several (overlay).
+func (f *otlpReader) list(b []byte, j int, l *otlpList, clear func(), elem func(e int) int) int {
 	switch {
 	case b[j] == 'n':
-		l.reset()
-		l.clear(set)
+		l.Reset()
+		clear()
 		return jsonwalk.WalkLiteral(b, j, "null")
 	case b[j] != '[':
 		return f.wrongType(b, j)
-	case !l.add(b, j):
-		if l.n == 0 { // []
-			l.clear(set)
+	case !l.Add(b, j):
+		if l.N == 0 { // []
+			clear()
 		}
 		return f.skip(b, j)
 	}
-	l.clear(set)
-	l.dirty = true
-	return jsonwalk.WalkArray(b, j, func(e int) int { return f.kv(b, []int{e}, set) })
+	clear()
+	return jsonwalk.WalkArray(b, j, elem)
 }
 
 // attrsDone reads the attributes again from all of their arrays when there
 // were several.
 func (f *otlpReader) attrsDone(b []byte, set *otlpAttrSet, l *otlpList) {
-	if l.n < 2 {
+	if l.N < 2 {
 		return
 	}
 	*set = otlpAttrSet{}
@@ -250,7 +260,7 @@ func (f *otlpReader) anyMember(b []byte, k, j int, a *otlpAny, build bool, depth
 			a.hasBool = false
 		case 4:
 			a.hasArr, a.arr = false, nil
-			a.values.reset()
+			a.values.Reset()
 		}
 		return jsonwalk.WalkLiteral(b, j, "null")
 	case k == 0 && b[j] == '"':
@@ -279,13 +289,13 @@ func (f *otlpReader) anyMember(b []byte, k, j int, a *otlpAny, build bool, depth
 func (f *otlpReader) values(b []byte, j int, a *otlpAny, build bool, depth int) int {
 	switch {
 	case b[j] == 'n':
-		a.values.reset()
+		a.values.Reset()
 		a.arr = a.arr[:0]
 		return jsonwalk.WalkLiteral(b, j, "null")
 	case b[j] != '[':
 		return f.wrongType(b, j)
-	case !a.values.add(b, j):
-		if a.values.n == 0 {
+	case !a.values.Add(b, j):
+		if a.values.N == 0 {
 			a.arr = a.arr[:0]
 		}
 		return f.skip(b, j)
@@ -303,7 +313,7 @@ func (f *otlpReader) values(b []byte, j int, a *otlpAny, build bool, depth int) 
 // valuesDone reads an AnyValue's values again from all of their arrays
 // when there were several.
 func (f *otlpReader) valuesDone(b []byte, a *otlpAny, build bool, depth int) {
-	if a.values.n < 2 {
+	if a.values.N < 2 {
 		return
 	}
 	a.arr = a.arr[:0]

@@ -41,7 +41,7 @@ type tgiJSONRead struct {
 	fieldsMessage      []byte // fields.message when a string
 	span               tgiSpan
 	hasSpan            bool // span is an object, not null
-	spans              tgiList
+	spans              jsonwalk.List
 }
 
 // parseJSON reads a JSON record line (isJSONRecord) into d.rec; it returns
@@ -50,7 +50,7 @@ func (d *tgiReader) parseJSON(b []byte) error {
 	j := tgiJSONRead{span: tgiSpan{at: tgiNoFields}}
 	d.deep, d.refused = false, false
 	end := jsonwalk.WalkObject(b, 0, func(key []byte, i int) int { return d.jsonMember(&j, b, key, i) })
-	if end >= 0 && j.spans.n > 1 {
+	if end >= 0 && j.spans.N > 1 {
 		d.spansOverlay(b, &j.spans)
 	}
 	if end < 0 || jsonwalk.SkipWS(b, end) != len(b) || d.refused || d.deep && !json.Valid(b) {
@@ -92,7 +92,7 @@ func (d *tgiReader) jsonMember(j *tgiJSONRead, b, key []byte, i int) int {
 	case c == 'n' && k == 4:
 		j.span, j.hasSpan = tgiSpan{at: tgiNoFields}, false
 	case c == 'n' && k == 5:
-		j.spans.reset()
+		j.spans.Reset()
 		d.rec.spans = d.rec.spans[:0]
 	case c == 'n': // a null string leaves it as it is
 	case k <= 2 && c == '"':
@@ -146,8 +146,8 @@ func (d *tgiReader) jsonFields(j *tgiJSONRead, b []byte, i int) int {
 // jsonSpans reads the "spans" array (the first since null or []; later
 // ones are merged by spansOverlay).
 func (d *tgiReader) jsonSpans(j *tgiJSONRead, b []byte, i int) int {
-	if !j.spans.add(b, i) {
-		if j.spans.n == 0 {
+	if !j.spans.Add(b, i) {
+		if j.spans.N == 0 {
 			d.rec.spans = d.rec.spans[:0]
 		}
 		return d.skip(b, i)
@@ -226,15 +226,11 @@ func (d *tgiReader) jsonAny(b []byte, i int) int {
 }
 
 // skip validates the JSON value at b[i] and returns the index past it, or
-// -1. A value nesting deeper than the walker's bound marks the line for
-// encoding/json's own depth check.
+// -1; a deep value marks the line for encoding/json's own depth check.
 func (d *tgiReader) skip(b []byte, i int) int {
-	end, st, grown := jsonwalk.ValueEnd(b, i, d.stack)
-	d.stack = grown[:0]
-	if cap(grown) > jsonwalk.WalkMaxDepth {
-		d.stack, d.deep = nil, true
-	}
-	return jsonwalk.EndIf(st == jsonwalk.OK, end)
+	end, deep := jsonwalk.SkipDeep(b, i, &d.stack)
+	d.deep = d.deep || deep
+	return end
 }
 
 // jsonText renders a JSON value as the text form would show it unquoted:
@@ -270,62 +266,20 @@ func (d *tgiReader) jsonText(v []byte) []byte {
 	return d.unesc[n:]
 }
 
-// tgiList is a list field as encoding/json fills it from the arrays given
-// for it: each array is decoded over the elements of the arrays before it,
-// and null or [] starts afresh.
-type tgiList struct {
-	first  int   // the first array since the last null or []
-	arrays []int // all of them, when there is more than one
-	n      int
-}
-
-// add records an array at b[j], reporting whether it is the first since
-// the last null or [] (the caller reads it then).
-func (l *tgiList) add(b []byte, j int) bool {
-	if k := jsonwalk.SkipWS(b, j+1); k < len(b) && b[k] == ']' {
-		l.reset()
-		return false
-	}
-	switch l.n {
-	case 0:
-		l.first = j
-	case 1:
-		l.arrays = append(l.arrays[:0], l.first, j)
-	default:
-		l.arrays = append(l.arrays, j)
-	}
-	l.n++
-	return l.n == 1
-}
-
-// reset starts the list afresh.
-func (l *tgiList) reset() { l.n, l.arrays = 0, l.arrays[:0] }
-
 // spansOverlay reads the spans again from all the arrays of "spans": span
 // k is the map of element k of each array that has one, merged in order
 // (null empties it), as encoding/json decodes into the maps it already
-// holds; spans past the last array's length are dropped.
-func (d *tgiReader) spansOverlay(b []byte, l *tgiList) {
-	elems := make([][]int, len(l.arrays))
-	for i, a := range l.arrays {
-		jsonwalk.WalkArray(b, a, func(e int) int {
-			elems[i] = append(elems[i], e)
-			return d.skip(b, e)
-		})
-	}
-	longest, last := 0, len(elems[len(elems)-1])
-	for _, el := range elems {
-		longest = max(longest, len(el))
-	}
+// holds; spans past the last array's length are read for encoding/json's
+// errors only.
+func (d *tgiReader) spansOverlay(b []byte, l *jsonwalk.List) {
+	elems, last := l.Elements(b, func(e int) int { return d.skip(b, e) })
 	d.rec.spans = d.rec.spans[:0]
-	for k := range longest {
+	for k, srcs := range elems {
 		sp := tgiSpan{at: tgiNoFields}
-		for _, el := range elems {
-			if k < len(el) {
-				d.jsonSpanFrom(b, el[k], &sp)
-			}
+		for _, e := range srcs {
+			d.jsonSpanFrom(b, e, &sp)
 		}
-		if k < last { // the others are read for encoding/json's errors only
+		if k < last {
 			d.rec.spans = append(d.rec.spans, sp)
 		}
 	}
