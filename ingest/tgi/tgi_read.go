@@ -41,7 +41,7 @@ type tgiReader struct {
 // tgiRecord is one record read in place.
 type tgiRecord struct {
 	timeNs  int64     // the log time, Unix ns
-	far     time.Time // the log time when it does not fit timeNs (far is set)
+	far     time.Time // the log time when it does not fit timeNs (isFar)
 	isFar   bool
 	level   []byte
 	spans   []tgiSpan  // root first
