@@ -121,6 +121,8 @@ var tgiEdgeLinesMore = []string{
 	`2026-11-23T10:00:00Z  WARN generate{total_time="1s"}: a: Success`,
 	`2026-11-23T10:00:00Z  INFO generate{total_time="0s" inference_time="1s" time_per_token="3ns"}: a: Success`,
 	`{"timestamp":"2000-01-01T00:00:00Z","level":"","spans":[{"":1e700}]}`,
+	`{"level": "INFO", "fields": {"message": "Success"}, "target": "t", "span": {"name": "generate", "total_time": "1s", "inference_time": "900ms", "time_per_token": "30ms"}, "timestamp": "2026-11-23T12:00:01Z"}`,
+	`{"level": "ERROR", "timestamp": "2026-11-23T12:00:01Z", "fields": {"message": "Incomplete generation"}, "spans": [{"name": "generate", "total_time": "2ms"}]}`,
 }
 
 func TestTGIEdges(t *testing.T) {
