@@ -5,7 +5,6 @@ package otlp
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"regexp"
 
@@ -72,14 +71,8 @@ func (Format) LineRecords(head []byte) bool {
 
 // Decode splits the input into JSON documents (one per line, or spanning
 // lines) and reports every span in them.
-func (o Format) Decode(in *decode.Input, sink decode.Sink) error {
-	return o.decode(in, sink, &otlpFast{})
-}
-
-// decode is Decode trying fast (nil: none) on every document before the
-// general route.
-func (Format) decode(in *decode.Input, sink decode.Sink, fast *otlpFast) error {
-	d := &otlpDocs{in: in, sink: sink, limit: otlpMaxDocBytes, fast: fast}
+func (Format) Decode(in *decode.Input, sink decode.Sink) error {
+	d := &otlpDocs{in: in, sink: sink, limit: otlpMaxDocBytes}
 	err := decode.EachTextLine(in.R, d.line, func(n int64) {
 		d.flushBroken("invalid json")
 		sink.Reject(n, "line too long", fmt.Sprintf("longer than %d bytes", decode.MaxLineBytes))
@@ -101,9 +94,9 @@ type otlpDocs struct {
 	depth   int
 	inStr   bool
 	escaped bool
-	discard bool // the open document was too large: skip to its end unbuffered
-	limit   int  // largest document kept, bytes
-	fast    *otlpFast
+	discard bool       // the open document was too large: skip to its end unbuffered
+	limit   int        // largest document kept, bytes
+	read    otlpReader // reads each document
 }
 
 // line takes the next input line. A line that is a whole JSON object by
@@ -124,8 +117,8 @@ func (d *otlpDocs) line(n int64, line []byte) {
 			d.sink.Reject(n, "invalid json", decode.TruncateDetail(string(t)))
 			return
 		}
-		if t[0] == '{' && d.fast != nil && d.fast.document(d.in, n, t, d.sink) {
-			return // a whole document on one line, read by the fast path
+		if t[0] == '{' && d.read.object(d.in, n, t, nil, d.sink, true) {
+			return // a whole request on one line
 		}
 		d.start, d.depth, d.inStr, d.escaped, d.discard = n, 0, false, false, false
 	}
@@ -140,7 +133,7 @@ func (d *otlpDocs) line(n int64, line []byte) {
 		doc, start, discard := d.buf, d.start, d.discard
 		d.buf, d.start, d.discard = d.buf[:0], 0, false
 		if !discard {
-			otlpDocument(d.in, start, doc, d.sink, d.fast)
+			d.document(start, doc)
 		}
 	}
 }
@@ -177,72 +170,17 @@ func (d *otlpDocs) flushBroken(reason string) {
 	d.buf, d.start, d.discard = d.buf[:0], 0, false
 }
 
-// otlpDocument reports every span of one JSON document starting on line n,
-// by fast when it can (nil: never). A top-level array is read as a list of
-// documents.
-func otlpDocument(in *decode.Input, n int64, doc []byte, sink decode.Sink, fast *otlpFast) {
-	t := bytes.TrimSpace(doc)
-	if len(t) > 0 && t[0] == '{' && fast != nil && fast.document(in, n, t, sink) {
-		return
-	}
-	if len(t) > 0 && t[0] == '[' {
-		var items []json.RawMessage
-		if err := json.Unmarshal(doc, &items); err != nil {
-			sink.Reject(n, "invalid json", otlpJSONDetail(err, doc))
-			return
-		}
-		if len(items) == 0 {
-			sink.Skip(n, "no spans")
-		}
-		for _, it := range items {
-			if t := bytes.TrimSpace(it); len(t) > 0 && t[0] != '{' {
-				sink.Reject(n, "not a trace document", decode.TruncateDetail(string(t)))
-				continue
-			}
-			otlpObject(in, n, it, sink)
-		}
-		return
-	}
-	otlpObject(in, n, doc, sink)
-}
-
-// otlpObject reports every span of one JSON object starting on line n.
-func otlpObject(in *decode.Input, n int64, doc []byte, sink decode.Sink) {
-	var keys map[string]json.RawMessage
-	if err := json.Unmarshal(doc, &keys); err != nil {
-		sink.Reject(n, "invalid json", otlpJSONDetail(err, doc))
-		return
-	}
-	spans, known, err := otlpSpans(keys, doc)
-	switch {
-	case err != nil:
-		sink.Reject(n, "invalid json", otlpJSONDetail(err, doc))
-	case !known:
-		sink.Skip(n, "not a trace document")
-	case len(spans) == 0:
-		sink.Skip(n, "no spans")
-	}
-	for _, s := range spans {
-		otlpReport(in, n, s, sink)
+// document reports every span of the JSON document doc starting on line
+// n: an object, or an array of them.
+func (d *otlpDocs) document(n int64, doc []byte) {
+	if t := bytes.TrimSpace(doc); t[0] == '[' {
+		d.read.array(d.in, n, t, doc, d.sink)
+	} else {
+		d.read.object(d.in, n, t, doc, d.sink, false)
 	}
 }
 
 // otlpJSONDetail names a JSON error and the start of the document.
 func otlpJSONDetail(err error, doc []byte) string {
 	return err.Error() + " in " + decode.TruncateDetail(string(bytes.TrimSpace(doc)))
-}
-
-// otlpReport turns one decoded span into an event, skip or reject.
-func otlpReport(in *decode.Input, n int64, s otlpParsed, sink decode.Sink) {
-	var bad otlpBad
-	switch {
-	case errors.As(s.err, &bad):
-		sink.Reject(n, bad.reason, decode.TruncateDetail(bad.value))
-		return
-	case s.err != nil:
-		sink.Reject(n, "invalid json", otlpJSONDetail(s.err, s.raw))
-		return
-	}
-	ev, skip, reason, detail := otlpEvent(&s.span, in.Host)
-	decode.Emit(in, sink, n, s.raw, ev, skip, reason, detail)
 }

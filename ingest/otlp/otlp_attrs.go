@@ -8,7 +8,7 @@ import (
 
 // otlpKey names a span or resource attribute that the mapping to events
 // reads (otlp_event.go); every other attribute only counts for the
-// gen_ai./llm. prefix tests, so neither route keeps it.
+// gen_ai./llm. prefix tests, so the reader does not keep it.
 type otlpKey uint8
 
 // The attributes read, in the order of otlpKeyNames.
@@ -160,7 +160,7 @@ func otlpValueOf(v any) otlpValue {
 	return otlpValue{kind: otlpOther, other: v}
 }
 
-// any returns the value as the general route decoded it (nil when absent),
+// any returns the value as encoding/json decodes it (nil when absent),
 // for reject details.
 func (v otlpValue) any() any {
 	switch v.kind {

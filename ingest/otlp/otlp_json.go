@@ -50,123 +50,6 @@ type otlpBad struct{ reason, value string }
 
 func (e otlpBad) Error() string { return e.reason + " " + decode.TruncateDetail(e.value) }
 
-// otlpParsed is one span of a document, with its raw JSON, or why it could
-// not be decoded.
-type otlpParsed struct {
-	span otlpSpan
-	raw  []byte
-	err  error
-}
-
-// otlpSpans decodes the spans of one JSON object given its top-level keys:
-// an ExportTraceServiceRequest, a console-exporter span or a bare span.
-// known is false for other documents (logs, metrics, anything else).
-func otlpSpans(keys map[string]json.RawMessage, doc []byte) (spans []otlpParsed, known bool, err error) {
-	switch {
-	case keys["resourceSpans"] != nil:
-		spans, err = otlpRequestSpans(keys["resourceSpans"])
-		return spans, true, err
-	case keys["context"] != nil:
-		var c otlpConsoleSpan
-		if err := json.Unmarshal(doc, &c); err != nil {
-			return []otlpParsed{{raw: doc, err: err}}, true, nil
-		}
-		sp, err := c.span()
-		return []otlpParsed{{span: sp, raw: doc, err: err}}, true, nil
-	case keys["spanId"] != nil || keys["traceId"] != nil || keys["startTimeUnixNano"] != nil ||
-		keys["kind"] != nil && keys["attributes"] != nil:
-		sp, err := otlpBareSpanOf(doc, nil)
-		return []otlpParsed{{span: sp, raw: doc, err: err}}, true, nil
-	}
-	return nil, false, nil
-}
-
-// otlpRequestSpans decodes resourceSpans[].scopeSpans[].spans[] (and the
-// pre-1.0 name instrumentationLibrarySpans), one result per span so that a
-// bad span does not take its neighbours with it.
-func otlpRequestSpans(raw json.RawMessage) ([]otlpParsed, error) {
-	var rss []struct {
-		Resource struct {
-			Attributes []otlpKV `json:"attributes"`
-		} `json:"resource"`
-		ScopeSpans []struct {
-			Spans []json.RawMessage `json:"spans"`
-		} `json:"scopeSpans"`
-		LibrarySpans []struct {
-			Spans []json.RawMessage `json:"spans"`
-		} `json:"instrumentationLibrarySpans"`
-	}
-	if err := json.Unmarshal(raw, &rss); err != nil {
-		return nil, err
-	}
-	var out []otlpParsed
-	for _, rs := range rss {
-		res := otlpAttrSetOf(otlpAttrs(rs.Resource.Attributes))
-		scopes := append(rs.ScopeSpans, rs.LibrarySpans...)
-		for _, sc := range scopes {
-			for _, s := range sc.Spans {
-				sp, err := otlpBareSpanOf(s, res)
-				out = append(out, otlpParsed{span: sp, raw: s, err: err})
-			}
-		}
-	}
-	return out, nil
-}
-
-// otlpSpanJSON is an OTLP/JSON span (camelCase field names, hex ids,
-// integer or string nanoseconds, integer or protojson enums).
-type otlpSpanJSON struct {
-	TraceID string          `json:"traceId"`
-	SpanID  string          `json:"spanId"`
-	Name    string          `json:"name"`
-	Kind    json.RawMessage `json:"kind"`
-	Start   json.RawMessage `json:"startTimeUnixNano"`
-	End     json.RawMessage `json:"endTimeUnixNano"`
-	Attrs   []otlpKV        `json:"attributes"`
-	Events  []struct {
-		Time  json.RawMessage `json:"timeUnixNano"`
-		Name  string          `json:"name"`
-		Attrs []otlpKV        `json:"attributes"`
-	} `json:"events"`
-	Status struct {
-		Code json.RawMessage `json:"code"`
-	} `json:"status"`
-}
-
-// otlpBareSpanOf decodes one OTLP/JSON span with its resource attributes.
-func otlpBareSpanOf(raw []byte, resource *otlpAttrSet) (otlpSpan, error) {
-	var j otlpSpanJSON
-	if err := json.Unmarshal(raw, &j); err != nil {
-		return otlpSpan{}, err
-	}
-	sp := otlpSpan{traceID: otlpID(j.TraceID, 16), spanID: otlpID(j.SpanID, 8), name: j.Name,
-		attrs: otlpAttrSetOf(otlpAttrs(j.Attrs)), resource: resource}
-	var err error
-	if sp.kind, err = otlpEnum(j.Kind, "SPAN_KIND_", otlpKinds); err != nil {
-		return sp, err
-	}
-	status, err := otlpEnum(j.Status.Code, "STATUS_CODE_", []string{"unset", "ok", "error"})
-	if err != nil {
-		return sp, err
-	}
-	sp.failed = status == "error"
-	if sp.start, err = otlpNanos(j.Start); err != nil {
-		return sp, err
-	}
-	if sp.end, err = otlpNanos(j.End); err != nil {
-		return sp, err
-	}
-	for _, e := range j.Events {
-		at, err := otlpNanos(e.Time)
-		if err != nil {
-			return sp, err
-		}
-		content := otlpContentChunk(otlpAttrSetOf(otlpAttrs(e.Attrs)))
-		sp.events = append(sp.events, otlpTimedEvent(e.Name, at, content))
-	}
-	return sp, nil
-}
-
 // otlpKinds are the span kinds by their OTLP number.
 var otlpKinds = []string{"", "internal", "server", "client", "producer", "consumer"}
 
@@ -193,18 +76,8 @@ func otlpEnum(raw json.RawMessage, prefix string, names []string) (string, error
 	return names[i], nil
 }
 
-// otlpNanos decodes a fixed64 nanosecond time given as a string or a JSON
-// number; absent or 0 (OTLP's "not set") gives nil.
-func otlpNanos(raw json.RawMessage) (*int64, error) {
-	v, set, err := otlpNanosOf(raw)
-	if !set {
-		return nil, err
-	}
-	return &v, nil
-}
-
-// otlpNanosOf is otlpNanos without allocating: set is false for a time not
-// set.
+// otlpNanosOf decodes a fixed64 nanosecond time given as a string or a
+// JSON number; set is false for absent, null or 0 (OTLP's "not set").
 func otlpNanosOf(raw []byte) (v int64, set bool, err error) {
 	s := bytes.Trim(bytes.TrimSpace(raw), `"`)
 	if len(s) == 0 || string(s) == "null" || string(s) == "0" {
@@ -229,62 +102,21 @@ func otlpID(s string, size int) string {
 	return ""
 }
 
-// otlpKV is an OTLP/JSON key-value attribute.
-type otlpKV struct {
-	Key   string       `json:"key"`
-	Value otlpAnyValue `json:"value"`
-}
-
-// otlpAnyValue is an OTLP/JSON AnyValue; intValue is a string (int64) or a
-// number, doubleValue a number or "NaN"/"Infinity".
-type otlpAnyValue struct {
-	String *string          `json:"stringValue"`
-	Bool   *bool            `json:"boolValue"`
-	Int    json.RawMessage  `json:"intValue"`
-	Double json.RawMessage  `json:"doubleValue"`
-	Array  *otlpArrayValue  `json:"arrayValue"`
-	Kvlist *json.RawMessage `json:"kvlistValue"`
-}
-
-type otlpArrayValue struct {
-	Values []otlpAnyValue `json:"values"`
-}
-
-// value returns v as string, int64, float64, bool, []any, or nil.
-func (v otlpAnyValue) value() any {
-	switch {
-	case v.String != nil:
-		return *v.String
-	case v.Bool != nil:
-		return *v.Bool
-	case v.Int != nil:
-		if i, err := strconv.ParseInt(strings.Trim(string(v.Int), `"`), 10, 64); err == nil {
-			return i
-		}
-	case v.Double != nil:
-		// ParseFloat also takes protojson's "NaN", "Infinity", "-Infinity".
-		if f, err := strconv.ParseFloat(strings.Trim(string(v.Double), `"`), 64); err == nil {
-			return f
-		}
-	case v.Array != nil:
-		out := make([]any, 0, len(v.Array.Values))
-		for _, e := range v.Array.Values {
-			out = append(out, e.value())
-		}
-		return out
+// otlpConsole reports the console-exporter span doc, which encoding/json
+// decodes into otlpConsoleSpan.
+func otlpConsole(in *decode.Input, n int64, doc []byte, sink decode.Sink) {
+	var c otlpConsoleSpan
+	if err := json.Unmarshal(doc, &c); err != nil {
+		sink.Reject(n, "invalid json", otlpJSONDetail(err, doc))
+		return
 	}
-	return nil
-}
-
-// otlpAttrs turns OTLP/JSON attributes into a map.
-func otlpAttrs(kvs []otlpKV) map[string]any {
-	m := make(map[string]any, len(kvs))
-	for _, kv := range kvs {
-		if v := kv.Value.value(); v != nil {
-			m[kv.Key] = v
-		}
+	sp, err := c.span()
+	if bad, ok := err.(otlpBad); ok {
+		sink.Reject(n, bad.reason, decode.TruncateDetail(bad.value))
+		return
 	}
-	return m
+	ev, skip, reason, detail := otlpEvent(&sp, in.Host)
+	decode.Emit(in, sink, n, doc, ev, skip, reason, detail)
 }
 
 // otlpConsoleSpan is a span as the Python SDK's ConsoleSpanExporter writes it

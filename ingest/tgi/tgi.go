@@ -4,16 +4,10 @@ package tgi
 
 import (
 	"bytes"
-	"encoding/json"
-	"fmt"
-	"math"
 	"regexp"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
-	"github.com/ttftrace/ttftrace/internal/textscan"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -100,195 +94,16 @@ func isJSONRecord(line []byte) bool {
 	return len(line) > 0 && line[0] == '{' && bytes.Contains(line, []byte(`"timestamp"`))
 }
 
-// tgiSuccessLine reports whether rec is the "Success" line of a request
-// with its timings (in handler's total_time).
-func tgiSuccessLine(rec tgiRecord, handler tgiSpan) bool {
-	return rec.level == "INFO" && strings.HasPrefix(rec.message, "Success") && handler.fields["total_time"] != ""
-}
-
-// tgiSpan is one span of a record's chain, with its field values unquoted.
-type tgiSpan struct {
-	name   string
-	fields map[string]string
-}
-
-// tgiRecord is one parsed log line.
-type tgiRecord struct {
-	time    time.Time
-	level   string
-	spans   []tgiSpan // root first
-	message string
-}
-
+// Decode reads the log a line at a time (tgi_read.go).
 func (Format) Decode(in *decode.Input, sink decode.Sink) error {
-	return tgiDecode(in, sink, true)
-}
-
-// tgiDecode is Decode, by the fast path (tgi_fast.go) when fast is set and
-// it takes the line, else by tgiLine.
-func tgiDecode(in *decode.Input, sink decode.Sink, fast bool) error {
-	f := &tgiFast{}
-	return decode.ReadRecordsByLine(in.R, sink, func(line int64, b []byte) {
-		if !fast || !f.line(in, sink, line, b) {
-			tgiLine(in, sink, line, b)
-		}
-	})
-}
-
-// tgiLine decodes one line by the general route.
-func tgiLine(in *decode.Input, sink decode.Sink, line int64, b []byte) {
-	text := tgiANSI.ReplaceAllString(string(b), "")
-	if strings.TrimSpace(text) == "" {
-		sink.Skip(line, "blank line")
-		return
-	}
-	var rec tgiRecord
-	var ok bool
-	if trimmed := strings.TrimSpace(text); isJSONRecord([]byte(trimmed)) {
-		var err error
-		if rec, err = tgiParseJSON(trimmed); err != nil {
-			sink.Reject(line, "invalid json", decode.TruncateDetail(err.Error()))
-			return
-		}
-		ok = true
-	} else {
-		rec, ok = tgiParseText(text)
-	}
-	switch {
-	case !ok && strings.Contains(text, "total_time="):
-		// A request's timing line that does not parse was cut or mangled:
-		// it is a request record lost, not a foreign line.
-		sink.Reject(line, "malformed request line", decode.TruncateDetail(text))
-	case !ok:
-		sink.Skip(line, "not a log record")
-	default:
-		Format{}.emit(in, line, b, rec, sink)
-	}
-}
-
-// emit turns one log record into an event, a skip or a reject.
-func (Format) emit(in *decode.Input, line int64, raw []byte, rec tgiRecord, sink decode.Sink) {
-	handler, ok := tgiHandlerSpan(rec.spans)
-	switch {
-	case rec.level != "ERROR" && !strings.HasPrefix(rec.message, "Success") && bytes.Contains(raw, []byte("total_time=")):
-		// Timings without the "Success" that ends every such line: the line
-		// was cut short, and the request it recorded is lost.
-		sink.Reject(line, "malformed request line", decode.TruncateDetail(string(raw)))
-	case !ok:
-		sink.Skip(line, "not a request record")
-	case (rec.level == "ERROR" || tgiSuccessLine(rec, handler)) && !textscan.Fits(rec.time):
-		sink.Reject(line, textscan.TimeRangeReason, rec.time.Format(time.RFC3339Nano))
-	case tgiSuccessLine(rec, handler):
-		ev, reason, detail := tgiSuccess(in, rec, handler)
-		if reason != "" {
-			sink.Reject(line, reason, detail)
-			return
-		}
-		ev.InputLine = line
-		sink.Event(line, raw, ev)
-	case rec.level == "ERROR":
-		ev := tgiBase(in, rec, handler)
-		if ns, ok := tgiDuration(handler.fields["total_time"]); ok {
-			ev.StartNs = decode.Ptr(*ev.EndNs - ns)
-		}
-		ev.Completed = decode.Ptr(false)
-		kind, class := tgiErrorKind(rec.message)
-		ev.Error = class
-		ev.Attrs["tgi_error"] = kind
-		ev.InputLine = line
-		sink.Event(line, raw, ev)
-	default:
-		sink.Skip(line, "not a request record")
-	}
+	d := &tgiReader{}
+	return decode.ReadRecordsByLine(in.R, sink, func(line int64, b []byte) { d.line(in, sink, line, b) })
 }
 
 // tgiHandlers are the router's request handler spans.
 var tgiHandlers = map[string]bool{
 	"generate": true, "generate_stream": true, "completions": true, "chat_completions": true,
 	"compat_generate": true, "vertex_compatibility": true,
-}
-
-// tgiHandlerSpan returns the innermost span that carries the request timings
-// or is a request handler.
-func tgiHandlerSpan(spans []tgiSpan) (tgiSpan, bool) {
-	for i := len(spans) - 1; i >= 0; i-- {
-		if spans[i].fields["total_time"] != "" || tgiHandlers[spans[i].name] {
-			return spans[i], true
-		}
-	}
-	return tgiSpan{}, false
-}
-
-// tgiBase fills what every TGI event has: the end instant (log time), ids and
-// endpoint from the HTTP request span, and the handler name.
-func tgiBase(in *decode.Input, rec tgiRecord, handler tgiSpan) *schema.Event {
-	ev := &schema.Event{
-		Source: schema.SourceServer, Format: "tgi", Host: in.Host, Clock: schema.ClockWall,
-		InputFile: in.Name, EndNs: decode.Ptr(rec.time.UnixNano()),
-		Attrs: map[string]string{"handler": handler.name},
-	}
-	switch handler.name {
-	case "generate":
-		ev.Stream = decode.Ptr(false)
-	case "generate_stream":
-		ev.Stream = decode.Ptr(true)
-	}
-	for _, s := range rec.spans {
-		f := s.fields
-		if id := decode.NormalizeTraceID(f["trace_id"]); id != "" {
-			ev.TraceID = id
-		}
-		if id := f["request_id"]; id != "" {
-			ev.RequestID = id
-		}
-		for _, k := range []string{"http.route", "url.path", "http.target"} {
-			if f[k] != "" && ev.Endpoint == "" {
-				ev.Endpoint = decode.EndpointPath(f[k])
-			}
-		}
-		for _, k := range []string{"http.status_code", "http.response.status_code"} {
-			if n, err := strconv.Atoi(f[k]); err == nil && n >= 100 && n < 600 {
-				ev.Status = decode.Ptr(int32(n))
-			}
-		}
-	}
-	return ev
-}
-
-// tgiSuccess builds the event of a "Success" line from the handler's timings;
-// it returns a reject reason and detail when a duration does not parse.
-func tgiSuccess(in *decode.Input, rec tgiRecord, handler tgiSpan) (*schema.Event, string, string) {
-	ev := tgiBase(in, rec, handler)
-	durations := []struct {
-		key string
-		dst **int64
-	}{
-		{"total_time", nil}, {"validation_time", &ev.ValidationNs}, {"queue_time", &ev.QueueNs},
-		{"inference_time", &ev.InferenceNs}, {"time_per_token", &ev.TimePerTokenNs},
-	}
-	var total int64
-	for _, d := range durations {
-		v, present := handler.fields[d.key]
-		if !present || v == "" {
-			continue
-		}
-		ns, ok := tgiDuration(v)
-		if !ok {
-			return nil, "bad duration", decode.TruncateDetail(fmt.Sprintf("%s=%q", d.key, v))
-		}
-		if d.dst == nil {
-			total = ns
-		} else {
-			*d.dst = decode.Ptr(ns)
-		}
-	}
-	ev.StartNs = decode.Ptr(*ev.EndNs - total)
-	ev.Status, ev.Completed = decode.Ptr(int32(200)), decode.Ptr(true)
-	if ev.InferenceNs != nil && ev.TimePerTokenNs != nil && *ev.TimePerTokenNs > 0 {
-		n := int64(math.Round(float64(*ev.InferenceNs) / float64(*ev.TimePerTokenNs)))
-		ev.OutputTokens, ev.OutputTokensSource = decode.Ptr(n), schema.TokensDerived
-	}
-	return ev, "", ""
 }
 
 // tgiErrorKind maps an ERROR message of the router to its error kind (the
@@ -310,63 +125,4 @@ func tgiErrorKind(msg string) (kind, class string) {
 		return "tool_error", schema.ErrorClient
 	}
 	return "other", schema.ErrorServer
-}
-
-// tgiParseJSON parses a --json-output line.
-func tgiParseJSON(text string) (tgiRecord, error) {
-	var j struct {
-		Timestamp string           `json:"timestamp"`
-		Level     string           `json:"level"`
-		Message   *string          `json:"message"`
-		Fields    map[string]any   `json:"fields"`
-		Span      map[string]any   `json:"span"`
-		Spans     []map[string]any `json:"spans"`
-	}
-	if err := json.Unmarshal([]byte(text), &j); err != nil {
-		return tgiRecord{}, err
-	}
-	ts, err := time.Parse(time.RFC3339Nano, j.Timestamp)
-	if err != nil {
-		return tgiRecord{}, fmt.Errorf("timestamp %q: not RFC 3339", decode.TruncateDetail(j.Timestamp))
-	}
-	rec := tgiRecord{time: ts, level: strings.ToUpper(strings.TrimSpace(j.Level))}
-	if j.Message != nil {
-		rec.message = *j.Message
-	} else if m, ok := j.Fields["message"].(string); ok {
-		rec.message = m
-	}
-	chain := j.Spans
-	if len(chain) == 0 && j.Span != nil {
-		chain = []map[string]any{j.Span}
-	}
-	for _, s := range chain {
-		sp := tgiSpan{fields: map[string]string{}}
-		for k, v := range s {
-			str := tgiJSONString(v)
-			if k == "name" {
-				sp.name = str
-			} else {
-				sp.fields[k] = str
-			}
-		}
-		rec.spans = append(rec.spans, sp)
-	}
-	return rec, nil
-}
-
-// tgiJSONString renders a JSON span field value as the text form would show
-// it unquoted.
-func tgiJSONString(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case bool:
-		return strconv.FormatBool(x)
-	case nil:
-		return ""
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
 }

@@ -1,58 +1,18 @@
 package tgi
 
 import (
-	"regexp"
+	"bytes"
 	"strconv"
-	"strings"
-	"time"
 )
 
-// This file parses the text form of the TGI router log (see tgi.go).
-
-// tgiFileLine matches the "router/src/server.rs:598: " prefix of a message.
-var tgiFileLine = regexp.MustCompile(`^\S+:\d+: `)
-
-// tgiParseText parses one ANSI-free text line:
-// "<time> <LEVEL> <span chain>: <target>: <file>:<line>: <message>", where
-// the span chain and file:line are optional. It reports false for a line that
-// does not start with an RFC 3339 time and a level (a continuation line).
-func tgiParseText(text string) (tgiRecord, bool) {
-	ts, rest, ok := strings.Cut(strings.TrimLeft(text, " \t"), " ")
-	t, err := time.Parse(time.RFC3339Nano, ts)
-	if !ok || err != nil {
-		return tgiRecord{}, false
-	}
-	level, rest, _ := strings.Cut(strings.TrimLeft(rest, " "), " ")
-	switch level {
-	case "TRACE", "DEBUG", "INFO", "WARN", "ERROR":
-	default:
-		return tgiRecord{}, false
-	}
-	rec := tgiRecord{time: t, level: level}
-	rest = strings.TrimLeft(rest, " ")
-	end, target := tgiChainEnd(rest)
-	if end < 0 {
-		rec.message = rest
-		return rec, true
-	}
-	if !target {
-		rec.spans = tgiParseChain(rest[:end])
-		rest = rest[end+2:]
-		// Drop the target that follows the chain.
-		if tgt, msg, ok := strings.Cut(rest, ": "); ok && !strings.Contains(tgt, " ") {
-			rest = msg
-		}
-	} else {
-		rest = rest[end+2:]
-	}
-	rec.message = tgiFileLine.ReplaceAllString(rest, "")
-	return rec, true
-}
+// This file reads the text form of the TGI router log (see tgi.go) in
+// place: "<time> <LEVEL> <span chain>: <target>: <file>:<line>: <message>",
+// where the span chain and file:line are optional.
 
 // tgiChainEnd returns the index of the first ": " outside braces and quotes,
 // or -1, and whether the text before it is a target ("a::b") rather than a
 // span chain.
-func tgiChainEnd[S ~string | ~[]byte](s S) (int, bool) {
+func tgiChainEnd(s []byte) (int, bool) {
 	depth, target := 0, false
 	for i := 0; i < len(s); i++ {
 		for i < len(s) && !tgiBracketSpecial[s[i]] {
@@ -105,20 +65,9 @@ func tgiSpecialWithout(cs ...byte) [256]bool {
 	return t
 }
 
-// tgiParseChain splits "HTTP request{…}:generate_stream{…}" into spans.
-func tgiParseChain(chain string) []tgiSpan {
-	var spans []tgiSpan
-	for chain != "" {
-		end := tgiSpanEnd(chain)
-		spans = append(spans, tgiParseSpan(chain[:end]))
-		chain = chain[min(end+1, len(chain)):]
-	}
-	return spans
-}
-
 // tgiSpanEnd returns the index of the ':' that ends chain's first span (one
 // outside braces and outside quoted values inside them), or len(chain).
-func tgiSpanEnd[S ~string | ~[]byte](chain S) int {
+func tgiSpanEnd(chain []byte) int {
 	depth := 0
 	for i := 0; i < len(chain); i++ {
 		for i < len(chain) && !tgiBracketSpecial[chain[i]] {
@@ -141,34 +90,10 @@ func tgiSpanEnd[S ~string | ~[]byte](chain S) int {
 	return len(chain)
 }
 
-// tgiParseSpan parses "name{key=value …}" or "name".
-func tgiParseSpan(s string) tgiSpan {
-	sp := tgiSpan{fields: map[string]string{}}
-	open := strings.IndexByte(s, '{')
-	if open < 0 || !strings.HasSuffix(s, "}") {
-		sp.name = s
-		return sp
-	}
-	sp.name = s[:open]
-	body := s[open+1 : len(s)-1]
-	for body = strings.TrimLeft(body, " "); body != ""; body = strings.TrimLeft(body, " ") {
-		eq := strings.IndexByte(body, '=')
-		if eq <= 0 {
-			break
-		}
-		key := body[:eq]
-		body = body[eq+1:]
-		n := tgiValueLen(body)
-		sp.fields[key] = tgiUnquote(body[:n])
-		body = body[n:]
-	}
-	return sp
-}
-
 // tgiValueLen returns the length of the field value at the start of s: a
 // quoted string, or text up to a space (outside brackets and quotes) that is
 // followed by the next "key=".
-func tgiValueLen[S ~string | ~[]byte](s S) int {
+func tgiValueLen(s []byte) int {
 	if len(s) > 0 && s[0] == '"' {
 		return tgiQuotedLen(s)
 	}
@@ -200,7 +125,7 @@ func tgiValueLen[S ~string | ~[]byte](s S) int {
 
 // tgiFieldStart reports whether s starts with "key=", key being a field name
 // like "total_time" or "otel.name".
-func tgiFieldStart[S ~string | ~[]byte](s S) bool {
+func tgiFieldStart(s []byte) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -216,7 +141,7 @@ func tgiFieldStart[S ~string | ~[]byte](s S) bool {
 
 // tgiQuotedLen returns the length of the double-quoted string at the start of
 // s, quotes included, honouring backslash escapes; len(s) when unterminated.
-func tgiQuotedLen[S ~string | ~[]byte](s S) int {
+func tgiQuotedLen(s []byte) int {
 	for i := 1; i < len(s); i++ {
 		switch s[i] {
 		case '\\':
@@ -238,4 +163,181 @@ func tgiUnquote(v string) string {
 		return u
 	}
 	return v[1 : len(v)-1]
+}
+
+// parseText reads an ANSI-free text line into d.rec; it reports false for
+// a line that does not start with an RFC 3339 time and a level (a
+// continuation line).
+func (d *tgiReader) parseText(text []byte) bool {
+	r := &d.rec
+	t := bytes.TrimLeft(text, " \t")
+	sp := bytes.IndexByte(t, ' ')
+	if sp < 0 {
+		return false
+	}
+	if !r.setTime(t[:sp]) {
+		return false
+	}
+	rest := tgiTrimSpaces(t[sp+1:])
+	if i := bytes.IndexByte(rest, ' '); i >= 0 {
+		r.level, rest = rest[:i], tgiTrimSpaces(rest[i+1:])
+	} else {
+		r.level, rest = rest, nil
+	}
+	switch string(r.level) {
+	case "TRACE", "DEBUG", "INFO", "WARN", "ERROR":
+	default:
+		return false
+	}
+	end, target, scanned := d.chainScan(rest)
+	if !scanned {
+		end, target = tgiChainEnd(rest)
+	}
+	if end < 0 {
+		r.message = rest
+		return true
+	}
+	if !target {
+		if scanned {
+			d.parseSplits(rest[:end])
+		} else {
+			d.parseChain(rest[:end])
+		}
+		rest = rest[end+2:]
+		if i := bytes.Index(rest, []byte(": ")); i >= 0 && bytes.IndexByte(rest[:i], ' ') < 0 {
+			rest = rest[i+2:] // the target after the chain
+		}
+	} else {
+		rest = rest[end+2:]
+	}
+	r.message = tgiStripFileLine(rest)
+	return true
+}
+
+// tgiTrimSpaces drops leading spaces.
+func tgiTrimSpaces(b []byte) []byte {
+	for len(b) > 0 && b[0] == ' ' {
+		b = b[1:]
+	}
+	return b
+}
+
+// tgiStripFileLine drops a leading "router/src/server.rs:598: " as the
+// regexp `^\S+:\d+: ` would: the word before the first white space ending
+// in ":digits:" after at least one byte.
+func tgiStripFileLine(s []byte) []byte {
+	w := 0
+	for w < len(s) && !(s[w] == ' ' || s[w] == '\t' || s[w] == '\n' || s[w] == '\f' || s[w] == '\r') {
+		w++
+	}
+	if w == len(s) || s[w] != ' ' || w < 4 || s[w-1] != ':' {
+		return s
+	}
+	k := w - 1
+	for k > 0 && s[k-1] >= '0' && s[k-1] <= '9' {
+		k--
+	}
+	if k == w-1 || k < 2 || s[k-1] != ':' {
+		return s
+	}
+	return s[w+1:]
+}
+
+// chainScan is tgiChainEnd and, in the same pass, parseChain's splits of
+// the chain into spans (d.splits), for a chain where both agree on what is
+// inside brackets (they count different brackets); scanned is false when
+// they may not, and the caller runs them one after the other.
+func (d *tgiReader) chainScan(s []byte) (end int, target, scanned bool) {
+	d.splits = d.splits[:0]
+	all, brace := 0, 0 // tgiChainEnd's depth, tgiParseChain's
+	for i := 0; i < len(s); i++ {
+		for i < len(s) && !tgiBracketSpecial[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
+		switch s[i] {
+		case '"':
+			if (all > 0) != (brace > 0) {
+				return 0, false, false
+			}
+			if all > 0 {
+				i += tgiQuotedLen(s[i:]) - 1
+			}
+		case '{':
+			all, brace = all+1, brace+1
+		case '(', '[':
+			all++
+		case '}':
+			all, brace = max(all-1, 0), max(brace-1, 0)
+		case ')', ']':
+			all = max(all-1, 0)
+		case ':':
+			switch {
+			case (all > 0) != (brace > 0):
+				return 0, false, false
+			case all > 0:
+			case i+1 < len(s) && s[i+1] == ':':
+				target = true
+				i++
+			case i+1 < len(s) && s[i+1] == ' ':
+				return i, target, true
+			default:
+				d.splits = append(d.splits, i)
+			}
+		}
+	}
+	return -1, false, true
+}
+
+// parseSplits parses the spans of a chain split at d.splits, as
+// parseChain does.
+func (d *tgiReader) parseSplits(chain []byte) {
+	start := 0
+	for _, p := range d.splits {
+		d.parseSpan(chain[start:p])
+		start = p + 1
+	}
+	if start < len(chain) {
+		d.parseSpan(chain[start:])
+	}
+}
+
+// parseChain parses "HTTP request{…}:generate_stream{…}" into spans, split
+// at ':' outside braces.
+func (d *tgiReader) parseChain(chain []byte) {
+	for len(chain) > 0 {
+		end := tgiSpanEnd(chain)
+		d.parseSpan(chain[:end])
+		chain = chain[min(end+1, len(chain)):]
+	}
+}
+
+// parseSpan parses "name{key=value …}" or "name"; a value is Debug-quoted
+// text or a Rust Debug struct with nested braces.
+func (d *tgiReader) parseSpan(s []byte) {
+	r := &d.rec
+	sp := tgiSpan{lo: len(r.fields)}
+	open := bytes.IndexByte(s, '{')
+	if open < 0 || s[len(s)-1] != '}' {
+		sp.name = d.tgiFieldAt(s[:0], s, false)
+	} else {
+		sp.name = d.tgiFieldAt(s[:0], s[:open], false)
+		body := s[open+1 : len(s)-1]
+		for body = tgiTrimSpaces(body); len(body) > 0; body = tgiTrimSpaces(body) {
+			eq := bytes.IndexByte(body, '=')
+			if eq <= 0 {
+				break
+			}
+			key := body[:eq]
+			body = body[eq+1:]
+			n := tgiValueLen(body)
+			r.fields = append(r.fields, d.tgiFieldAt(key, body[:n], false))
+			body = body[n:]
+		}
+	}
+	sp.hi = len(r.fields)
+	d.index(&sp)
+	r.spans = append(r.spans, sp)
 }

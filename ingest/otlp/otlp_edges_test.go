@@ -1,40 +1,12 @@
 package otlp
 
 import (
-	"bytes"
-	"os"
-	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
-
-// otlpRoutes decodes data by the general route alone and with the fast
-// path, and fails when the two report anything differently.
-func otlpRoutes(t *testing.T, data []byte) {
-	t.Helper()
-	general, fast := &decodetest.Recorder{}, &decodetest.Recorder{}
-	in := func() *decode.Input { return &decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h"} }
-	errG := Format{}.decode(in(), general, nil)
-	errF := Format{}.decode(in(), fast, &otlpFast{})
-	if (errG == nil) != (errF == nil) || !reflect.DeepEqual(general, fast) {
-		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", decode.TruncateDetail(string(data)), errG, general, errF, fast)
-	}
-}
-
-// otlpFastRead counts the lines of data that the fast path reads.
-func otlpFastRead(data []byte) int {
-	f, read := &otlpFast{}, 0
-	for _, line := range bytes.Split(data, []byte{'\n'}) {
-		if t := bytes.TrimSpace(line); len(t) > 0 && f.document(&decode.Input{Host: "h"}, 1, t, &decodetest.Recorder{}) {
-			read++
-		}
-	}
-	return read
-}
 
 // otlpKVs builds an attributes array from key and AnyValue JSON pairs.
 func otlpKVs(pairs ...string) string {
@@ -58,9 +30,13 @@ func otlpServer(extraAttrs, extraFields string) string {
 		extraFields + `,"status":{}}`
 }
 
-// otlpFastEdges are documents the fast path must read as the general route
-// does, or hand to it.
-var otlpFastEdges = []string{
+// otlpEdges are inputs at the edges of the format: their outputs were
+// frozen in testdata/edges/edges.golden from the general route (encoding/json)
+// before it was deleted, after the reader had been fuzzed against it.
+var otlpEdges = append(otlpEdgesFirst, otlpEdgesMore...)
+
+// otlpEdgesFirst were the fast path's route-agreement inputs.
+var otlpEdgesFirst = []string{
 	otlpOneSpan(otlpServer("", "")),
 	otlpOneSpan(otlpServer(`{"key":"gen_ai\u002eusage.prompt_tokens","value":{"intValue":3}}`, "")),
 	otlpOneSpan(otlpServer(`{"value":{"stringValue":"x"},"key":"gen_ai.request.model"},{"key":"zz","value":{"arrayValue":{"values":[{"stringValue":"a"}]}}}`, "")),
@@ -159,28 +135,110 @@ var otlpFastEdges = []string{
 	"\n\nnot json\n{\"logs\":[]}\n",
 }
 
-func TestOTLPFastMatchesGeneral(t *testing.T) {
-	for _, d := range otlpFastEdges {
-		otlpRoutes(t, []byte(d))
-	}
-	otlpRoutes(t, []byte(strings.Join(otlpFastEdges, "\n")))
-	if n := otlpFastRead([]byte(otlpOneSpan(otlpServer("", "")))); n != 1 {
-		t.Errorf("the fast path did not read a plain vLLM span")
-	}
-	for _, p := range decodetest.TestdataFiles(t, "testdata") {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		otlpRoutes(t, data)
-	}
-	for _, host := range []string{"gpu-1", "gpu-2"} {
-		gen := decodetest.FleetLog(t, decodetest.SmallFleet(), host)
-		otlpRoutes(t, gen)
-		if lines, read := bytes.Count(gen, []byte{'\n'}), otlpFastRead(gen); read != lines {
-			t.Errorf("%s: the fast path read %d of %d lines", host, read, lines)
-		}
-	}
+// otlpEdgesMore are documents the fast path handed to the general route:
+// other dialects, reordered, repeated, escaped and case-folded keys, values
+// of the wrong type, BOM, bad times, invalid UTF-8, deep nesting, cut lines.
+var otlpEdgesMore = []string{
+	"\ufeff" + otlpOneSpan(otlpServer("", "")),
+	otlpOneSpan(`{"status":{"code":1},"attributes":` + otlpKVs(`"gen_ai.latency.e2e"`, `{"doubleValue":2}`) +
+		`,"endTimeUnixNano":"9","kind":"SPAN_KIND_SERVER","startTimeUnixNano":"5","name":"n","spanId":"00f067aa0ba902b7"}`),
+	`{"resourceSpans":[{"scopeSpans":[{"spans":[` + otlpServer("", "") + `]}],"resource":{"attributes":` +
+		otlpKVs(`"host.name"`, `{"stringValue":"h2"}`) + `}}],"x":1}`,
+	// repeated keys: decoded one over the other
+	otlpOneSpan(otlpServer("", `,"attributes":[{"key":"gen_ai.latency.e2e","value":{"doubleValue":3}}]`)),
+	otlpOneSpan(otlpServer("", `,"attributes":[{"value":{"intValue":"4"}},{"key":"llm.x"}]`)),
+	otlpOneSpan(otlpServer("", `,"attributes":[{"key":"a"},{},{},{},{},{},{},{}],"attributes":[{"key":"gen_ai.request.id"}]`)),
+	otlpOneSpan(otlpServer("", `,"attributes":null,"attributes":[{"key":"gen_ai.latency.e2e","value":{"doubleValue":3}}]`)),
+	otlpOneSpan(otlpServer("", `,"attributes":[]`)),
+	otlpOneSpan(otlpServer("", `,"attributes":[],"attributes":[{"key":"gen_ai.latency.e2e"}]`)),
+	otlpOneSpan(otlpServer("", `,"attributes":[null,{"key":"x","value":{"stringValue":1}}]`)),
+	otlpOneSpan(otlpServer(`{"key":"gen_ai.request.id","value":{"stringValue":"r9"},"key":"gen_ai.request.model"}`, "")),
+	otlpOneSpan(otlpServer(`{"key":"gen_ai.request.id","value":{"stringValue":"r9"},"value":{"intValue":"3"}}`, "")),
+	otlpOneSpan(otlpServer(`{"key":"gen_ai.request.id","value":{"stringValue":"r9"},"value":null,"key":null}`, "")),
+	otlpOneSpan(otlpServer(`{"key":"gen_ai.request.id","value":{"stringValue":"r9","stringValue":null}}`, "")),
+	otlpOneSpan(otlpServer(`{"key":"gen_ai.request.id","value":{"boolValue":true,"boolValue":null,"intValue":"5"}}`, "")),
+	otlpOneSpan(otlpServer(`{"key":"gen_ai.response.finish_reasons","value":{"arrayValue":{"values":[{"stringValue":"a"},{"stringValue":"b"}]},"arrayValue":{"values":[{"intValue":"1"}]}}}`, "")),
+	otlpOneSpan(otlpServer(`{"key":"gen_ai.response.finish_reasons","value":{"arrayValue":{"values":[{"stringValue":"a"},{"stringValue":"b"}]},"arrayValue":null,"arrayValue":{}}}`, "")),
+	otlpOneSpan(otlpServer(`{"key":"gen_ai.response.finish_reasons","value":{"arrayValue":{"values":[{"stringValue":"a"}],"values":[{"boolValue":true},{"stringValue":"c"}],"values":[{}]}}}`, "")),
+	otlpOneSpan(otlpServer(`{"key":"gen_ai.response.finish_reasons","value":{"arrayValue":{"values":[{"stringValue":"a"}],"values":[]}}}`, "")),
+	otlpOneSpan(otlpServer(`{"key":"gen_ai.response.finish_reasons","value":{"arrayValue":{"values":{}}}}`, "")),
+	otlpOneSpan(otlpServer(`{"key":"gen_ai.response.finish_reasons","value":{"arrayValue":7}}`, "")),
+	otlpOneSpan(otlpServer(`{"key":"gen_ai.response.finish_reasons","value":{"arrayValue":{"values":[1]}}}`, "")),
+	otlpOneSpan(otlpServer(`{"key":"gen_ai.response.finish_reasons","value":{"kvlistValue":{"values":[{"key":"a"}]},"arrayValue":{"values":[null]}}}`, "")),
+	otlpOneSpan(otlpServer("", `,"name":null,"traceId":"4bf92f3577b34da6a3ce929d0e0e4737","status":{"code":2},"status":null`)),
+	otlpOneSpan(otlpServer("", `,"kind":"SPAN_KIND_BOGUS","kind":2,"startTimeUnixNano":"x","startTimeUnixNano":"77"`)),
+	otlpOneSpan(otlpServer("", `,"kind":null,"endTimeUnixNano":null`)),
+	otlpOneSpan(otlpServer("", `,"status":{"code":"x"},"status":{"Code":1}`)),
+	otlpOneSpan(otlpServer("", `,"status":{"code":"x"},"status":{"message":"m"}`)),
+	otlpOneSpan(otlpServer("", `,"\u212aind":3,"NAME":"up","ATTRIBUTES":[{"KEY":"gen_ai.request.id","VALUE":{"STRINGVALUE":"k"}}]`)),
+	otlpOneSpan(otlpServer("", `,"events":[{"name":"First Token Stream Event","timeUnixNano":"1000000100000"}],"events":[{"timeUnixNano":"x"}]`)),
+	otlpOneSpan(otlpServer("", `,"events":[{"name":"e1"},{"name":"e2","timeUnixNano":"3"}],"events":[{"timeUnixNano":"1"}],"events":[{},{}]`)),
+	otlpOneSpan(otlpServer("", `,"events":[{"name":"e1","name":null,"timeUnixNano":"4","timeUnixNano":"x"}]`)),
+	otlpOneSpan(otlpServer("", `,"events":[{"attributes":[{"key":"chunk.type","value":{"stringValue":"ping"}}],"attributes":[{"key":"chunk.type"}]}]`)),
+	otlpOneSpan(otlpServer("", `,"events":null,"events":[null,7]`)),
+	otlpOneSpan(otlpServer("", `,"events":{}`)),
+	otlpOneSpan(otlpServer("", `,"events":[{"name":1}]`)),
+	otlpOneSpan(otlpServer("", `,"events":[{"attributes":{}}]`)),
+	`{"resourceSpans":[{"scopeSpans":[{"spans":[` + otlpServer("", "") + `]}],"scopeSpans":[{"spans":[]},{"spans":[` + otlpServer("", "") + `]}]}]}`,
+	`{"resourceSpans":[{"scopeSpans":[{"spans":[` + otlpServer("", "") + `]},{}],"scopeSpans":[{}]}]}`,
+	`{"resourceSpans":[{"scopeSpans":[{"spans":[` + otlpServer("", "") + `]},{"spans":[7]}],"scopeSpans":[]}]}`,
+	`{"resourceSpans":[{"scopeSpans":[{"spans":[` + otlpServer("", "") + `],"spans":[null,"x"]}]}]}`,
+	`{"resourceSpans":[{"instrumentationLibrarySpans":[{"spans":[{"name":"lib"}]}],"scopeSpans":[{"spans":[` + otlpServer("", "") + `]}],` +
+		`"instrumentationLibrarySpans":[{"spans":[null]},{"spans":[` + otlpServer("", "") + `]}]}]}`,
+	`{"resourceSpans":[{"instrumentationLibrarySpans":null,"scopeSpans":null,"scopeSpans":[{"spans":[` + otlpServer("", "") + `]}]}]}`,
+	`{"resourceSpans":[{"resource":{"attributes":[{"key":"host.name","value":{"stringValue":"a"}}]},"resource":{"attributes":[{"value":{"stringValue":"b"}}]},` +
+		`"resource":null,"scopeSpans":[{"spans":[` + otlpServer("", "") + `]}]}]}`,
+	`{"resourceSpans":[{"resource":{"attributes":[{"key":"host.name","value":{"stringValue":1}}]},"scopeSpans":[{"spans":[` + otlpServer("", "") + `]}]}]}`,
+	`{"resourceSpans":[{"resource":[],"scopeSpans":[{"spans":[` + otlpServer("", "") + `]}]}]}`,
+	`{"resourceSpans":[{"scopeSpans":{}}]}`, `{"resourceSpans":[{"scopeSpans":[{"spans":{}}]}]}`, `{"resourceSpans":[7]}`,
+	`{"resourceSpans":[{"instrumentationLibrarySpans":"x"}]}`, `{"resourceSpans":"x"}`, `{"resourceSpans":[{"scopeSpans":[1]}]}`,
+	`{"resourceSpans":[{"scopeSpans":[{"spans":[null,7,"x",[],{}]}]}]}`,
+	`{"resourceSpans":[{"scopeSpans":[{"Spans":[` + otlpServer("", "") + `]}],"RESOURCE":{"Attributes":[{"key":"host.name","value":{"stringValue":"up"}}]}}]}`,
+	`{"resource\u0053pans":[],"resourceSpans":[{"scopeSpans":[{"spans":[` + otlpServer("", "") + `]}]}]}`,
+	`{"resourceSpans":[{"scopeSpans":[{"spans":[` + otlpServer("", "") + `]}]}],"resourceSpans":null}`,
+	`{"resourceSpans":[{"scopeSpans":[{"spans":[` + otlpServer("", "") + `]}]}],"resourceSpans":7}`,
+	`{"resourceSpans":[],"context":{}}`, `{"context":null}`, `{"spanId":null}`, `{"kind":1,"attributes":null}`, `{"kind":1}`,
+	// invalid UTF-8 and escapes
+	otlpOneSpan(otlpServer(`{"key":"gen_ai.request.id","value":{"stringValue":"a`+"\xff"+`b\u00e9\ud800"}}`, `,"name":"n`+"\xc3"+`"`)),
+	otlpOneSpan(otlpServer(`{"key":"gen_ai.request.`+"\xff"+`id","value":{"stringValue":"x"}},{"key":"gen_ai\u002erequest.model","value":{"stringValue":"y"}}`, "")),
+	"{\"resource\xffSpans\":[]}", "{\"resourceSpans\":[],\"\xff\":1}",
+	otlpOneSpan(strings.Replace(otlpServer("", ""), `"00f067aa0ba902b7"`, `"00F067AA0BA902B`+"\xff"+`"`, 1)),
+	// times and enums
+	otlpOneSpan(strings.Replace(otlpServer("", ""), `"1000000000000"`, `"9223372036854775807"`, 1)),
+	otlpOneSpan(strings.Replace(otlpServer("", ""), `"1000000000000"`, `"9223372036854775808"`, 1)),
+	otlpOneSpan(strings.Replace(otlpServer("", ""), `"1000000000000"`, `" 1000000000000"`, 1)),
+	otlpOneSpan(strings.Replace(otlpServer("", ""), `"1000000000000"`, `true`, 1)),
+	otlpOneSpan(strings.Replace(otlpServer("", ""), `"1000000000000"`, `{"a":1}`, 1)),
+	otlpOneSpan(strings.Replace(otlpServer("", ""), `"kind":2`, `"kind":"SPAN_KIND_UNSPECIFIED"`, 1)),
+	otlpOneSpan(strings.Replace(otlpServer("", ""), `"kind":2`, `"kind":"server"`, 1)),
+	otlpOneSpan(strings.Replace(otlpServer("", ""), `"kind":2`, `"kind":"2"`, 1)),
+	otlpOneSpan(strings.Replace(otlpServer("", ""), `"kind":2`, `"kind":[2]`, 1)),
+	otlpOneSpan(strings.Replace(otlpServer("", ""), `"kind":2`, `"kind":1e0`, 1)),
+	// nesting, dialects, documents
+	`{"resourceSpans":[],"x":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}`,
+	`{"resourceSpans":[],"x":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`,
+	"[]", "[ ]", "[1, {\"resourceSpans\":[]}, [], \"x\"]", "[{\"context\":{\"trace_id\":\"0x1\"},\"start_time\":\"bad\"}, " + otlpServer("", "") + "]", "[1,",
+	"{\n\"context\":{\"trace_id\":\"0x1\"},\"kind\":\"SpanKind.SERVER\",\"start_time\":\"x\"}\n[1,{\"]\n",
+	"{\"context\":{\"trace_id\":\"0x4bf92f3577b34da6a3ce929d0e0e4736\"},\"kind\":\"SpanKind.CLIENT\",\"start_time\":\"2023-11-14T22:13:20Z\"," +
+		"\"attributes\":{\"gen_ai.request.model\":\"m\"},\"events\":[{\"name\":\"llm.content.completion.chunk\",\"timestamp\":\"2023-11-14T22:13:21Z\"}]}",
+	"{\"context\":{\"trace_id\":1}}", "{\"context\":{},\"start_time\":\"2023-13-14T22:13:20Z\",\"attributes\":{\"llm.x\":1}}",
+	"  " + otlpServer("", "") + "  \n" + otlpServer("", ""),
+	"{\"kind\":2,\"attributes\":[{\"key\":\"gen_ai.latency.e2e\",\"value\":{\"doubleValue\":1}}],\"startTimeUnixNano\":\"5\"}",
+	strings.TrimSpace(otlpOneSpan(otlpServer("", ""))) + strings.TrimSpace(otlpOneSpan(otlpServer("", ""))),
+	strings.TrimSpace(otlpOneSpan(otlpServer("", "")))[:200] + "\n" + otlpOneSpan(otlpServer("", "")),
+	"{\"resourceSpans\":[{\"scopeSpans\":[{\"spans\":[{\"attributes\":[{\"key\":\"\",\"value\":{\"doubleValue\":",
+	"{\"resourceSpans\":[{\"scopeSpans\":[{\"spans\":[{\"attributes\":[{\"key\":\"\",\"value\":{\"doubleValue\":1}}]}]}]}]}\n",
+	"{\"resourceSpans\":[],\"a\":\"\x01\"}", "{\"resourceSpans\":[],\"a\":01}", "{\"resourceSpans\":[],}",
+	"\n}\n]\n{\n",
+}
+
+func TestOTLPEdges(t *testing.T) {
+	decodetest.CheckEdges(t, Format{}, append(otlpEdges, strings.Join(otlpEdges, "\n")), "testdata/edges/edges.golden")
+}
+
+func FuzzOTLPParseInt(f *testing.F) {
+	f.Add("-9223372036854775808")
+	f.Fuzz(checkOTLPParseInt)
 }
 
 func TestOTLPParseInt(t *testing.T) {
@@ -196,15 +254,4 @@ func checkOTLPParseInt(t *testing.T, s string) {
 	if v, ok := otlpParseInt([]byte(s)); ok != (err == nil) || (ok && v != want) {
 		t.Fatalf("otlpParseInt(%q) = %d, %v; ParseInt gives %d, %v", s, v, ok, want, err)
 	}
-}
-
-func FuzzOTLPFast(f *testing.F) {
-	decodetest.SeedFuzz(f, "testdata")
-	for _, d := range otlpFastEdges {
-		f.Add([]byte(d))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		otlpRoutes(t, data)
-		checkOTLPParseInt(t, string(data))
-	})
 }

@@ -3,33 +3,33 @@ package tgi
 import (
 	"bytes"
 	"strconv"
+	"time"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/textscan"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// The fast path of the TGI decoder, for text lines and --json-output lines
-// (tgi_fast_json.go). Profiling the general route on the fleet's gpu-3 log
-// showed half the time in regexp (the ANSI colour codes replaced on every
-// line, and the file:line prefix of every message), then a map per span,
-// strconv.Unquote, time.Parse and big.Rat for the durations; JSON lines
-// spent theirs in encoding/json unmarshalling every span into a
-// map[string]any. Here colour codes are cut by hand into a reused buffer
-// (none are copied when a line has none), a record is read in place into
-// spans whose fields stay slices of the line, and only the fields the event
-// needs are unquoted. Lines whose shape or values the fast path does not
-// read the same way, and every reject, go to the general route, so both give
-// the same events, skips and rejects (TestTGIFastMatchesGeneral, FuzzTGI*).
+// The reader of the TGI router log, for text lines (tgi_text.go) and
+// --json-output lines (tgi_json.go). Profiling an earlier reader that used
+// regexps, a map per span, strconv.Unquote, time.Parse and encoding/json
+// into map[string]any showed it at ~28 MB/s per core. Here colour codes are
+// cut by hand into a reused buffer (none are copied when a line has none), a
+// record is read in place into spans whose fields stay offsets into the
+// line, and only the fields the event needs are unquoted; time.Parse reads
+// only the times textscan.RFC3339Ns does not (out of int64 nanoseconds, or
+// in forms it leaves to the library).
 
-// tgiFast is the fast path's state for one input.
-type tgiFast struct {
+// tgiReader is the reader's state for one input.
+type tgiReader struct {
 	cur     []byte // the text of the record being read
 	clean   []byte // the line without colour codes, when it had some
 	splits  []int  // where the chain being read splits into spans
-	rec     tgiFastRecord
+	rec     tgiRecord
 	unesc   []byte // unquoted values of the record
 	stack   []byte // scratch for the JSON scanner
+	deep    bool   // the JSON line nests deep enough to check against encoding/json's limit
+	refused bool   // the JSON line has a value of the wrong type for encoding/json
 	ev      schema.Event
 	attrs   []decode.AttrKV
 	scratch []byte
@@ -38,24 +38,46 @@ type tgiFast struct {
 	maps    decode.AttrMaps
 }
 
-// tgiFastRecord is one record read in place.
-type tgiFastRecord struct {
-	timeNs  int64
+// tgiRecord is one record read in place.
+type tgiRecord struct {
+	timeNs  int64     // the log time, Unix ns
+	far     time.Time // the log time when it does not fit timeNs (isFar)
+	isFar   bool
 	level   []byte
-	spans   []tgiFastSpan // root first
-	fields  []tgiField    // the spans' fields, by span
+	spans   []tgiSpan  // root first
+	fields  []tgiField // the spans' fields
 	message []byte
 }
 
-// tgiFastSpan is a span: its name, its fields (fields[lo:hi]) and where
-// the last field of each key the event reads is, -1 when it has none.
-type tgiFastSpan struct {
+// setTime sets the record's time from an RFC 3339 time as time.Parse reads
+// it; it reports false for anything else.
+func (r *tgiRecord) setTime(ts []byte) bool {
+	if ns, ok := textscan.RFC3339Ns(ts); ok {
+		r.timeNs, r.isFar = ns, false
+		return true
+	}
+	t, err := time.Parse(time.RFC3339Nano, string(ts))
+	if err != nil {
+		return false
+	}
+	if r.isFar = !textscan.Fits(t); r.isFar {
+		r.far = t
+	} else {
+		r.timeNs = t.UnixNano()
+	}
+	return true
+}
+
+// tgiSpan is a span: its name, its fields (fields[lo:hi] of a text line)
+// and where the last field of each key the event reads is, -1 when it has
+// none.
+type tgiSpan struct {
 	name   tgiField
 	lo, hi int
 	at     [tkCount]int32
 }
 
-// The span fields the event reads, as indexes into tgiFastSpan.at; the
+// The span fields the event reads, as indexes into tgiSpan.at; the
 // timings come first, in tgiSuccess's order.
 const (
 	tkTotal = iota
@@ -104,12 +126,18 @@ func tgiKeyOf(key []byte) int {
 	return -1
 }
 
+// tgiNoFields is the at of a span without fields.
+var tgiNoFields = func() (at [tkCount]int32) {
+	for k := range at {
+		at[k] = -1
+	}
+	return at
+}()
+
 // index sets sp.at from the span's fields (the last of each key wins, as
 // in a map).
-func (d *tgiFast) index(sp *tgiFastSpan) {
-	for k := range sp.at {
-		sp.at[k] = -1
-	}
+func (d *tgiReader) index(sp *tgiSpan) {
+	sp.at = tgiNoFields
 	for i := sp.lo; i < sp.hi; i++ {
 		f := &d.rec.fields[i]
 		if k := tgiKeyOf(d.cur[f.kLo:f.kHi]); k >= 0 {
@@ -129,42 +157,47 @@ type tgiField struct {
 }
 
 // tgiFieldAt returns the field for key and val, subslices of d.cur.
-func (d *tgiFast) tgiFieldAt(key, val []byte, json bool) tgiField {
+func (d *tgiReader) tgiFieldAt(key, val []byte, json bool) tgiField {
 	k, v := d.off(key), d.off(val)
 	return tgiField{int32(k), int32(k + len(key)), int32(v), int32(v + len(val)), json}
 }
 
 // off returns where s, sliced from d.cur, starts in it: the capacity a
 // subslice loses is its offset.
-func (d *tgiFast) off(s []byte) int { return cap(d.cur) - cap(s) }
+func (d *tgiReader) off(s []byte) int { return cap(d.cur) - cap(s) }
 
-// line decodes one line and reports it to sink; it reports false, having
-// told sink nothing, when the general route must decide.
-func (d *tgiFast) line(in *decode.Input, sink decode.Sink, n int64, b []byte) bool {
+// line decodes one line and reports it to sink. A line that is not a
+// record is skipped, unless it has a request's timings (total_time=): then
+// it was cut or mangled, and the request it recorded is lost (a reject).
+func (d *tgiReader) line(in *decode.Input, sink decode.Sink, n int64, b []byte) {
 	text := d.stripANSI(b)
 	d.cur = text
-	d.rec = tgiFastRecord{spans: d.rec.spans[:0], fields: d.rec.fields[:0]}
+	d.rec = tgiRecord{spans: d.rec.spans[:0], fields: d.rec.fields[:0]}
 	d.unesc = d.unesc[:0]
+	t := bytes.TrimSpace(text)
 	switch {
-	case len(text) == 0:
-		return false
-	case text[0] == '{':
-		if !isJSONRecord(text) || !d.parseJSON(text) {
-			return false
+	case len(t) == 0:
+		sink.Skip(n, "blank line")
+		return
+	case isJSONRecord(t):
+		if err := d.parseJSON(t); err != nil {
+			sink.Reject(n, "invalid json", decode.TruncateDetail(err.Error()))
+			return
 		}
-	case text[0] >= '0' && text[0] <= '9':
-		if !d.parseText(text) {
-			return false
+	case !d.parseText(text):
+		if bytes.Contains(text, []byte("total_time=")) {
+			sink.Reject(n, "malformed request line", decode.TruncateDetail(string(text)))
+		} else {
+			sink.Skip(n, "not a log record")
 		}
-	default:
-		return false
+		return
 	}
-	return d.emit(in, sink, n, b)
+	d.emit(in, sink, n, b)
 }
 
 // stripANSI is tgiANSI.ReplaceAll(b, nil): ESC or "#033" followed by
 // '[', digits and ';', then 'm', cut out.
-func (d *tgiFast) stripANSI(b []byte) []byte {
+func (d *tgiReader) stripANSI(b []byte) []byte {
 	if bytes.IndexByte(b, 0x1b) < 0 && !bytes.Contains(b, []byte("#033[")) {
 		return b
 	}
@@ -203,37 +236,35 @@ func tgiANSIAt(b []byte) int {
 	return 0
 }
 
-// text returns the value of a field as the general route has it: Debug
-// quotes removed (tgiUnquote), or a JSON value as tgiJSONString renders
-// it. ok is false for a JSON value the fast path does not render.
-func (d *tgiFast) text(f *tgiField) ([]byte, bool) {
+// text returns the value of a field: Debug quotes removed (tgiUnquote),
+// or a JSON value as jsonText renders it.
+func (d *tgiReader) text(f *tgiField) []byte {
 	v := d.cur[f.vLo:f.vHi]
 	if f.json {
 		return d.jsonText(v)
 	}
 	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
-		return v, true
+		return v
 	}
 	s := v[1 : len(v)-1]
 	for _, c := range s {
 		if c == '\\' || c == '\n' || c >= 0x80 {
 			n := len(d.unesc)
 			d.unesc = append(d.unesc, tgiUnquote(string(v))...)
-			return d.unesc[n:], true
+			return d.unesc[n:]
 		}
 	}
-	return s, true // strconv.Unquote gives s, or fails and tgiUnquote gives s
+	return s // strconv.Unquote gives s, or fails and tgiUnquote gives s
 }
 
-// field returns the text of span sp's field k (a tk* index), and whether
-// it is there; ok is false as for text.
-func (d *tgiFast) field(sp *tgiFastSpan, k int) (v []byte, present, ok bool) {
+// field returns the text of span sp's field k (a tk* index), nil when it
+// has none.
+func (d *tgiReader) field(sp *tgiSpan, k int) []byte {
 	i := sp.at[k]
 	if i < 0 {
-		return nil, false, true
+		return nil
 	}
-	v, ok = d.text(&d.rec.fields[i])
-	return v, true, ok
+	return d.text(&d.rec.fields[i])
 }
 
 // tgiAtoi is strconv.Atoi for field bytes.
