@@ -46,12 +46,12 @@ type clientChunk struct {
 
 // clientReader reads client lines in place; its scratch is reused line to line.
 type clientReader struct {
-	chunks   []clientChunk     // the chunks array as decoded so far
-	used     int               // elements of chunks' array written since the line began (the rest are stale)
-	stack    []byte            // scratch for the JSON scanner
-	offs     []int64           // scratch chunk offsets
-	toks     []int32           // scratch chunk tokens
-	interned map[string]string // repeated values (model, endpoint, attributes)
+	chunks   []clientChunk      // the chunks array as decoded so far
+	used     int                // elements of chunks' array written since the line began (the rest are stale)
+	stack    []byte             // scratch for the JSON scanner
+	offs     []int64            // scratch chunk offsets
+	toks     []int32            // scratch chunk tokens
+	interned decode.InternTable // repeated values (model, endpoint, attributes)
 }
 
 // clientFields are the record's keys, by index (clientRecord's JSON names).
@@ -159,11 +159,11 @@ func (c *clientReader) stringField(line []byte, k, j int, rec *clientLine) int {
 	case 1:
 		rec.traceID = string(b)
 	case 3:
-		rec.model = c.intern(b)
+		rec.model = c.interned.Get(b)
 	case 4:
-		rec.endpoint = c.intern(b)
+		rec.endpoint = c.interned.Get(b)
 	default:
-		rec.errorText = c.intern(b)
+		rec.errorText = c.interned.Get(b)
 	}
 	return end
 }
@@ -179,24 +179,6 @@ func clientBool(line []byte, j int, dst **bool) int {
 		return jsonwalk.WalkLiteral(line, j, "false")
 	}
 	return -1
-}
-
-// clientInternMax bounds the interned strings of one input.
-const clientInternMax = 1024
-
-// intern returns b as a string, shared with earlier equal values.
-func (c *clientReader) intern(b []byte) string {
-	if s, ok := c.interned[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	if c.interned == nil {
-		c.interned = make(map[string]string)
-	}
-	if len(c.interned) < clientInternMax {
-		c.interned[s] = s
-	}
-	return s
 }
 
 // chunkList reads the chunks array (or null) at line[j] as encoding/json
@@ -338,7 +320,7 @@ func (c *clientReader) attrList(line []byte, j int, rec *clientLine) int {
 		if rec.attrs == nil {
 			rec.attrs = make(map[string]string)
 		}
-		rec.attrs[c.intern(key)] = c.intern(value)
+		rec.attrs[c.interned.Get(key)] = c.interned.Get(value)
 		return end
 	})
 }
