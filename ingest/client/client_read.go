@@ -247,9 +247,9 @@ func (c *clientReader) chunk(line []byte, j int, ch *clientChunk) int {
 }
 
 // clientChunkCompact reads a chunk written the way ttftrace's client writes
-// it, {"t_ms":N,"tokens":N,"kind":"K"} (tokens optional) with a kind of
-// clientKinds, without the generic walk; ok is false for any other layout,
-// which chunk reads.
+// it, {"t_ms":N,"tokens":N,"kind":"K"} (tokens optional) with a kind
+// clientKind knows, without the generic walk; ok is false for any other
+// layout, which chunk reads.
 func clientChunkCompact(line []byte, j int, ch *clientChunk) (int, bool) {
 	const head, tokensKey, kindKey = `{"t_ms":`, `,"tokens":`, `,"kind":"`
 	if !clientHasAt(line, j, head) {

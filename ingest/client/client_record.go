@@ -15,7 +15,7 @@ import (
 // client.go documents the format and its decisions.
 
 // event builds the schema event of a line; the error is a *clientReject.
-// c's scratch lists hold the chunks while they are sorted.
+// c's scratch lists hold the chunks while they are listed.
 func (r *clientLine) event(c *clientReader) (*schema.Event, error) {
 	if r.start == nil {
 		return nil, clientRejectf("missing start", "request_id "+r.requestID)
