@@ -55,7 +55,8 @@ import (
 //
 // Records: a blank line is a skip, so is a line without the "require" field;
 // a line that is not a JSON object, lacks start or has a value of the wrong
-// kind is a reject naming the field.
+// kind is a reject naming the field. Text after a line's object is ignored,
+// as json.Decoder ignores it; of repeated keys the last wins.
 type Format struct{}
 
 func (Format) Name() string   { return "jsonl" }

@@ -15,7 +15,7 @@ import (
 // The reader of the jsonl decoder. A line is walked once in place
 // (jsonl_spans.go) and each value the mapping names is read from the bytes,
 // as if the line were decoded by encoding/json into a map[string]any (with
-// UseNumber) and looked up by jsonlLookup: the rejects name the field and
+// UseNumber) and looked up by lookupSpan's rule: the rejects name the field and
 // its value as that map would print it (jsonlDetail).
 
 // jsonlReader reads jsonl lines in place; its scratch is reused line to line.
@@ -69,7 +69,7 @@ func newJSONLReader(m *jsonlMapping, in *decode.Input) *jsonlReader {
 		}
 	}
 	for _, p := range m.Attrs {
-		paths = append(paths, p) // "" too: jsonlLookup finds a key ""
+		paths = append(paths, p) // "" too: lookupSpan finds a key ""
 		t.attrs = append(t.attrs, int32(len(paths)-1))
 	}
 	f := &jsonlReader{m: m, in: in, names: paths, t: t}

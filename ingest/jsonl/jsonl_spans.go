@@ -15,7 +15,7 @@ import (
 // decoded (escapes, invalid UTF-8 as U+FFFD), the last of repeated keys wins
 // (its earlier object forgotten), values nested to encoding/json's depth,
 // text after the object ignored as json.Decoder ignores it. Each path then
-// resolves with jsonlLookup's rules (the whole key first, then every split,
+// resolves with lookupSpan's rule (the whole key first, then every split,
 // leftmost first) by indexing those spans; a mapping whose paths did not
 // compile resolves each path on the line's bytes (lookupSpan).
 
@@ -75,8 +75,8 @@ func (f *jsonlReader) member(n int32, key []byte, j, depth int) int {
 	return end
 }
 
-// lookup is jsonlLookup on the walked line: the span of the value at
-// target t; ok false when there is none.
+// lookup resolves target t on the walked line by lookupSpan's rule: the
+// span of its value; ok false when there is none.
 func (f *jsonlReader) lookup(t int32) (jsonlSpan, bool) {
 	if f.paths == nil {
 		return f.lookupSpan(0, f.names[t])
@@ -99,7 +99,10 @@ func (f *jsonlReader) lookup(t int32) (jsonlSpan, bool) {
 	return jsonlSpan{}, false
 }
 
-// lookupSpan is jsonlLookup on the bytes of the object at f.line[i].
+// lookupSpan returns the span of the value at path in the object at
+// f.line[i], a path's rule: the member whose key is path itself (the last
+// of repeated ones), else, at each dot from the left, the rest of the path
+// in the object that is the value of the key before the dot.
 func (f *jsonlReader) lookupSpan(i int, path string) (jsonlSpan, bool) {
 	if v, ok := f.memberSpan(i, path); ok {
 		return v, true

@@ -62,7 +62,7 @@ func TestJSONLBadMappings(t *testing.T) {
 	}
 }
 
-// TestJSONLLookup checks jsonlLookup's rules (the whole key first, then
+// TestJSONLLookup checks lookupSpan's rule (the whole key first, then
 // every split) through the reader, with the paths compiled and, with a
 // path of too many dots among them, resolved on the line's bytes.
 func TestJSONLLookup(t *testing.T) {
