@@ -60,7 +60,9 @@ func (Format) Describe() string {
 	return "ttftrace client JSONL: start, headers, every chunk's arrival, end, tokens, status (client wall clock)"
 }
 
-// clientRecord is one line of the format; see Format.
+// clientRecord is one line of the format as goccy/go-json decodes it: the
+// reader reads what unmarshalling into it takes (client_read.go), and a
+// line it refuses is unmarshalled into it only to word the reject.
 type clientRecord struct {
 	RequestID    string                       `json:"request_id"`
 	TraceID      string                       `json:"trace_id"`
@@ -74,17 +76,12 @@ type clientRecord struct {
 	OutputTokens *int64                       `json:"output_tokens"`
 	HeadersMs    *float64                     `json:"headers_ms"`
 	EndMs        *float64                     `json:"end_ms"`
-	Chunks       []clientChunk                `json:"chunks"`
+	Chunks       []clientRecordChunk          `json:"chunks"`
 	Attrs        map[string]gojson.RawMessage `json:"attrs"`
-
-	// fast holds the chunks and attributes when the fast path read the
-	// line (clientFast); Chunks and Attrs are then unused.
-	fast *clientFastRecord
 }
 
-// clientChunk is one received chunk: its arrival in ms after start, its kind
-// and, optionally, the tokens it carried.
-type clientChunk struct {
+// clientRecordChunk is a chunk of a clientRecord.
+type clientRecordChunk struct {
 	TMs    *float64 `json:"t_ms"`
 	Tokens *int32   `json:"tokens"`
 	Kind   string   `json:"kind"`
@@ -129,13 +126,8 @@ func (Format) LineRecords(head []byte) bool { return true }
 
 // Decode reads one request per line; see Format for the field meanings.
 func (f Format) Decode(in *decode.Input, sink decode.Sink) error {
-	return f.decode(in, sink, &clientFast{})
-}
-
-// decode reads the input, trying fast (nil: none) on every line before the
-// general route.
-func (f Format) decode(in *decode.Input, sink decode.Sink, fast *clientFast) error {
 	lines := newClientLines(in.R)
+	c := &clientReader{}
 	for {
 		line, n, err := lines.next()
 		if errors.Is(err, io.EOF) {
@@ -148,12 +140,12 @@ func (f Format) decode(in *decode.Input, sink decode.Sink, fast *clientFast) err
 		if err != nil {
 			return err
 		}
-		f.decodeLine(in, n, line, sink, fast)
+		c.decodeLine(in, n, line, sink)
 	}
 }
 
-// decodeLine reports one line to sink, read by fast when it can.
-func (Format) decodeLine(in *decode.Input, n int64, line []byte, sink decode.Sink, fast *clientFast) {
+// decodeLine reports one line to sink.
+func (c *clientReader) decodeLine(in *decode.Input, n int64, line []byte, sink decode.Sink) {
 	trimmed := bytes.TrimSpace(line)
 	if len(trimmed) == 0 {
 		sink.Skip(n, "blank line")
@@ -167,20 +159,17 @@ func (Format) decodeLine(in *decode.Input, n int64, line []byte, sink decode.Sin
 		}
 		return
 	}
-	var rec clientRecord
-	if fast == nil || !fast.read(trimmed, &rec) {
-		rec = clientRecord{}
-		if err := gojson.Unmarshal(trimmed, &rec); err != nil {
-			reason, detail := clientDecodeError(err, trimmed)
-			sink.Reject(n, reason, detail)
-			return
-		}
+	var rec clientLine
+	if !c.read(trimmed, &rec) {
+		reason, detail := clientRefuse(trimmed)
+		sink.Reject(n, reason, detail)
+		return
 	}
-	if rec.Start == nil && rec.RequestID == "" {
+	if rec.start == nil && rec.requestID == "" {
 		sink.Skip(n, "not a request record")
 		return
 	}
-	ev, err := rec.event()
+	ev, err := rec.event(c)
 	var rej *clientReject
 	if errors.As(err, &rej) {
 		sink.Reject(n, rej.reason, rej.detail)
@@ -188,6 +177,15 @@ func (Format) decodeLine(in *decode.Input, n int64, line []byte, sink decode.Sin
 	}
 	ev.Host, ev.InputFile, ev.InputLine = in.Host, in.Name, n
 	sink.Event(n, line, ev)
+}
+
+// clientRefuse returns the reject reason and detail of a line the reader
+// refused, in the words of unmarshalling it into clientRecord.
+func clientRefuse(line []byte) (reason, detail string) {
+	if err := gojson.Unmarshal(line, new(clientRecord)); err != nil {
+		return clientDecodeError(err, line)
+	}
+	return "invalid json", "unreadable record" // not reached: read takes what unmarshalling takes
 }
 
 // clientDecodeError turns an unmarshal error into a reject reason naming the

@@ -1,54 +1,47 @@
 package client
 
 import (
-	"bytes"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	gojson "github.com/goccy/go-json"
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// This file turns one decoded ttftrace-client record into a schema.Event;
+// This file turns one ttftrace-client line, as read, into a schema.Event;
 // client.go documents the format and its decisions.
 
-// event builds the schema event of a decoded record; the error is a
-// *clientReject.
-func (r *clientRecord) event() (*schema.Event, error) {
-	if r.Start == nil {
-		return nil, clientRejectf("missing start", "request_id "+r.RequestID)
+// event builds the schema event of a line; the error is a *clientReject.
+// c's scratch lists hold the chunks while they are listed.
+func (r *clientLine) event(c *clientReader) (*schema.Event, error) {
+	if r.start == nil {
+		return nil, clientRejectf("missing start", "request_id "+r.requestID)
 	}
-	t, err := time.Parse(time.RFC3339Nano, *r.Start)
+	t, err := time.Parse(time.RFC3339Nano, *r.start)
 	if err != nil || t.Year() < 1970 || t.Year() > 2200 { // keeps start + offsets within int64 ns
-		return nil, clientRejectf("bad start", *r.Start)
+		return nil, clientRejectf("bad start", *r.start)
 	}
 	start := t.UnixNano()
 	ev := &schema.Event{
 		Source: schema.SourceClient, Format: "ttftrace-client", Clock: schema.ClockWall,
-		RequestID: r.RequestID, TraceID: clientTraceID(r.TraceID),
-		Model: r.Model, Endpoint: decode.EndpointPath(r.Endpoint), Stream: r.Stream,
-		StartNs: &start,
+		RequestID: r.requestID, TraceID: clientTraceID(r.traceID),
+		Model: r.model, Endpoint: decode.EndpointPath(r.endpoint), Stream: r.stream,
+		StartNs: &start, Attrs: r.attrs,
 	}
-	if r.fast != nil {
-		ev.Attrs = r.fast.attrs
-	} else {
-		ev.Attrs = clientAttrs(r.Attrs)
-	}
-	if err := r.instants(ev, start); err != nil {
+	if err := r.instants(c, ev, start); err != nil {
 		return nil, err
 	}
 	if err := r.tokens(ev); err != nil {
 		return nil, err
 	}
-	if r.Status != nil {
-		if *r.Status < 0 || *r.Status > 999 {
-			return nil, clientRejectf("bad status", strconv.Itoa(int(*r.Status)))
+	if r.status != nil {
+		if *r.status < 0 || *r.status > 999 {
+			return nil, clientRejectf("bad status", strconv.Itoa(int(*r.status)))
 		}
-		ev.Status = r.Status
+		ev.Status = r.status
 	}
 	r.outcome(ev)
 	return ev, nil
@@ -56,76 +49,97 @@ func (r *clientRecord) event() (*schema.Event, error) {
 
 // instants fills the chunk offsets and the headers, first token, last token
 // and end instants (ns, client wall clock).
-func (r *clientRecord) instants(ev *schema.Event, start int64) error {
-	if err := r.chunks(ev); err != nil {
+func (r *clientLine) instants(c *clientReader, ev *schema.Event, start int64) error {
+	if err := r.listChunks(c, ev); err != nil {
 		return err
 	}
 	if n := len(ev.ChunkOffsetsNs); n > 0 {
 		ev.FirstTokenNs = decode.Ptr(start + ev.ChunkOffsetsNs[0])
 		ev.LastTokenNs = decode.Ptr(start + ev.ChunkOffsetsNs[n-1])
 	}
-	if r.HeadersMs != nil {
-		off, ok := clientMsToNs(*r.HeadersMs)
+	if r.headersMs != nil {
+		off, ok := clientMsToNs(*r.headersMs)
 		if !ok {
-			return clientRejectf("bad headers_ms", clientFloat(*r.HeadersMs))
+			return clientRejectf("bad headers_ms", clientFloat(*r.headersMs))
 		}
 		ev.HeadersNs = decode.Ptr(start + off)
 	}
-	if r.EndMs != nil {
-		off, ok := clientMsToNs(*r.EndMs)
+	if r.endMs != nil {
+		off, ok := clientMsToNs(*r.endMs)
 		if !ok {
-			return clientRejectf("bad end_ms", clientFloat(*r.EndMs))
+			return clientRejectf("bad end_ms", clientFloat(*r.endMs))
 		}
 		if n := len(ev.ChunkOffsetsNs); n > 0 && off < ev.ChunkOffsetsNs[n-1] {
-			return clientRejectf("bad end_ms", clientFloat(*r.EndMs)+" before the last chunk")
+			return clientRejectf("bad end_ms", clientFloat(*r.endMs)+" before the last chunk")
 		}
 		ev.EndNs = decode.Ptr(start + off)
 	}
 	return nil
 }
 
-// chunks lists the token-carrying chunks in arrival order.
-func (r *clientRecord) chunks(ev *schema.Event) error {
-	if r.fast != nil {
-		ev.ChunkOffsetsNs, ev.ChunkTokens = r.fast.offsets, r.fast.tokens
-		clientSortChunks(ev)
-		return nil
+// Chunk kinds, by clientKind.
+const (
+	clientKindOther   = iota // not a kind of the format
+	clientKindNoToken        // role and usage chunks, which carry no token
+	clientKindToken          // content, reasoning and tool_call chunks
+)
+
+// clientKind classifies a chunk's kind.
+func clientKind(kind []byte) int8 {
+	switch string(kind) {
+	case "role", "usage":
+		return clientKindNoToken
+	case "content", "reasoning", "tool_call":
+		return clientKindToken
 	}
+	return clientKindOther
+}
+
+// listChunks lists the token-carrying chunks in arrival order, in lists of
+// their own (c's scratch holds them meanwhile).
+func (r *clientLine) listChunks(c *clientReader, ev *schema.Event) error {
+	c.offs, c.toks = c.offs[:0], c.toks[:0]
 	counted := false
-	for i, c := range r.Chunks {
-		where := "chunk " + strconv.Itoa(i) + ": "
-		if c.TMs == nil {
-			return clientRejectf("bad chunk", where+"no t_ms")
+	for i := range r.chunks {
+		ch := &r.chunks[i]
+		if !ch.hasTMs {
+			return clientChunkReject(i, "no t_ms")
 		}
-		off, ok := clientMsToNs(*c.TMs)
+		off, ok := clientMsToNs(ch.tMs)
 		if !ok {
-			return clientRejectf("bad chunk", where+"t_ms "+clientFloat(*c.TMs))
+			return clientChunkReject(i, "t_ms "+clientFloat(ch.tMs))
 		}
-		switch c.Kind {
-		case "role", "usage":
+		switch ch.class {
+		case clientKindNoToken:
 			continue
-		case "content", "reasoning", "tool_call":
-		default:
-			return clientRejectf("bad chunk", where+"kind "+strconv.Quote(c.Kind))
+		case clientKindOther:
+			return clientChunkReject(i, "kind "+strconv.Quote(ch.other))
 		}
 		k := int32(1)
-		if c.Tokens != nil {
-			if k = *c.Tokens; k < 0 {
-				return clientRejectf("bad chunk", where+"tokens "+strconv.Itoa(int(k)))
+		if ch.hasTokens {
+			if k = ch.tokens; k < 0 {
+				return clientChunkReject(i, "tokens "+strconv.Itoa(int(k)))
 			}
 			counted = true
 		}
-		if k == 0 {
-			continue
+		if k != 0 {
+			c.offs = append(c.offs, off)
+			c.toks = append(c.toks, k)
 		}
-		ev.ChunkOffsetsNs = append(ev.ChunkOffsetsNs, off)
-		ev.ChunkTokens = append(ev.ChunkTokens, k)
 	}
-	if !counted {
-		ev.ChunkTokens = nil
+	if len(c.offs) > 0 {
+		ev.ChunkOffsetsNs = slices.Clone(c.offs)
+		if counted {
+			ev.ChunkTokens = slices.Clone(c.toks)
+		}
 	}
 	clientSortChunks(ev)
 	return nil
+}
+
+// clientChunkReject is the reject of chunk i (0-based) for why.
+func clientChunkReject(i int, why string) error {
+	return clientRejectf("bad chunk", "chunk "+strconv.Itoa(i)+": "+why)
 }
 
 // clientSortChunks puts chunks written out of order into arrival order.
@@ -152,14 +166,14 @@ func clientSortChunks(ev *schema.Event) {
 }
 
 // tokens fills the prompt and output token counts with their provenance.
-func (r *clientRecord) tokens(ev *schema.Event) error {
-	if p := r.PromptTokens; p != nil {
+func (r *clientLine) tokens(ev *schema.Event) error {
+	if p := r.promptTokens; p != nil {
 		if *p < 0 {
 			return clientRejectf("bad prompt_tokens", strconv.FormatInt(*p, 10))
 		}
 		ev.PromptTokens, ev.PromptTokensSource = p, schema.TokensUsage
 	}
-	switch o := r.OutputTokens; {
+	switch o := r.outputTokens; {
 	case o != nil && *o < 0:
 		return clientRejectf("bad output_tokens", strconv.FormatInt(*o, 10))
 	case o != nil:
@@ -170,7 +184,7 @@ func (r *clientRecord) tokens(ev *schema.Event) error {
 			sum += int64(k)
 		}
 		ev.OutputTokens, ev.OutputTokensSource = &sum, schema.TokensCounted
-	case len(r.Chunks) > 0 || (r.fast != nil && r.fast.chunks > 0):
+	case len(r.chunks) > 0:
 		ev.OutputTokens = decode.Ptr(int64(len(ev.ChunkOffsetsNs)))
 		ev.OutputTokensSource = schema.TokensCounted
 	}
@@ -178,13 +192,13 @@ func (r *clientRecord) tokens(ev *schema.Event) error {
 }
 
 // outcome sets the error class and whether the response was seen to its end.
-func (r *clientRecord) outcome(ev *schema.Event) {
-	ev.Error = clientErrorClass(r.Error, r.Status)
-	ok2xx := r.Status == nil || (*r.Status >= 200 && *r.Status < 300)
+func (r *clientLine) outcome(ev *schema.Event) {
+	ev.Error = clientErrorClass(r.errorText, r.status)
+	ok2xx := r.status == nil || (*r.status >= 200 && *r.status < 300)
 	if ev.Error == schema.ErrorNone && !ok2xx {
 		ev.Error = schema.ErrorServer
 	}
-	ended := ev.EndNs != nil || (r.Stream != nil && !*r.Stream)
+	ended := ev.EndNs != nil || (r.stream != nil && !*r.stream)
 	if ev.Error == schema.ErrorNone && !ended {
 		ev.Error = schema.ErrorInterrupted
 	}
@@ -220,33 +234,6 @@ func clientTraceID(s string) string {
 		return decode.TraceIDFromTraceparent(s)
 	}
 	return decode.NormalizeTraceID(s)
-}
-
-// clientAttrs keeps string, number and boolean attributes as strings.
-func clientAttrs(raw map[string]gojson.RawMessage) map[string]string {
-	var out map[string]string
-	for k, v := range raw {
-		v = bytes.TrimSpace(v)
-		if len(v) == 0 {
-			continue
-		}
-		var s string
-		switch v[0] {
-		case '"':
-			if gojson.Unmarshal(v, &s) != nil {
-				continue
-			}
-		case 't', 'f', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-			s = string(v)
-		default: // null, objects and arrays
-			continue
-		}
-		if out == nil {
-			out = make(map[string]string, len(raw))
-		}
-		out[k] = s
-	}
-	return out
 }
 
 // clientMaxMs bounds ms offsets (about 3 years) so that start + offset

@@ -6,17 +6,17 @@ import (
 	"strings"
 )
 
-// jsonlPaths is a --map mapping's field paths compiled for the fast path: a
+// jsonlPaths is a --map mapping's field paths compiled for the reader: a
 // trie of the keys that lead to them, so that a line is walked once and only
 // the members on some path are recorded (by edge, in a slice), and for each
-// path the key sequences jsonlLookup would try, in its order, so that a path
+// path the key sequences lookupSpan would try, in its order, so that a path
 // resolves by indexing that slice instead of hashing keys.
 //
-// jsonlLookup(obj, "a.b.c") tries the key "a.b.c", then "a" and in it
+// lookupSpan(i, "a.b.c") tries the key "a.b.c", then "a" and in it
 // "b.c" (itself: "b.c", then "b" and in it "c"), then "a.b" and in it "c":
 // the candidates [a.b.c], [a b.c], [a b c], [a.b c]. A path with d dots has
 // 2^d of them, so paths with more than jsonlMaxDots dots are not compiled
-// and the fast path is off for that mapping.
+// and the reader resolves that mapping's paths on each line's bytes.
 type jsonlPaths struct {
 	edges []jsonlEdge // by id, depth first: an edge's subtree follows it
 	nodes []jsonlNode // 0 is the line's object
@@ -30,7 +30,7 @@ type jsonlEdge struct {
 	child int32  // the node of the key's object value
 	last  int32  // the ids of the edges under child are (id, last)
 	word  uint64 // jsonlKeyWord(key)
-	plain bool   // key has no '\\': a raw key equal to it needs no unescaping
+	plain bool   // key has no '\\': a raw key equal to it is that key
 }
 
 // jsonlNode is one object on some path: its keys' hash table is
@@ -64,7 +64,7 @@ func (t *jsonlTrie) add(seq []string) {
 	}
 }
 
-// jsonlCandidates returns the key sequences jsonlLookup tries for path, in
+// jsonlCandidates returns the key sequences lookupSpan tries for path, in
 // its order.
 func jsonlCandidates(path string) [][]string {
 	out := [][]string{{path}}

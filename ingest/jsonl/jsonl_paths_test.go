@@ -6,7 +6,7 @@ import (
 )
 
 // TestJSONLCandidates checks the order in which a dotted path's key
-// sequences are tried: jsonlLookup's.
+// sequences are tried: lookupSpan's.
 func TestJSONLCandidates(t *testing.T) {
 	for path, want := range map[string][][]string{
 		"a":     {{"a"}},

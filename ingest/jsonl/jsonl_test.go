@@ -62,26 +62,32 @@ func TestJSONLBadMappings(t *testing.T) {
 	}
 }
 
+// TestJSONLLookup checks lookupSpan's rule (the whole key first, then
+// every split) through the reader, with the paths compiled and, with a
+// path of too many dots among them, resolved on the line's bytes.
 func TestJSONLLookup(t *testing.T) {
-	obj := map[string]any{
-		"a":                         map[string]any{"b": map[string]any{"c": "nested"}},
-		"gen_ai.usage.input_tokens": "flat",
-		"x.y":                       map[string]any{"z": "dotted key then nested"},
-		"span":                      map[string]any{"attributes": map[string]any{"http.route": "/v1"}},
-	}
-	cases := map[string]any{
+	line := `{"ts":1,"a":{"b":{"c":"nested"}},"gen_ai.usage.input_tokens":"flat","x.y":{"z":"dotted key then nested"},"span":{"attributes":{"http.route":"/v1"}}}`
+	cases := map[string]string{
 		"a.b.c":                      "nested",
 		"gen_ai.usage.input_tokens":  "flat",
 		"x.y.z":                      "dotted key then nested",
 		"span.attributes.http.route": "/v1",
 	}
-	for path, want := range cases {
-		if got, ok := jsonlLookup(obj, path); !ok || got != want {
-			t.Errorf("jsonlLookup(%q) = %v, %v", path, got, ok)
+	for _, extra := range []string{`"a.b.d"`, `"a.b.d","q.q.q.q.q.q.q.q.q.q.q.q"`} {
+		m := `{"start":{"field":"ts","format":"unix_s"},"attrs":["a.b.c","gen_ai.usage.input_tokens","x.y.z","span.attributes.http.route",` + extra + `]}`
+		rec := decodetest.DecodeOne(t, Format{}, decode.Options{Map: m}, line)
+		if len(rec.Events) != 1 {
+			t.Fatalf("%s: %+v", m, rec)
 		}
-	}
-	if _, ok := jsonlLookup(obj, "a.b.d"); ok {
-		t.Error("missing path found")
+		attrs := rec.Events[0].Event.Attrs
+		for path, want := range cases {
+			if got, ok := attrs[path]; !ok || got != want {
+				t.Errorf("%s: %q = %q, %v", extra, path, got, ok)
+			}
+		}
+		if _, ok := attrs["a.b.d"]; ok || len(attrs) != len(cases) {
+			t.Errorf("%s: missing path found: %v", extra, attrs)
+		}
 	}
 }
 

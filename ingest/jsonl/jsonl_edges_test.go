@@ -1,9 +1,8 @@
 package jsonl
 
 import (
-	"bytes"
 	"os"
-	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,30 +11,17 @@ import (
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
-// jsonlTestMap is the mapping of the differential tests: the testdata's,
+// jsonlTestMap is the mapping of the edge tests: the testdata's,
 // whose paths are dotted, nested and repeated.
 func jsonlTestMap(t testing.TB) string {
 	return decodetest.BenchOpts(t, "testdata/gateway.jsonl").Map
 }
 
-// jsonlRoutes decodes data with mapping by the general route alone and
-// with the fast path, and fails when the two report anything differently.
-func jsonlRoutes(t *testing.T, data []byte, mapping string, tz *time.Location) {
-	t.Helper()
-	general, fast := &decodetest.Recorder{}, &decodetest.Recorder{}
-	in := func() *decode.Input {
-		return &decode.Input{R: bytes.NewReader(data), Name: "x", Host: "h", Opts: decode.Options{Map: mapping, TZ: tz}}
-	}
-	errG := Format{}.decode(in(), general, false)
-	errF := Format{}.decode(in(), fast, true)
-	if (errG == nil) != (errF == nil) || !reflect.DeepEqual(general, fast) {
-		t.Fatalf("input %q:\ngeneral %v %+v\nfast    %v %+v", decode.TruncateDetail(string(data)), errG, general, errF, fast)
-	}
-}
-
-// jsonlFastEdges are lines the fast path must read as the general route
-// does, or hand to it.
-var jsonlFastEdges = []string{
+// jsonlEdges are lines at the edges of the format: escapes, unicode,
+// repeated and dotted keys, nulls, values of every kind where a mapped
+// field is, huge numbers, deep values, text after the object, truncated
+// lines.
+var jsonlEdges = []string{
 	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"}}`,
 	` { "ts" : "2026-11-23T10:00:00.5+01:00" , "req" : { "id" : "a\u00e9\"\\\/" } } `,
 	`{"ts":"2026-11-23 10:00:00.5","req":{"id":"a"}}`,
@@ -122,6 +108,34 @@ var jsonlFastEdges = []string{
 	`{"ts":"2026-11-23T10:00:00Z","a":{"b":{"c":3},"b.c":null},"a..b":"m","":{"x":"ep"},"y":{"":"h"}}`,
 	`{"ts":"2026-11-23T10:00:00Z","a":{"b":{"c":3,"d":{"e":"5"}}},"a.b.c.d":{"e":1}}`,
 	`{"ts":"2026-11-23T10:00:00Z","a":{"b":{"c":3}},"a":{"b":{"d":1}}}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"i\u0064":"esc","id":"b"},"r\u0065q":{"id":"c"}}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"status":"abc"}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":{"x":[1,"b",null,true]},"model":[2]}}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a","stream":[true]}}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"usage":{"prompt_tokens":-1}}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"usage":{"completion_tokens":[1]}}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"timing":{"ttft_ms":{"a":"b"}}}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"timing":{"queue_us":"x"},"finished_at":"y"}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"finished_at":"9999999999999"}`,
+	`{"ts":{"a":1},"req":{"id":"a"}}`,
+	`{"ts":"99999-11-23T10:00:00Z","req":{"id":"a"}}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"gw":{"host":"h\u00e9","tenant":"t` + "\xff" + `"}}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a","model":"\ud800x"}}`,
+	"\ufeff" + `{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"}}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"x":"\q"}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"x":"a` + "\x01" + `"}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"}}  {"x":`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"}}]`,
+	`true`, `1`, `{"ts"}`, `{"ts":"2026-11-23T10:00:00Z"`, `{,}`, `nul`,
+}
+
+// jsonlNestedEdges are lines nested to encoding/json's depth and one
+// level past it.
+var jsonlNestedEdges = []string{
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"deep":` + strings.Repeat("[", 9998) + strings.Repeat("]", 9998) + `}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a"},"deep":` + strings.Repeat("[", 9999) + strings.Repeat("]", 9999) + `}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a","x":` + strings.Repeat("[", 9997) + strings.Repeat("]", 9997) + `}}`,
+	`{"ts":"2026-11-23T10:00:00Z","req":{"id":"a","x":` + strings.Repeat("[", 9998) + strings.Repeat("]", 9998) + `}}`,
 }
 
 // jsonlEscapedMap maps path keys a\b and a, backspace, b.
@@ -130,47 +144,70 @@ const jsonlEscapedMap = `{"start":{"field":"ts"},"request_id":"a\\b","model":"a\
 // jsonlDottedMap maps paths whose candidates overlap, with empty segments.
 const jsonlDottedMap = `{"start":{"field":"ts"},"request_id":"a.b.c","model":"a..b","endpoint":".x","host":"y.","attrs":["a.b","a","a.b.c.d.e",""]}`
 
-func TestJSONLFastMatchesGeneral(t *testing.T) {
-	m := jsonlTestMap(t)
+// jsonlDeepMap has a path with too many dots to compile.
+const jsonlDeepMap = `{"start":{"field":"ts"},"request_id":"a.b.c.d.e.f.g.h.i.j.k.l","model":"a.b","attrs":["req.id","x.y.z"]}`
+
+// jsonlEscapedLines are lines for jsonlEscapedMap.
+var jsonlEscapedLines = []string{`{"ts":"2026-11-23T10:00:00Z","a\\b":"x"}`, `{"ts":"2026-11-23T10:00:00Z","a\b":"x"}`, `{"ts":"2026-11-23T10:00:00Z","a\u0008":"x"}`}
+
+// jsonlDeepLines are lines for jsonlDeepMap.
+var jsonlDeepLines = []string{
+	`{"ts":"2026-11-23T10:00:00Z","a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{"i":{"j":{"k":{"l":"x"}}}}}}}}}}}}`,
+	`{"ts":"2026-11-23T10:00:00Z","a.b.c.d.e.f":{"g.h.i.j":{"k.l":"y"}},"a":{"b":"m","b":{"c":1}},"req":{"id":[1]},"x.y":{"z":2}}`,
+	`{"ts":"2026-11-23T10:00:00Z","a":{"b.c.d.e.f.g.h.i.j.k.l":{"x":1}},"a.b":7,"a\u002eb":8}`,
+	`{"ts":"2026-11-23T10:00:00Z","a":{"b":{"c":3}},"a":null}`,
+}
+
+// jsonlReqMap maps request_id, attrs and error to one path.
+const jsonlReqMap = `{"start":{"field":"ts"},"request_id":"req.id","attrs":["req","","req.id"],"error":"req.id"}`
+
+// jsonlMapped is the jsonl format with a mapping and a --tz of its own.
+type jsonlMapped struct {
+	Format
+	mapping string
+	tz      *time.Location
+}
+
+func (f jsonlMapped) Decode(in *decode.Input, sink decode.Sink) error {
+	in.Opts.Map, in.Opts.TZ = f.mapping, f.tz
+	return f.Format.Decode(in, sink)
+}
+
+// jsonlEdgeSet is a mapping with the edge inputs decoded by it; what the
+// decoder must report for them is in testdata/edges/NAME.golden.
+type jsonlEdgeSet struct {
+	name   string
+	format jsonlMapped
+	inputs []string
+}
+
+// jsonlEdgeSets are the edge inputs by mapping: each line alone (and, by
+// the testdata's mapping, all of them as one input, and the testdata).
+func jsonlEdgeSets(t testing.TB) []jsonlEdgeSet {
 	data, err := os.ReadFile("testdata/gateway.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	jsonlRoutes(t, data, m, nil)
-	for _, line := range jsonlFastEdges {
-		jsonlRoutes(t, []byte(line), m, nil)
-		jsonlRoutes(t, []byte(line), m, time.FixedZone("X", 3600))
-		jsonlRoutes(t, []byte(line), `{"start":{"field":"ts"},"request_id":"req.id","attrs":["req","","req.id"],"error":"req.id"}`, nil)
-		jsonlRoutes(t, []byte(line), jsonlDottedMap, nil)
-	}
-	// A path key with a backslash: the line's raw key equal to it is an
-	// escape that decodes to another key.
-	for _, line := range []string{`{"ts":"2026-11-23T10:00:00Z","a\\b":"x"}`, `{"ts":"2026-11-23T10:00:00Z","a\b":"x"}`, `{"ts":"2026-11-23T10:00:00Z","a\u0008":"x"}`} {
-		jsonlRoutes(t, []byte(line), jsonlEscapedMap, nil)
-	}
-	// A path with too many dots turns the fast path off.
-	deep := `{"start":{"field":"ts"},"request_id":"a.b.c.d.e.f.g.h.i.j.k.l"}`
-	if m, err := parseJSONLMapping(deep); err != nil || newJSONLFast(m, &decode.Input{}) != nil {
-		t.Errorf("mapping %s: err %v, or a fast path", deep, err)
-	}
-	jsonlRoutes(t, []byte(`{"ts":"2026-11-23T10:00:00Z","a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{"i":{"j":{"k":{"l":"x"}}}}}}}}}}}}`), deep, nil)
-	if !testing.Short() {
-		jsonlRoutes(t, benchJSONLInput()[:1<<20], m, nil)
+	m := jsonlTestMap(t)
+	return []jsonlEdgeSet{
+		{"edges", jsonlMapped{mapping: m}, slices.Concat(jsonlEdges, jsonlNestedEdges, []string{strings.Join(jsonlEdges, "\n"), string(data)})},
+		{"edges_tz", jsonlMapped{mapping: m, tz: time.FixedZone("X", 3600)}, jsonlEdges},
+		{"edges_req", jsonlMapped{mapping: jsonlReqMap}, jsonlEdges},
+		{"edges_dotted", jsonlMapped{mapping: jsonlDottedMap}, slices.Concat(jsonlEdges, jsonlDeepLines)},
+		{"edges_deep", jsonlMapped{mapping: jsonlDeepMap}, slices.Concat(jsonlEdges, jsonlDeepLines)},
+		{"edges_escaped", jsonlMapped{mapping: jsonlEscapedMap}, jsonlEscapedLines},
 	}
 }
 
-func FuzzJSONLFast(f *testing.F) {
-	data, _ := os.ReadFile("testdata/gateway.jsonl")
-	for _, line := range bytes.Split(data, []byte("\n")) {
-		f.Add(string(line))
+// TestJSONLEdges decodes every edge input by every mapping and compares what
+// the sink was told with the goldens in testdata/edges, written by the
+// route this decoder replaced (each line decoded by encoding/json into a
+// map[string]any), which the reader was fuzzed against before that route
+// was deleted.
+func TestJSONLEdges(t *testing.T) {
+	for _, s := range jsonlEdgeSets(t) {
+		t.Run(s.name, func(t *testing.T) {
+			decodetest.CheckEdges(t, s.format, s.inputs, "testdata/edges/"+s.name+".golden")
+		})
 	}
-	for _, line := range jsonlFastEdges {
-		f.Add(line)
-	}
-	m := jsonlTestMap(f)
-	f.Fuzz(func(t *testing.T, line string) {
-		jsonlRoutes(t, []byte(line), m, nil)
-		jsonlRoutes(t, []byte(line), jsonlDottedMap, nil)
-		jsonlRoutes(t, []byte(line), jsonlEscapedMap, nil)
-	})
 }
