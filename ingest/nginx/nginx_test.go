@@ -126,7 +126,7 @@ func TestNginxMatcher(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, ok := f.match(c.line)
+			got, ok := nginxMatch(f, c.line)
 			if ok != (c.want != nil) {
 				t.Fatalf("match = %v, want %v (%v)", ok, c.want != nil, got)
 			}
@@ -137,6 +137,20 @@ func TestNginxMatcher(t *testing.T) {
 			}
 		})
 	}
+}
+
+// nginxMatch splits line by f as the reader does, into each variable's
+// value by name.
+func nginxMatch(f *nginxLogFormat, line string) (map[string]string, bool) {
+	vals, next := make([]nginxSpan, len(f.vars)), make([]int, len(f.vars))
+	if !newNginxPlan(f).match([]byte(line), vals, next, !strings.Contains(line, `\`)) {
+		return nil, false
+	}
+	out := map[string]string{}
+	for i, v := range f.vars {
+		out[v.name] = line[vals[i].lo:vals[i].hi]
+	}
+	return out, true
 }
 
 func TestNginxCompileErrors(t *testing.T) {
