@@ -177,17 +177,6 @@ func envoyJSONEdges() []string {
 		`[null, {"start_time":"2026-11-23T10:00:04.925Z","duration":1}, 1, "x", [], {"duration":2}, {"a":}]`)
 }
 
-// envoyWithFormat is the decoder given a --log-format.
-type envoyWithFormat struct {
-	Format
-	spec string
-}
-
-func (f envoyWithFormat) Decode(in *decode.Input, sink decode.Sink) error {
-	in.Opts.LogFormat = f.spec
-	return f.Format.Decode(in, sink)
-}
-
 // TestEnvoyEdges decodes the edge text lines with each edge format string
 // and the edge JSON records with each edge key→operator map, and compares
 // what the sink was told with that format's edges golden, written by the
@@ -195,9 +184,9 @@ func (f envoyWithFormat) Decode(in *decode.Input, sink decode.Sink) error {
 // which it was fuzzed against before that route was deleted.
 func TestEnvoyEdges(t *testing.T) {
 	for _, f := range envoyEdgeTextFormats {
-		decodetest.CheckEdges(t, envoyWithFormat{spec: f.spec}, envoyTextEdges(), "testdata/edges/edges_"+f.name+".golden")
+		decodetest.CheckEdges(t, decodetest.WithOptions{Format: Format{}, Opts: decode.Options{LogFormat: f.spec}}, envoyTextEdges(), "testdata/edges/edges_"+f.name+".golden")
 	}
 	for _, f := range envoyEdgeJSONMaps {
-		decodetest.CheckEdges(t, envoyWithFormat{spec: f.spec}, envoyJSONEdges(), "testdata/edges/edges_"+f.name+".golden")
+		decodetest.CheckEdges(t, decodetest.WithOptions{Format: Format{}, Opts: decode.Options{LogFormat: f.spec}}, envoyJSONEdges(), "testdata/edges/edges_"+f.name+".golden")
 	}
 }

@@ -69,6 +69,7 @@ func newEnvoyJSONReader(ops map[string]*envoyOp) *envoyJSONReader {
 		d.ops = append(d.ops, op)
 	}
 	d.slots, d.seen = make([]envoyOpValue, len(d.keys)), make([]uint32, len(d.keys))
+	d.missing = d.missingStart
 	return d
 }
 

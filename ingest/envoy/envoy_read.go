@@ -161,7 +161,13 @@ type envoyReader struct {
 	idStrs  decode.StringBlock
 	hour    textscan.RFC3339Hour
 	maps    decode.AttrMaps
+	// missing, when set, gives the reject reason and detail of the entry
+	// raw that has no start, saying why.
+	missing func(raw []byte) (string, string)
 }
+
+// envoyMissingStart is the reason of an entry without a start instant.
+const envoyMissingStart = "missing start time"
 
 // envoyDurs are the durations of an entry in ns after start, by ed* index.
 type envoyDurs struct {
@@ -179,6 +185,9 @@ func (d *envoyReader) emit(in *decode.Input, sink decode.Sink, line int64, raw [
 		d.scratch = append(append(append(d.scratch[:0], "intermediate access log entry ("...), logType...), ')')
 		sink.Skip(line, d.strs.Get(d.scratch))
 		return
+	case reason == envoyMissingStart && d.missing != nil:
+		reason, detail = d.missing(raw)
+		fallthrough
 	case reason != "":
 		sink.Reject(line, reason, decode.TruncateDetail(detail))
 		return
@@ -228,7 +237,7 @@ func (d *envoyReader) start(vals []envoyOpValue) (start int64, intermediate []by
 		}
 	}
 	if !ok {
-		return 0, nil, "missing start time", "no %START_TIME% value"
+		return 0, nil, envoyMissingStart, "no %START_TIME% value"
 	}
 	return start, nil, "", ""
 }

@@ -34,13 +34,16 @@ func envoyDecode(in *decode.Input, sink decode.Sink) error {
 	if lf != "" {
 		specs = []string{in.Opts.LogFormat}
 	}
-	d := &envoyTextReader{}
+	d := &envoyTextReader{specs: specs, custom: lf != ""}
 	for _, s := range specs {
 		f, err := parseEnvoyFormat(s)
 		if err != nil {
 			return fmt.Errorf("envoy: --log-format: %v", err)
 		}
 		d.plans = append(d.plans, newEnvoyTextPlan(f))
+	}
+	if !d.plans[0].hasStart() {
+		d.missing = func([]byte) (string, string) { return envoyNoStartOp, "no %START_TIME% in the format" }
 	}
 	return decode.ReadRecordsByLine(br, sink, func(line int64, text []byte) {
 		d.line(in, sink, line, text)

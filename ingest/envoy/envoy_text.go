@@ -107,11 +107,24 @@ func (p *envoyTextPlan) match(line []byte, vals []envoyOpValue) ([]envoyOpValue,
 	return vals, pos == len(line)
 }
 
+// hasStart reports whether the format has a %START_TIME%.
+func (p *envoyTextPlan) hasStart() bool {
+	for _, o := range p.ops {
+		if o.op.code == ecStart {
+			return true
+		}
+	}
+	return false
+}
+
 // envoyTextReader is the text reader's state for one input.
 type envoyTextReader struct {
 	envoyReader
-	plans []envoyTextPlan
-	vals  []envoyOpValue
+	plans  []envoyTextPlan
+	vals   []envoyOpValue
+	specs  []string       // the format strings
+	custom bool           // the user gave the format
+	miss   *envoyMismatch // made at the first line no format fits
 }
 
 // line decodes one line by the first format that matches it and reports
@@ -130,5 +143,8 @@ func (d *envoyTextReader) line(in *decode.Input, sink decode.Sink, n int64, text
 			return
 		}
 	}
-	sink.Reject(n, "format mismatch", decode.TruncateDetail(string(text)))
+	if d.miss == nil {
+		d.miss = newEnvoyMismatch(d.specs, d.custom)
+	}
+	sink.Reject(n, d.miss.reason(text), decode.TruncateDetail(string(text)))
 }

@@ -114,7 +114,7 @@ func (Format) Decode(in *decode.Input, sink decode.Sink) error {
 	if err != nil {
 		return err
 	}
-	d := newNginxReader(formats)
+	d := newNginxReader(formats, len(formats) == 1)
 	return decode.EachTextLine(in.R, func(n int64, line []byte) {
 		d.line(in, n, line, sink)
 	}, func(n int64) {

@@ -137,17 +137,6 @@ func nginxEdges() []string {
 	return append(lines, "\xef\xbb\xbf"+strings.Join(lines, "\r\n"))
 }
 
-// nginxWithFormat is the decoder given a log_format.
-type nginxWithFormat struct {
-	Format
-	spec string
-}
-
-func (f nginxWithFormat) Decode(in *decode.Input, sink decode.Sink) error {
-	in.Opts.LogFormat = f.spec
-	return f.Format.Decode(in, sink)
-}
-
 // TestNginxEdges decodes every edge input with each edge log_format and
 // compares what the sink was told with that format's edges golden,
 // written by the route this decoder replaced (a backtracking matcher over
@@ -155,6 +144,6 @@ func (f nginxWithFormat) Decode(in *decode.Input, sink decode.Sink) error {
 // against before that route was deleted.
 func TestNginxEdges(t *testing.T) {
 	for _, f := range nginxEdgeFormats {
-		decodetest.CheckEdges(t, nginxWithFormat{spec: f.spec}, nginxEdges(), "testdata/edges/edges_"+f.name+".golden")
+		decodetest.CheckEdges(t, decodetest.WithOptions{Format: Format{}, Opts: decode.Options{LogFormat: f.spec}}, nginxEdges(), "testdata/edges/edges_"+f.name+".golden")
 	}
 }

@@ -17,11 +17,14 @@ import (
 // nginxReader is the state of the reader for one input.
 type nginxReader struct {
 	plans   []*nginxPlan // the user's log_format, or combined then common
-	plan    *nginxPlan   // the one the line matched
-	cur     []byte       // the line being read
-	plain   bool         // it holds no backslash
-	vals    []nginxSpan  // its values
-	next    []int        // the matcher's scratch
+	formats []*nginxLogFormat
+	custom  bool           // the user gave the log_format
+	miss    *nginxMismatch // made at the first line no format fits
+	plan    *nginxPlan     // the one the line matched
+	cur     []byte         // the line being read
+	plain   bool           // it holds no backslash
+	vals    []nginxSpan    // its values
+	next    []int          // the matcher's scratch
 	ev      schema.Event
 	attrs   []decode.AttrKV
 	scratch []byte // the ids of the line, before they become one string
@@ -30,9 +33,10 @@ type nginxReader struct {
 	maps    decode.AttrMaps
 }
 
-// newNginxReader compiles the formats for reading.
-func newNginxReader(formats []*nginxLogFormat) *nginxReader {
-	d := &nginxReader{}
+// newNginxReader compiles the formats for reading; custom says the user
+// gave the log_format.
+func newNginxReader(formats []*nginxLogFormat, custom bool) *nginxReader {
+	d := &nginxReader{formats: formats, custom: custom}
 	n := 0
 	for _, f := range formats {
 		d.plans = append(d.plans, newNginxPlan(f))
@@ -62,7 +66,10 @@ func (d *nginxReader) line(in *decode.Input, n int64, raw []byte, sink decode.Si
 			return
 		}
 	}
-	sink.Reject(n, "line does not match log_format", decode.TruncateDetail(string(line)))
+	if d.miss == nil {
+		d.miss = newNginxMismatch(d.formats, d.custom)
+	}
+	sink.Reject(n, d.miss.reason(line), decode.TruncateDetail(string(line)))
 }
 
 // event builds the event of the matched line and reports it, or the

@@ -271,7 +271,7 @@ func TestNginxRejects(t *testing.T) {
 	const f = `$msec $request_time $upstream_response_time $status`
 	cases := map[string]string{
 		`1.000 0.5 0.1 200`:          "", // a good line
-		`1.000 abc 0.1 200`:          "line does not match log_format",
+		`1.000 abc 0.1 200`:          "line does not match log_format: field 2 does not fit $request_time in the log_format",
 		`1.000 0.5 0.1 2000`:         "bad status",
 		`9999999999.000 0.5 0.1 200`: "bad timestamp",
 	}
