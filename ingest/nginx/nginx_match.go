@@ -42,10 +42,17 @@ var nginxAttrNames = [...]string{"upstream", "upstream_status", "user_agent", "h
 type nginxPlan struct {
 	f      *nginxLogFormat
 	prefix []byte
-	afters [][]byte         // each variable's following literal
-	kinds  []nginxValueKind // each variable's kind
-	at     [ngCount]int     // index in f.vars of each variable the event reads (the last one of that name), -1 when absent
-	ids    []nginxIDPlace   // the id variables, in nginxIDOrder's order
+	vars   []nginxPlanVar // the variables, in order
+	at     [ngCount]int   // index in f.vars of each variable the event reads (the last one of that name), -1 when absent
+	ids    []nginxIDPlace // the id variables, in nginxIDOrder's order
+}
+
+// nginxPlanVar is a variable of a plan: the literal after it ("" for the
+// last one), its kind, and whether the literal starts with a quote.
+type nginxPlanVar struct {
+	after []byte
+	kind  nginxValueKind
+	quote bool
 }
 
 // nginxIDPlace is an id variable: its index in f.vars (-1 when absent) and
@@ -61,8 +68,7 @@ func newNginxPlan(f *nginxLogFormat) *nginxPlan {
 	index := map[string]int{}
 	for i, v := range f.vars {
 		index[v.name] = i
-		p.afters = append(p.afters, []byte(v.after))
-		p.kinds = append(p.kinds, v.kind)
+		p.vars = append(p.vars, nginxPlanVar{[]byte(v.after), v.kind, v.after != "" && v.after[0] == '"'})
 	}
 	at := func(name string) int {
 		if i, ok := index[name]; ok {
@@ -98,11 +104,11 @@ func (p *nginxPlan) match(line []byte, vals []nginxSpan, next []int, plain bool)
 	budget := nginxMatchBudget
 	start, vi, from := len(p.prefix), 0, len(p.prefix)
 	for vi >= 0 {
-		if vi == len(p.afters) { // every variable placed, after a literal
+		if vi == len(p.vars) { // every variable placed, after a literal
 			if start == len(line) || line[start] == ' ' {
 				return true
 			}
-		} else if after := p.afters[vi]; len(after) == 0 {
+		} else if v := &p.vars[vi]; len(v.after) == 0 {
 			if p.matchLast(line, start, vi, vals, &budget) {
 				return true
 			}
@@ -110,16 +116,15 @@ func (p *nginxPlan) match(line []byte, vals []nginxSpan, next []int, plain bool)
 			if budget--; budget < 0 {
 				return false
 			}
-			j, first := textscan.IndexLiteral(line[from:], after)
+			j, first := textscan.IndexLiteral(line[from:], v.after)
 			if j >= 0 {
 				end := from + j
-				quote := after[0] == '"'
 				// Text up to the first '"' holds no quote: it is valid as it is.
-				noQuote := quote && first && from == start
-				if from = end + 1; !(quote && !plain && nginxEscapedAt(line, end)) &&
-					(noQuote && p.kinds[vi] == nginxAnyText || nginxValidBytes(p.kinds[vi], line[start:end])) {
+				noQuote := v.quote && first && from == start && v.kind == nginxAnyText
+				if from = end + 1; !(v.quote && !plain && nginxEscapedAt(line, end)) &&
+					(noQuote || nginxValidBytes(v.kind, line[start:end])) {
 					vals[vi], next[vi] = nginxSpan{start, end}, from
-					start, vi = end+len(after), vi+1
+					start, vi = end+len(v.after), vi+1
 					from = start
 				}
 				continue // the next variable, or this one's next candidate
@@ -139,7 +144,7 @@ func (p *nginxPlan) match(line []byte, vals []nginxSpan, next []int, plain bool)
 // of the line, else the longest valid value followed by a space (trailing
 // fields appended to the format).
 func (p *nginxPlan) matchLast(line []byte, start, vi int, vals []nginxSpan, budget *int) bool {
-	kind := p.kinds[vi]
+	kind := p.vars[vi].kind
 	if nginxValidBytes(kind, line[start:]) {
 		vals[vi] = nginxSpan{start, len(line)}
 		return true

@@ -49,7 +49,7 @@ func newNginxShape(name string, f *nginxLogFormat) *nginxShape {
 
 // matchNew is match with scratch of its own.
 func (p *nginxPlan) matchNew(line []byte) bool {
-	n := len(p.afters)
+	n := len(p.vars)
 	return p.match(line, make([]nginxSpan, n), make([]int, n), bytes.IndexByte(line, '\\') < 0)
 }
 
