@@ -17,15 +17,7 @@ import (
 // TestEnvoyFleetRecords checks that every record of the fleet's edge-2
 // JSON log is read as an event.
 func TestEnvoyFleetRecords(t *testing.T) {
-	data := decodetest.BenchLog(&testing.B{}, "edge-2")
-	rec := &decodetest.Recorder{}
-	in := &decode.Input{R: bytes.NewReader(data), Name: "t", Host: "h", Opts: decode.Options{LogFormat: fleet.EnvoyLogFormat}}
-	if err := (Format{}).Decode(in, rec); err != nil {
-		t.Fatal(err)
-	}
-	if lines := bytes.Count(data, []byte("\n")); len(rec.Events) != lines || lines == 0 {
-		t.Errorf("%d lines, %d events (%d skips, %d rejects)", lines, len(rec.Events), len(rec.Skips), len(rec.Rejects))
-	}
+	decodetest.AllEvents(t, Format{}, decode.Options{LogFormat: fleet.EnvoyLogFormat}, decodetest.BenchLog(&testing.B{}, "edge-2"))
 }
 
 // testdataLogFormat returns the log_format of a testdata file's options, or "".

@@ -1,7 +1,6 @@
 package nginx
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -13,15 +12,7 @@ import (
 // TestNginxFleetLines checks that every line of the fleet's edge-1 log is
 // read as an event.
 func TestNginxFleetLines(t *testing.T) {
-	data := decodetest.BenchLog(&testing.B{}, "edge-1")
-	rec := &decodetest.Recorder{}
-	in := &decode.Input{R: bytes.NewReader(data), Name: "t", Host: "h", Opts: decode.Options{LogFormat: fleet.NginxLogFormat}}
-	if err := (Format{}).Decode(in, rec); err != nil {
-		t.Fatal(err)
-	}
-	if lines := bytes.Count(data, []byte("\n")); len(rec.Events) != lines || lines == 0 {
-		t.Errorf("%d lines, %d events (%d skips, %d rejects)", lines, len(rec.Events), len(rec.Skips), len(rec.Rejects))
-	}
+	decodetest.AllEvents(t, Format{}, decode.Options{LogFormat: fleet.NginxLogFormat}, decodetest.BenchLog(&testing.B{}, "edge-1"))
 }
 
 // nginxValid is what nginxValidBytes reads, as first written over strings:
