@@ -95,9 +95,9 @@ type nginxSpan struct{ lo, hi int }
 // when what follows does not fit, the next ones (backtracking, at most
 // nginxMatchBudget candidate splits per line, so a hostile line costs
 // little). Text after the last literal is allowed when it starts with a
-// space (a format that appends fields to this one). next is scratch of one
-// int per variable; plain says line holds no backslash (no escaped quote).
-func (p *nginxPlan) match(line []byte, vals []nginxSpan, next []int, plain bool) bool {
+// space (a format that appends fields to this one). plain says line holds
+// no backslash (no escaped quote).
+func (p *nginxPlan) match(line []byte, vals []nginxSpan, plain bool) bool {
 	if !bytes.HasPrefix(line, p.prefix) {
 		return false
 	}
@@ -123,7 +123,7 @@ func (p *nginxPlan) match(line []byte, vals []nginxSpan, next []int, plain bool)
 				noQuote := v.quote && first && from == start && v.kind == nginxAnyText
 				if from = end + 1; !(v.quote && !plain && nginxEscapedAt(line, end)) &&
 					(noQuote || nginxValidBytes(v.kind, line[start:end])) {
-					vals[vi], next[vi] = nginxSpan{start, end}, from
+					vals[vi] = nginxSpan{start, end}
 					start, vi = end+len(v.after), vi+1
 					from = start
 				}
@@ -134,7 +134,7 @@ func (p *nginxPlan) match(line []byte, vals []nginxSpan, next []int, plain bool)
 			return false
 		}
 		if vi--; vi >= 0 { // try the previous variable's next candidate
-			start, from = vals[vi].lo, next[vi]
+			start, from = vals[vi].lo, vals[vi].hi+1
 		}
 	}
 	return false

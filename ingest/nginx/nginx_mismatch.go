@@ -47,10 +47,9 @@ func newNginxShape(name string, f *nginxLogFormat) *nginxShape {
 	return &nginxShape{newNginxPlan(f), decode.LogShape{Name: name, Fields: fields, Fits: fits}}
 }
 
-// matchNew is match with scratch of its own.
+// matchNew is match with values of its own.
 func (p *nginxPlan) matchNew(line []byte) bool {
-	n := len(p.vars)
-	return p.match(line, make([]nginxSpan, n), make([]int, n), bytes.IndexByte(line, '\\') < 0)
+	return p.match(line, make([]nginxSpan, len(p.vars)), bytes.IndexByte(line, '\\') < 0)
 }
 
 // nginxFormatText writes the compiled format back as a format string.

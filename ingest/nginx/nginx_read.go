@@ -24,7 +24,6 @@ type nginxReader struct {
 	cur     []byte         // the line being read
 	plain   bool           // it holds no backslash
 	vals    []nginxSpan    // its values
-	next    []int          // the matcher's scratch
 	ev      schema.Event
 	attrs   []decode.AttrKV
 	scratch []byte // the ids of the line, before they become one string
@@ -42,7 +41,7 @@ func newNginxReader(formats []*nginxLogFormat, custom bool) *nginxReader {
 		d.plans = append(d.plans, newNginxPlan(f))
 		n = max(n, len(f.vars))
 	}
-	d.vals, d.next = make([]nginxSpan, n), make([]int, n)
+	d.vals = make([]nginxSpan, n)
 	return d
 }
 
@@ -60,7 +59,7 @@ func (d *nginxReader) line(in *decode.Input, n int64, raw []byte, sink decode.Si
 	}
 	d.cur, d.plain = line, bytes.IndexByte(line, '\\') < 0
 	for _, p := range d.plans {
-		if p.match(line, d.vals, d.next, d.plain) {
+		if p.match(line, d.vals, d.plain) {
 			d.plan = p
 			d.event(in, n, raw, sink)
 			return

@@ -142,8 +142,8 @@ func TestNginxMatcher(t *testing.T) {
 // nginxMatch splits line by f as the reader does, into each variable's
 // value by name.
 func nginxMatch(f *nginxLogFormat, line string) (map[string]string, bool) {
-	vals, next := make([]nginxSpan, len(f.vars)), make([]int, len(f.vars))
-	if !newNginxPlan(f).match([]byte(line), vals, next, !strings.Contains(line, `\`)) {
+	vals := make([]nginxSpan, len(f.vars))
+	if !newNginxPlan(f).match([]byte(line), vals, !strings.Contains(line, `\`)) {
 		return nil, false
 	}
 	out := map[string]string{}
