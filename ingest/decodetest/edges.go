@@ -65,3 +65,17 @@ func CheckEdges(t *testing.T, f Format, inputs []string, path string) {
 		}
 	}
 }
+
+// WithOptions is a decoder given options: its Decode reads every input
+// with Opts, so that CheckEdges reads a format's edge inputs with each of
+// several log formats.
+type WithOptions struct {
+	Format
+	Opts decode.Options
+}
+
+// Decode decodes in with f.Opts.
+func (f WithOptions) Decode(in *decode.Input, sink decode.Sink) error {
+	in.Opts = f.Opts
+	return f.Format.Decode(in, sink)
+}

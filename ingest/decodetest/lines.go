@@ -45,3 +45,13 @@ func DecodeOne(t *testing.T, f Format, opts decode.Options, text string) *Record
 	}
 	return rec
 }
+
+// AllEvents decodes data by f with opts and fails unless every one of its
+// lines is read as an event (a fleet log of the format's own, say).
+func AllEvents(t *testing.T, f Format, opts decode.Options, data []byte) {
+	t.Helper()
+	rec := DecodeOne(t, f, opts, string(data))
+	if lines := LineCount(data); len(rec.Events) != lines || lines == 0 {
+		t.Errorf("%d lines, %d events (%d skips, %d rejects)", lines, len(rec.Events), len(rec.Skips), len(rec.Rejects))
+	}
+}

@@ -6,11 +6,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
-	"strconv"
-	"strings"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
-	"github.com/ttftrace/ttftrace/internal/textscan"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -129,50 +126,7 @@ func (Format) LineRecords(head []byte) bool {
 // records when decode.Options.LogFormat is a JSON object, or when no format is
 // given and the input starts with '{' (then with envoyDefaultJSONMap).
 func (Format) Decode(in *decode.Input, sink decode.Sink) error {
-	return envoyDecode(in, sink, true)
-}
-
-// envoyEmit turns the operator values of one entry into an event, a skip or
-// a reject.
-func envoyEmit(in *decode.Input, sink decode.Sink, line int64, raw []byte, vals []envoyValue) {
-	ev, skip, reason, detail := envoyEvent(vals)
-	decode.Emit(in, sink, line, raw, decode.OnWallClock(ev, in, "envoy", schema.SourceProxy), skip, reason, detail)
-}
-
-// envoyEvent builds the event of one entry from its operator values. It
-// returns a skip reason for intermediate entries, or a reject reason and
-// detail for a bad one.
-func envoyEvent(vals []envoyValue) (ev *schema.Event, skip, reason, detail string) {
-	ev = &schema.Event{}
-	var start *int64
-	for _, v := range vals {
-		if v.op.name == "START_TIME" && v.val != "" {
-			ns, err := envoyStartTime(v.val, v.op.arg)
-			if err != nil {
-				return nil, "", textscan.TimeReason(err, "bad timestamp"), v.val
-			}
-			start = &ns
-		}
-		if v.op.name == "ACCESS_LOG_TYPE" && !envoyFinalLogType(v.val) {
-			return nil, "intermediate access log entry (" + v.val + ")", "", ""
-		}
-	}
-	if start == nil {
-		return nil, "", "missing start time", "no %START_TIME% value"
-	}
-	ev.StartNs = start
-	var d envoyDurations
-	for _, v := range vals {
-		if v.val == "" {
-			continue
-		}
-		if r, det := d.set(ev, v); r != "" {
-			return nil, "", r, det
-		}
-	}
-	d.apply(ev, *start)
-	envoyClassify(ev, d.flags, d.noResponse)
-	return ev, "", "", ""
+	return envoyDecode(in, sink)
 }
 
 // envoyFinalLogType reports whether an %ACCESS_LOG_TYPE% value marks the
@@ -183,141 +137,4 @@ func envoyFinalLogType(t string) bool {
 		return true
 	}
 	return false
-}
-
-// envoyDurations collects the durations of an entry, in ns after start.
-type envoyDurations struct {
-	duration, respDur, respTx, headers, firstByte, end *int64
-	flags                                              string
-	noResponse                                         bool // RESPONSE_CODE 0
-}
-
-// set records one operator value; it returns a reject reason for a bad one.
-func (d *envoyDurations) set(ev *schema.Event, v envoyValue) (string, string) {
-	ms := func(dst **int64) (string, string) {
-		ns, ok := textscan.DecimalScaled(v.val, 6)
-		if !ok || ns < 0 {
-			return "bad duration", v.op.name + "=" + v.val
-		}
-		*dst = &ns
-		return "", ""
-	}
-	switch v.op.name {
-	case "DURATION":
-		return ms(&d.duration)
-	case "RESPONSE_DURATION":
-		return ms(&d.respDur)
-	case "RESPONSE_TX_DURATION":
-		return ms(&d.respTx)
-	case "COMMON_DURATION":
-		return d.common(ev, v)
-	case "RESPONSE_CODE":
-		code, ok := textscan.DecimalScaled(v.val, 0)
-		if !ok || code < 0 || code > 999 {
-			return "bad status", v.val
-		}
-		if code > 0 {
-			ev.Status = decode.Ptr(int32(code))
-		}
-		d.noResponse = code == 0
-	case "RESPONSE_FLAGS", "RESPONSE_FLAGS_LONG":
-		d.flags = v.val
-	default:
-		envoySetField(ev, v)
-	}
-	return "", ""
-}
-
-// common records %COMMON_DURATION(START:END:PRECISION)%.
-func (d *envoyDurations) common(ev *schema.Event, v envoyValue) (string, string) {
-	parts := strings.Split(v.op.arg, ":")
-	if len(parts) != 3 {
-		return "bad duration", "COMMON_DURATION(" + v.op.arg + ")"
-	}
-	scale := map[string]int{"ms": 6, "us": 3, "ns": 0}[parts[2]]
-	if parts[2] != "ms" && parts[2] != "us" && parts[2] != "ns" {
-		return "bad duration", "COMMON_DURATION precision " + parts[2]
-	}
-	ns, ok := textscan.DecimalScaled(v.val, scale)
-	if !ok {
-		return "bad duration", "COMMON_DURATION(" + v.op.arg + ")=" + v.val
-	}
-	if parts[0] == "DS_RX_BEG" && ns >= 0 {
-		switch parts[1] {
-		case "US_RX_BEG":
-			d.headers = &ns
-			return "", ""
-		case "US_RX_BODY_BEG":
-			d.firstByte = &ns
-			return "", ""
-		case "DS_TX_END":
-			d.end = &ns
-			return "", ""
-		}
-	}
-	decode.SetAttr(ev, strings.ToLower(parts[0]+"_to_"+parts[1])+"_ns", strconv.FormatInt(ns, 10))
-	return "", ""
-}
-
-// apply places the collected durations on the start instant.
-func (d *envoyDurations) apply(ev *schema.Event, start int64) {
-	at := func(off *int64) *int64 {
-		if off == nil {
-			return nil
-		}
-		return decode.Ptr(start + *off)
-	}
-	ev.HeadersNs = at(decode.FirstSet(d.headers, d.respDur))
-	ev.FirstTokenNs = at(d.firstByte)
-	end := decode.FirstSet(d.end, d.duration)
-	if end == nil && d.respDur != nil && d.respTx != nil {
-		end = decode.Ptr(*d.respDur + *d.respTx)
-	}
-	ev.EndNs = at(end)
-}
-
-// envoySetField records the ids, endpoint, model, tokens and attributes.
-func envoySetField(ev *schema.Event, v envoyValue) {
-	switch v.op.name + "(" + v.op.arg + ")" {
-	case "REQ(X-REQUEST-ID)":
-		ev.RequestID = v.val
-	case "REQ(TRACEPARENT)":
-		if id := decode.TraceIDFromTraceparent(v.val); id != "" {
-			ev.TraceID = id
-		}
-	case "TRACE_ID()", "REQ(X-B3-TRACEID)":
-		if id := decode.NormalizeTraceID(v.val); id != "" && ev.TraceID == "" {
-			ev.TraceID = id
-		}
-	case "REQ(X-ENVOY-ORIGINAL-PATH?:PATH)", "REQ(:PATH)", "REQ(X-ENVOY-ORIGINAL-PATH)":
-		if ev.Endpoint == "" {
-			ev.Endpoint = decode.EndpointPath(v.val)
-		}
-	case "REQ(:METHOD)":
-		decode.SetAttr(ev, "method", v.val)
-	case "REQ(:AUTHORITY)":
-		decode.SetAttr(ev, "authority", v.val)
-	case "RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)":
-		decode.SetAttr(ev, "upstream_service_time_ms", v.val)
-	case "REQUEST_DURATION()":
-		decode.SetAttr(ev, "request_duration_ms", v.val)
-	case "UPSTREAM_HOST()":
-		decode.SetAttr(ev, "upstream_host", v.val)
-	case "UPSTREAM_CLUSTER()", "UPSTREAM_CLUSTER_RAW()":
-		decode.SetAttr(ev, "upstream_cluster", v.val)
-	case "ROUTE_NAME()":
-		decode.SetAttr(ev, "route", v.val)
-	case "GENAI(gen_ai.request.model)", "GENAI(gen_ai.response.model)":
-		if ev.Model == "" || v.op.arg == "gen_ai.response.model" {
-			ev.Model = v.val
-		}
-	case "GENAI(gen_ai.usage.input_tokens)":
-		if n, ok := textscan.DecimalScaled(v.val, 0); ok && n >= 0 {
-			ev.PromptTokens, ev.PromptTokensSource = decode.Ptr(n), schema.TokensUsage
-		}
-	case "GENAI(gen_ai.usage.output_tokens)":
-		if n, ok := textscan.DecimalScaled(v.val, 0); ok && n >= 0 {
-			ev.OutputTokens, ev.OutputTokensSource = decode.Ptr(n), schema.TokensUsage
-		}
-	}
 }

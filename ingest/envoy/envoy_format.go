@@ -19,12 +19,6 @@ type envoyOp struct {
 	name, arg string
 }
 
-// envoyValue is the value an entry gives one operator; "" means unset ("-").
-type envoyValue struct {
-	op  envoyOp
-	val string
-}
-
 // envoyToken is a literal (op == nil) or an operator of a format string.
 type envoyToken struct {
 	lit string
@@ -106,47 +100,6 @@ func envoyMaySpace(f envoyFormat, i int) bool {
 		return true
 	}
 	return i > 0 && f[i-1].op == nil && strings.HasSuffix(f[i-1].lit, `"`)
-}
-
-// match splits line by the format's literals. An operator's value runs to
-// the first occurrence of the literal that follows it (to the end of the line
-// for a final operator, to the next space between two operators); the whole
-// line must be consumed, and unquoted values must be one word (see
-// envoyMaySpace). "-" values are reported as "".
-func (f envoyFormat) match(line string) ([]envoyValue, bool) {
-	vals := make([]envoyValue, 0, len(f))
-	pos := 0
-	for i, t := range f {
-		if t.op == nil {
-			if !strings.HasPrefix(line[pos:], t.lit) {
-				return nil, false
-			}
-			pos += len(t.lit)
-			continue
-		}
-		end := len(line)
-		if i+1 < len(f) {
-			next := " "
-			if f[i+1].op == nil {
-				next = f[i+1].lit
-			}
-			k := strings.Index(line[pos:], next)
-			if k < 0 {
-				return nil, false
-			}
-			end = pos + k
-		}
-		v := line[pos:end]
-		if strings.Contains(v, " ") && !envoyMaySpace(f, i) {
-			return nil, false
-		}
-		if v == "-" {
-			v = ""
-		}
-		vals = append(vals, envoyValue{*t.op, v})
-		pos = end
-	}
-	return vals, pos == len(line)
 }
 
 // envoyStartTime parses a %START_TIME% value. With no format it is ISO 8601
@@ -355,28 +308,4 @@ var envoyFlagClass = map[string]string{
 	"DPE": schema.ErrorClient, "DownstreamProtocolError": schema.ErrorClient,
 	"IH": schema.ErrorClient, "InvalidEnvoyRequestHeaders": schema.ErrorClient,
 	"UAEX": schema.ErrorClient, "UnauthorizedExternalService": schema.ErrorClient,
-}
-
-// envoyClassify sets the error class and completion: a response flag with a
-// class wins (timeout before interrupted before the others), then the status;
-// status 0 (no response sent) without a flag is interrupted.
-func envoyClassify(ev *schema.Event, flags string, noResponse bool) {
-	rank := map[string]int{schema.ErrorTimeout: 5, schema.ErrorInterrupted: 4, schema.ErrorRateLimited: 3, schema.ErrorServer: 2, schema.ErrorClient: 1}
-	for _, f := range strings.Split(flags, ",") {
-		if c := envoyFlagClass[strings.TrimSpace(f)]; rank[c] > rank[ev.Error] {
-			ev.Error = c
-		}
-	}
-	if flags != "" {
-		decode.SetAttr(ev, "response_flags", flags)
-	}
-	if ev.Error == "" && ev.Status != nil {
-		ev.Error = decode.ErrorClass(int(*ev.Status))
-	}
-	if ev.Error == "" && noResponse {
-		ev.Error = schema.ErrorInterrupted
-	}
-	if ev.Status != nil || ev.Error != "" {
-		ev.Completed = decode.Ptr(ev.Error == schema.ErrorNone)
-	}
 }

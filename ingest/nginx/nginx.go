@@ -6,12 +6,9 @@ import (
 	"bytes"
 	"fmt"
 	"iter"
-	"maps"
 	"net/url"
 	"regexp"
-	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
@@ -113,24 +110,13 @@ func (Format) LineRecords(head []byte) bool { return true }
 // Decode reads one request per line. It returns an error only for a
 // log_format that cannot be compiled.
 func (Format) Decode(in *decode.Input, sink decode.Sink) error {
-	return nginxDecode(in, sink, true)
-}
-
-// nginxDecode reads one request per line, by the fast path (nginx_fast.go)
-// when fast is set and it takes the line, else by nginxLine.
-func nginxDecode(in *decode.Input, sink decode.Sink, fast bool) error {
 	formats, err := nginxFormats(in.Opts.LogFormat)
 	if err != nil {
 		return err
 	}
-	var f *nginxFast
-	if p := newNginxPlan(formats[0]); fast && p != nil {
-		f = &nginxFast{plan: p, vals: make([]nginxSpan, len(p.f.vars))}
-	}
+	d := newNginxReader(formats, len(formats) == 1)
 	return decode.EachTextLine(in.R, func(n int64, line []byte) {
-		if f == nil || !f.line(in, n, line, sink) {
-			nginxLine(in, formats, n, line, sink)
-		}
+		d.line(in, n, line, sink)
 	}, func(n int64) {
 		sink.Reject(n, "line too long", fmt.Sprintf("longer than %d bytes", decode.MaxLineBytes))
 	})
@@ -165,107 +151,6 @@ func nginxFormats(spec string) ([]*nginxLogFormat, error) {
 	return out, nil
 }
 
-// nginxLine decodes one line and reports it to sink.
-func nginxLine(in *decode.Input, formats []*nginxLogFormat, n int64, raw []byte, sink decode.Sink) {
-	line := strings.TrimRight(string(raw), "\r")
-	if strings.TrimSpace(line) == "" {
-		sink.Skip(n, "blank line")
-		return
-	}
-	if nginxErrorLine.MatchString(line) {
-		sink.Skip(n, "nginx error log line")
-		return
-	}
-	for _, f := range formats {
-		vals, ok := f.match(line)
-		if !ok {
-			continue
-		}
-		ev, reason, detail := nginxEvent(vals)
-		if reason != "" {
-			sink.Reject(n, reason, detail)
-			return
-		}
-		ev.Host, ev.InputFile, ev.InputLine = in.Host, in.Name, n
-		sink.Event(n, raw, ev)
-		return
-	}
-	sink.Reject(n, "line does not match log_format", decode.TruncateDetail(line))
-}
-
-// nginxEvent builds the event of one matched line, or returns a reject
-// reason and detail.
-func nginxEvent(vals map[string]string) (*schema.Event, string, string) {
-	ev := &schema.Event{Source: schema.SourceProxy, Format: "nginx", Clock: schema.ClockWall, Attrs: map[string]string{}}
-	if reason, detail := nginxStatus(ev, vals["status"]); reason != "" {
-		return nil, reason, detail
-	}
-	if reason, detail := nginxInstants(ev, vals); reason != "" {
-		return nil, reason, detail
-	}
-	nginxRequest(ev, vals)
-	nginxIDs(ev, vals)
-	for _, k := range [][2]string{{"upstream_addr", "upstream"}, {"upstream_status", "upstream_status"},
-		{"http_user_agent", "user_agent"}, {"host", "host"}, {"server_name", "server_name"}} {
-		if v := nginxValue(vals, k[0]); v != "" {
-			ev.Attrs[k[1]] = v
-		}
-	}
-	if len(ev.Attrs) == 0 {
-		ev.Attrs = nil
-	}
-	return ev, "", ""
-}
-
-// nginxValue returns the unescaped value of a variable, "" when absent or "-".
-func nginxValue(vals map[string]string, name string) string {
-	v, ok := vals[name]
-	if !ok || v == "-" || v == "" {
-		return ""
-	}
-	return nginxUnescape(v)
-}
-
-// nginxStatus sets the status, error class and completion from $status.
-func nginxStatus(ev *schema.Event, s string) (string, string) {
-	if s == "" || s == "-" {
-		return "", ""
-	}
-	code, err := strconv.Atoi(s)
-	if err != nil || code < 0 || code > 999 {
-		return "bad status", decode.TruncateDetail(s)
-	}
-	ev.Status = decode.Ptr(int32(code))
-	ev.Error = decode.ErrorClass(code)
-	ev.Completed = decode.Ptr(code >= 200 && code < 300)
-	return "", ""
-}
-
-// nginxRequest sets the endpoint and method from $request ("GET /p HTTP/1.1"),
-// else $request_uri or $uri, and $request_method.
-func nginxRequest(ev *schema.Event, vals map[string]string) {
-	if req := nginxValue(vals, "request"); req != "" {
-		parts := strings.Fields(req)
-		if len(parts) >= 2 {
-			ev.Endpoint = nginxTargetPath(parts[1])
-		}
-		if ev.Endpoint != "" {
-			ev.Attrs["method"] = parts[0]
-		}
-	}
-	if ev.Endpoint == "" {
-		for _, k := range []string{"request_uri", "uri"} {
-			if v := nginxValue(vals, k); strings.HasPrefix(v, "/") {
-				ev.Endpoint = decode.EndpointPath(v)
-				break
-			}
-		}
-	}
-	if m := nginxValue(vals, "request_method"); m != "" {
-		ev.Attrs["method"] = m
-	}
-}
-
 // nginxTargetPath returns the path of a request target in origin form
 // ("/p?q") or absolute form ("http://h/p?q", as forward proxies see it),
 // or "" for anything else.
@@ -281,25 +166,8 @@ func nginxTargetPath(target string) string {
 	return ""
 }
 
-// nginxIDs sets RequestID, OtherIDs and TraceID from the id variables.
-func nginxIDs(ev *schema.Event, vals map[string]string) {
-	for _, name := range nginxIDOrder(maps.Keys(vals)) {
-		v := nginxValue(vals, name)
-		switch {
-		case v == "":
-		case ev.RequestID == "" && !strings.HasPrefix(name, "upstream_"):
-			ev.RequestID = v
-		case v != ev.RequestID && !slices.Contains(ev.OtherIDs, v):
-			ev.OtherIDs = append(ev.OtherIDs, v)
-		}
-	}
-	if tp := nginxValue(vals, "http_traceparent"); tp != "" {
-		ev.TraceID = decode.TraceIDFromTraceparent(tp)
-	}
-}
-
 // nginxIDOrder returns the id variables among the (distinct) names in the
-// order nginxIDs reads them: $request_id, $http_x_request_id, the other
+// order the reader reads them (nginxReader.ids): $request_id, $http_x_request_id, the other
 // names ending in request_id, then $upstream_http_*_id, each group sorted.
 // The first non-empty one that is not an upstream's gives RequestID.
 func nginxIDOrder(names iter.Seq[string]) []string {

@@ -169,85 +169,6 @@ func nginxKind(name string) nginxValueKind {
 	return nginxAnyText
 }
 
-// match splits line into the values of f's variables, and reports false when
-// the line does not have f's shape. Text after the last literal is allowed
-// when it starts with a space (a format that appends fields to this one).
-func (f *nginxLogFormat) match(line string) (map[string]string, bool) {
-	if !strings.HasPrefix(line, f.prefix) {
-		return nil, false
-	}
-	vals := make([]string, len(f.vars))
-	budget := nginxMatchBudget
-	if !f.matchFrom(line, len(f.prefix), 0, vals, &budget) {
-		return nil, false
-	}
-	out := make(map[string]string, len(vals))
-	for i, v := range f.vars {
-		out[v.name] = vals[i]
-	}
-	return out, true
-}
-
-// matchFrom matches variables vi… against line[pos:], trying each occurrence
-// of the literal after a variable in turn (backtracking, within budget).
-func (f *nginxLogFormat) matchFrom(line string, pos, vi int, vals []string, budget *int) bool {
-	if vi == len(f.vars) {
-		return pos == len(line) || line[pos] == ' ' && f.vars[vi-1].after != ""
-	}
-	v := f.vars[vi]
-	if v.after == "" {
-		return f.matchLast(line, pos, vi, vals, budget)
-	}
-	for from := pos; from <= len(line); {
-		*budget--
-		if *budget < 0 {
-			return false
-		}
-		j := strings.Index(line[from:], v.after)
-		if j < 0 {
-			return false
-		}
-		end := from + j
-		from = end + 1
-		if v.after[0] == '"' && nginxEscapedAt(line, end) {
-			continue
-		}
-		val := line[pos:end]
-		if !nginxValid(v.kind, val) {
-			continue
-		}
-		vals[vi] = val
-		if f.matchFrom(line, end+len(v.after), vi+1, vals, budget) {
-			return true
-		}
-	}
-	return false
-}
-
-// matchLast matches the last variable when no literal follows it: the rest
-// of the line, else the longest valid value followed by a space (trailing
-// fields appended to the format).
-func (f *nginxLogFormat) matchLast(line string, pos, vi int, vals []string, budget *int) bool {
-	v := f.vars[vi]
-	if nginxValid(v.kind, line[pos:]) {
-		vals[vi] = line[pos:]
-		return true
-	}
-	for end := len(line) - 1; end >= pos; end-- {
-		if line[end] != ' ' {
-			continue
-		}
-		if *budget--; *budget < 0 {
-			return false
-		}
-		if nginxValid(v.kind, line[pos:end]) {
-			vals[vi] = line[pos:end]
-			return true
-		}
-	}
-	return false
-}
-
 // nginxEscapedAt reports whether line[i] is preceded by an odd number of
 // backslashes (escape=json writes a quote inside a value as \").
 func nginxEscapedAt[S ~string | ~[]byte](line S, i int) bool {
@@ -257,39 +178,6 @@ func nginxEscapedAt[S ~string | ~[]byte](line S, i int) bool {
 		i--
 	}
 	return n%2 == 1
-}
-
-// nginxValid reports whether v can be a value of a variable of kind k.
-func nginxValid(k nginxValueKind, v string) bool {
-	switch k {
-	case nginxNumber:
-		return v == "-" || v != "" && strings.Trim(v, "0123456789.") == "" && strings.Count(v, ".") <= 1
-	case nginxTimeLocalValue:
-		return len(v) == 26 && v[2] == '/' && v[6] == '/' && v[11] == ':' && v[20] == ' '
-	case nginxToken:
-		return v != "" && !strings.ContainsAny(v, " \"")
-	case nginxList:
-		return nginxValidList(v)
-	}
-	for i := 0; i < len(v); i++ {
-		if v[i] == '"' && !nginxEscapedAt(v, i) {
-			return false
-		}
-	}
-	return true
-}
-
-// nginxValidList reports whether v is a list of upstream values: non-empty
-// items without spaces or commas, joined by ", " or " : ".
-func nginxValidList(v string) bool {
-	for _, group := range strings.Split(v, " : ") {
-		for _, item := range strings.Split(group, ", ") {
-			if item == "" || strings.ContainsAny(item, " ,\"") {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // nginxUnescape undoes nginx's escaping of variable values: the default

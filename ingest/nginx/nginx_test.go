@@ -126,7 +126,7 @@ func TestNginxMatcher(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, ok := f.match(c.line)
+			got, ok := nginxMatch(f, c.line)
 			if ok != (c.want != nil) {
 				t.Fatalf("match = %v, want %v (%v)", ok, c.want != nil, got)
 			}
@@ -137,6 +137,20 @@ func TestNginxMatcher(t *testing.T) {
 			}
 		})
 	}
+}
+
+// nginxMatch splits line by f as the reader does, into each variable's
+// value by name.
+func nginxMatch(f *nginxLogFormat, line string) (map[string]string, bool) {
+	vals := make([]nginxSpan, len(f.vars))
+	if !newNginxPlan(f).match([]byte(line), vals, !strings.Contains(line, `\`)) {
+		return nil, false
+	}
+	out := map[string]string{}
+	for i, v := range f.vars {
+		out[v.name] = line[vals[i].lo:vals[i].hi]
+	}
+	return out, true
 }
 
 func TestNginxCompileErrors(t *testing.T) {
@@ -257,7 +271,7 @@ func TestNginxRejects(t *testing.T) {
 	const f = `$msec $request_time $upstream_response_time $status`
 	cases := map[string]string{
 		`1.000 0.5 0.1 200`:          "", // a good line
-		`1.000 abc 0.1 200`:          "line does not match log_format",
+		`1.000 abc 0.1 200`:          "line does not match log_format: field 2 does not fit $request_time in the log_format",
 		`1.000 0.5 0.1 2000`:         "bad status",
 		`9999999999.000 0.5 0.1 200`: "bad timestamp",
 	}

@@ -1,14 +1,6 @@
 package nginx
 
-import (
-	"errors"
-	"strings"
-	"time"
-
-	"github.com/ttftrace/ttftrace/ingest/decode"
-	"github.com/ttftrace/ttftrace/internal/textscan"
-	"github.com/ttftrace/ttftrace/schema"
-)
+import "errors"
 
 // nginxTimeLocal is the layout of $time_local.
 const nginxTimeLocal = "02/Jan/2006:15:04:05 -0700"
@@ -24,118 +16,66 @@ func nginxHasClock(f *nginxLogFormat) bool {
 	return false
 }
 
-// nginxInstants sets the end, start, headers and connect time of ev from the
-// timing variables (see the nginx type's comment for what each one marks).
-func nginxInstants(ev *schema.Event, vals map[string]string) (string, string) {
-	end, coarse, reason, detail := nginxEnd(vals)
-	if reason != "" {
-		return reason, detail
-	}
-	ev.EndNs = decode.Ptr(end)
-	if coarse {
-		ev.Attrs["time_resolution"] = "1s"
-	}
-	if rt, ok, err := nginxSeconds(vals["request_time"]); err != nil {
-		return "bad duration", "request_time " + decode.TruncateDetail(vals["request_time"])
-	} else if ok {
-		ev.StartNs = decode.Ptr(end - rt)
-	}
-	var lists [3][]*int64
-	for i, name := range []string{"upstream_connect_time", "upstream_header_time", "upstream_response_time"} {
-		l, err := nginxAttempts(vals[name])
-		if err != nil {
-			return "bad duration", name + " " + decode.TruncateDetail(vals[name])
-		}
-		lists[i] = l
-	}
-	ev.ConnectNs = nginxLastAttempt(lists[0])
-	ev.HeadersNs = nginxHeaders(ev.StartNs, end, lists[1], lists[2])
-	return "", ""
+// nginxAttemptSum is what the reader takes of an upstream time list
+// ("0.010, 0.020 : 0.030", one time per attempt, "-" where nginx has none).
+type nginxAttemptSum struct {
+	n       int   // attempts listed
+	last    int64 // the last attempt's time in ns, when lastSet (not "-")
+	lastSet bool
+	before  int64 // the earlier attempts' times added up ("-" adds nothing)
 }
 
-// nginxEnd returns the end instant in Unix ns from $msec, else from
-// $time_local or $time_iso8601 (coarse: one-second resolution).
-func nginxEnd(vals map[string]string) (end int64, coarse bool, reason, detail string) {
-	if v := vals["msec"]; v != "" && v != "-" {
-		ns, ok, err := nginxSeconds(v)
-		if err != nil || !ok {
-			return 0, false, "bad timestamp", "msec " + decode.TruncateDetail(v)
+// nginxSumAttempts reads a list that matched as nginxList (items joined by
+// ", " or " : "); ok is false for an item that is not a time or "-".
+func nginxSumAttempts(v []byte) (a nginxAttemptSum, ok bool) {
+	for len(v) > 0 {
+		n := 0
+		for n < len(v) && v[n] != ',' && v[n] != ' ' {
+			n++
 		}
-		return ns, false, "", ""
-	}
-	for _, k := range []struct{ name, layout string }{{"time_local", nginxTimeLocal}, {"time_iso8601", time.RFC3339}} {
-		v, ok := vals[k.name]
-		if !ok {
-			continue
-		}
-		ns, err := textscan.ParseNs(k.layout, v, time.UTC)
+		ns, set, err := nginxSeconds(v[:n])
 		if err != nil {
-			return 0, false, textscan.TimeReason(err, "bad timestamp"), k.name + " " + decode.TruncateDetail(v)
+			return a, false
 		}
-		return ns, true, "", ""
+		if a.lastSet {
+			a.before += a.last
+		}
+		a.n, a.last, a.lastSet = a.n+1, ns, set
+		switch v = v[n:]; {
+		case len(v) == 0:
+		case len(v) >= 2 && v[0] == ',' && v[1] == ' ':
+			v = v[2:]
+		case len(v) >= 3 && v[0] == ' ' && v[1] == ':' && v[2] == ' ':
+			v = v[3:]
+		default:
+			return a, false
+		}
 	}
-	return 0, false, "missing timestamp", "no $msec, $time_local or $time_iso8601 value"
+	return a, true
 }
 
-// nginxHeaders estimates the instant the answering upstream's response
+// nginxHeadersAt estimates the instant the answering upstream's response
 // headers arrived: end − its response time + its header time, or, without
 // its response time, start + the earlier attempts' response times + its
-// header time (a lower bound). The result is clamped to [start, end].
-func nginxHeaders(start *int64, end int64, hdr, resp []*int64) *int64 {
-	h := nginxLastAttempt(hdr)
-	if h == nil {
-		return nil
+// header time (a lower bound). The result is clamped to [start, end]; ok
+// is false when the answering attempt has no header time.
+func nginxHeadersAt(start *int64, end int64, hdr, resp nginxAttemptSum) (int64, bool) {
+	if !hdr.lastSet {
+		return 0, false
 	}
 	var at int64
-	switch r := nginxLastAttempt(resp); {
-	case r != nil && len(resp) == len(hdr):
-		at = end - *r + *h
+	switch {
+	case resp.lastSet && resp.n == hdr.n:
+		at = end - resp.last + hdr.last
 	case start != nil:
-		at = *start + *h
-		for _, d := range resp[:max(0, len(resp)-1)] {
-			if d != nil {
-				at += *d
-			}
-		}
+		at = *start + hdr.last + resp.before
 	default:
-		return nil
+		return 0, false
 	}
 	if start != nil && at < *start {
 		at = *start
 	}
-	return decode.Ptr(min(at, end))
-}
-
-// nginxLastAttempt returns the answering (last) attempt's value, or nil.
-func nginxLastAttempt(l []*int64) *int64 {
-	if len(l) == 0 {
-		return nil
-	}
-	return l[len(l)-1]
-}
-
-// nginxAttempts parses an upstream time list ("0.010, 0.020 : 0.030") into
-// one duration in ns per attempt, nil where nginx wrote "-". An absent
-// variable gives an empty list.
-func nginxAttempts(v string) ([]*int64, error) {
-	if v == "" {
-		return nil, nil
-	}
-	var out []*int64
-	for _, group := range strings.Split(v, " : ") {
-		for _, item := range strings.Split(group, ", ") {
-			ns, ok, err := nginxSeconds(item)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				out = append(out, decode.Ptr(ns))
-			} else {
-				out = append(out, nil)
-			}
-		}
-	}
-	return out, nil
+	return min(at, end), true
 }
 
 var errNginxSeconds = errors.New("bad seconds value")

@@ -9,10 +9,10 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// This file holds the per-value rules of the Envoy fast path's build
-// (envoy_fast.go), each the byte-reading twin of a part of envoy.go.
+// This file holds the per-value rules of the Envoy reader (envoy_read.go).
 
-// ms records a duration in ms (set's ms); it reports false for a reject.
+// ms records a duration in ms; it reports false for a value that is not a
+// non-negative decimal number.
 func (d *envoyDurs) ms(k int, v []byte) bool {
 	ns, ok := textscan.DecimalScaledBytes(v, 6)
 	if !ok || ns < 0 {
@@ -22,26 +22,28 @@ func (d *envoyDurs) ms(k int, v []byte) bool {
 	return true
 }
 
-// common is envoyDurations.common: a point the event has, else an attribute.
-func (d *envoyFast) common(durs *envoyDurs, op *envoyFastOp, v []byte) bool {
+// common records a %COMMON_DURATION% value: a point the event has, else
+// an attribute; it returns the reject reason and detail of a bad argument
+// or value.
+func (d *envoyReader) common(durs *envoyDurs, op *envoyOpPlan, v []byte) (string, string) {
 	if op.scale < 0 {
-		return false
+		return "bad duration", op.bad
 	}
 	ns, ok := textscan.DecimalScaledBytes(v, op.scale)
 	if !ok {
-		return false
+		return "bad duration", "COMMON_DURATION(" + op.op.arg + ")=" + string(v)
 	}
 	if op.point >= 0 && ns >= 0 {
 		durs.ns[op.point], durs.set[op.point] = ns, true
-		return true
+		return "", ""
 	}
 	d.scratch = strconv.AppendInt(d.scratch[:0], ns, 10)
 	d.attrs = append(d.attrs, decode.AttrKV{Key: op.attr, Val: d.strs.Get(d.scratch)})
-	return true
+	return "", ""
 }
 
-// field is envoySetField's attributes, model and tokens.
-func (d *envoyFast) field(op *envoyFastOp, v []byte) {
+// field records the attributes, model and tokens.
+func (d *envoyReader) field(op *envoyOpPlan, v []byte) {
 	ev := &d.ev
 	switch op.code {
 	case ecAttr:
@@ -61,8 +63,11 @@ func (d *envoyFast) field(op *envoyFastOp, v []byte) {
 	}
 }
 
-// instants is envoyDurations.apply.
-func (d *envoyFast) instants(durs *envoyDurs, start int64) {
+// instants places the durations on the start instant: headers at
+// DS_RX_BEG:US_RX_BEG, else RESPONSE_DURATION; first token at
+// US_RX_BODY_BEG; end at DS_TX_END, else DURATION, else RESPONSE_DURATION
+// + RESPONSE_TX_DURATION.
+func (d *envoyReader) instants(durs *envoyDurs, start int64) {
 	ev := &d.ev
 	at := func(k int) *int64 { return d.arena.Int64(start + durs.ns[k]) }
 	switch {
@@ -85,7 +90,7 @@ func (d *envoyFast) instants(durs *envoyDurs, start int64) {
 }
 
 // ids sets RequestID and TraceID, as one string from d.ids' blocks.
-func (d *envoyFast) ids(rid []byte, tid *decode.TraceID) {
+func (d *envoyReader) ids(rid []byte, tid *decode.TraceID) {
 	if len(rid)+tid.N == 0 {
 		return
 	}
@@ -94,8 +99,10 @@ func (d *envoyFast) ids(rid []byte, tid *decode.TraceID) {
 	d.ev.RequestID, d.ev.TraceID = s[:len(rid)], s[len(rid):]
 }
 
-// classify is envoyClassify over the flags' bytes.
-func (d *envoyFast) classify(flags []byte, noResponse bool) {
+// classify sets the error class and completion: a response flag with a
+// class wins (timeout before interrupted before the others), then the
+// status; status 0 (no response sent) without a flag is interrupted.
+func (d *envoyReader) classify(flags []byte, noResponse bool) {
 	ev := &d.ev
 	for rest := flags; len(flags) > 0; {
 		part, more := rest, false

@@ -9,20 +9,12 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// The fast path of the Envoy decoder, for text lines (envoy_fast_text.go)
-// and JSON records (envoy_fast_json.go). Profiling the general route on the
-// fleet's edge-2 JSON log showed encoding/json validating each line twice
-// (json.Valid, then Unmarshal into a map of json.RawMessage), a third of
-// the time in allocation (the map, its keys and values, the sorted key list,
-// a string per value, operator names concatenated per value, a map of flag
-// ranks per record); text lines spent theirs copying the line to a string,
-// building the value list and in the same per-value work. Here each
-// operator is compiled once into an envoyFastOp, values stay slices of the
-// line (or of the JSON record, unescaped into a scratch buffer when needed),
-// and build reads them in the general route's order with its rules.
-// Whatever the general route would reject, and values the fast path does not
-// read the same way, go to the general route (envoyEmit), so both give the
-// same events, skips and rejects (TestEnvoyFastMatchesGeneral, FuzzEnvoy*).
+// The Envoy reader, for text lines (envoy_text.go) and JSON records
+// (envoy_json.go). Each operator is compiled once into an envoyOpPlan,
+// values stay slices of the line (or of the JSON record, unescaped into a
+// scratch buffer when needed), and emit reads them in the order of the
+// format (text) or of the sorted keys (JSON). The event is reused from
+// entry to entry: the sink copies it.
 
 // envoyCode says what build does with an operator's value.
 type envoyCode uint8
@@ -59,16 +51,17 @@ const (
 	edCount
 )
 
-// envoyFastOp is an operator compiled for the fast path.
-type envoyFastOp struct {
+// envoyOpPlan is an operator compiled for reading.
+type envoyOpPlan struct {
 	op    envoyOp
 	code  envoyCode
 	attr  string // ecAttr: the attribute; ecCommon: the attribute of a point the event has no field for
 	point int    // ecCommon: the envoyDurs index of the point, -1 when it goes to attr
 	scale int    // ecCommon: the decimal scale; -1 when the argument is bad (a reject)
+	bad   string // ecCommon with scale -1: the reject detail
 }
 
-// envoyAttrOps are the operators that give an attribute, by envoySetField's keys.
+// envoyAttrOps are the operators that give an attribute, by NAME(ARG).
 var envoyAttrOps = map[string]string{
 	"REQ(:METHOD)": "method", "REQ(:AUTHORITY)": "authority",
 	"RESP(X-ENVOY-UPSTREAM-SERVICE-TIME)": "upstream_service_time_ms", "REQUEST_DURATION()": "request_duration_ms",
@@ -76,7 +69,7 @@ var envoyAttrOps = map[string]string{
 	"ROUTE_NAME()": "route",
 }
 
-// envoyFieldCodes are envoySetField's other keys.
+// envoyFieldCodes are the other operators the event reads, by NAME(ARG).
 var envoyFieldCodes = map[string]envoyCode{
 	"REQ(X-REQUEST-ID)": ecRequestID, "REQ(TRACEPARENT)": ecTraceparent,
 	"TRACE_ID()": ecTraceID, "REQ(X-B3-TRACEID)": ecTraceID,
@@ -85,10 +78,9 @@ var envoyFieldCodes = map[string]envoyCode{
 	"GENAI(gen_ai.usage.input_tokens)": ecInTokens, "GENAI(gen_ai.usage.output_tokens)": ecOutTokens,
 }
 
-// compileEnvoyOp compiles op by the switches of envoyEvent, set, common
-// and envoySetField.
-func compileEnvoyOp(op envoyOp) *envoyFastOp {
-	f := &envoyFastOp{op: op, point: -1}
+// compileEnvoyOp compiles op: what its value gives the event.
+func compileEnvoyOp(op envoyOp) *envoyOpPlan {
+	f := &envoyOpPlan{op: op, point: -1}
 	switch op.name {
 	case "START_TIME":
 		f.code = ecStart
@@ -118,12 +110,15 @@ func compileEnvoyOp(op envoyOp) *envoyFastOp {
 	return f
 }
 
-// compileCommon reads %COMMON_DURATION(START:END:PRECISION)%'s argument as
-// envoyDurations.common does.
-func (f *envoyFastOp) compileCommon() {
+// compileCommon reads %COMMON_DURATION(START:END:PRECISION)%'s argument:
+// DS_RX_BEG to US_RX_BEG, US_RX_BODY_BEG and DS_TX_END are the event's
+// headers, first token and end; other points go to an attribute
+// (start_to_end_ns). A bad argument makes a non-empty value a reject.
+func (f *envoyOpPlan) compileCommon() {
 	parts := strings.Split(f.op.arg, ":")
 	f.scale = -1
 	if len(parts) != 3 {
+		f.bad = "COMMON_DURATION(" + f.op.arg + ")"
 		return
 	}
 	switch parts[2] {
@@ -133,6 +128,8 @@ func (f *envoyFastOp) compileCommon() {
 		f.scale = 3
 	case "ns":
 		f.scale = 0
+	default:
+		f.bad = "COMMON_DURATION precision " + parts[2]
 	}
 	if parts[0] == "DS_RX_BEG" {
 		switch parts[1] {
@@ -147,15 +144,15 @@ func (f *envoyFastOp) compileCommon() {
 	f.attr = strings.ToLower(parts[0]+"_to_"+parts[1]) + "_ns"
 }
 
-// envoyFastValue is the value an entry gives one operator ("-" already
+// envoyOpValue is the value an entry gives one operator ("-" already
 // made empty); it points into the line, the record or the scratch buffer.
-type envoyFastValue struct {
-	op  *envoyFastOp
+type envoyOpValue struct {
+	op  *envoyOpPlan
 	val []byte
 }
 
-// envoyFast is the fast path's state for one input.
-type envoyFast struct {
+// envoyReader is the reader's state for one input, shared by text and JSON.
+type envoyReader struct {
 	ev      schema.Event
 	attrs   []decode.AttrKV
 	scratch []byte
@@ -164,7 +161,13 @@ type envoyFast struct {
 	idStrs  decode.StringBlock
 	hour    textscan.RFC3339Hour
 	maps    decode.AttrMaps
+	// missing, when set, gives the reject reason and detail of the entry
+	// raw that has no start, saying why.
+	missing func(raw []byte) (string, string)
 }
+
+// envoyMissingStart is the reason of an entry without a start instant.
+const envoyMissingStart = "missing start time"
 
 // envoyDurs are the durations of an entry in ns after start, by ed* index.
 type envoyDurs struct {
@@ -172,34 +175,38 @@ type envoyDurs struct {
 	set [edCount]bool
 }
 
-// emit decodes one entry from vals, in the general route's order, and
-// reports it to sink; it reports false, having told sink nothing, when the
-// general route must decide (the entry is a reject).
-func (d *envoyFast) emit(in *decode.Input, sink decode.Sink, line int64, raw []byte, vals []envoyFastValue) bool {
-	start, logType, ok := d.start(vals)
+// emit decodes one entry from vals, in the order of the format or of the
+// sorted JSON keys, and reports it to sink: an event, a skip (an
+// intermediate entry) or a reject.
+func (d *envoyReader) emit(in *decode.Input, sink decode.Sink, line int64, raw []byte, vals []envoyOpValue) {
+	start, logType, reason, detail := d.start(vals)
 	switch {
 	case logType != nil:
 		d.scratch = append(append(append(d.scratch[:0], "intermediate access log entry ("...), logType...), ')')
 		sink.Skip(line, d.strs.Get(d.scratch))
-		return true
-	case !ok:
-		return false
+		return
+	case reason == envoyMissingStart && d.missing != nil:
+		reason, detail = d.missing(raw)
+		fallthrough
+	case reason != "":
+		sink.Reject(line, reason, decode.TruncateDetail(detail))
+		return
 	}
 	d.clearEvent(in, line)
 	d.ev.StartNs = d.arena.Int64(start)
 	d.attrs = d.attrs[:0]
-	if !d.fields(vals, start) {
-		return false
+	if reason, detail := d.fields(vals, start); reason != "" {
+		sink.Reject(line, reason, decode.TruncateDetail(detail))
+		return
 	}
 	d.ev.Attrs = d.maps.Get(d.attrs)
 	sink.Event(line, raw, &d.ev)
-	return true
 }
 
 // clearEvent readies d.ev for the entry on line n: the fields build sets
 // are cleared (the others stay zero), the input's fields set. The sink
 // copies the event it is given, so d.ev is reused.
-func (d *envoyFast) clearEvent(in *decode.Input, n int64) {
+func (d *envoyReader) clearEvent(in *decode.Input, n int64) {
 	ev := &d.ev
 	if ev.Format == "" {
 		*ev = schema.Event{Source: schema.SourceProxy, Format: "envoy", Clock: schema.ClockWall}
@@ -211,40 +218,47 @@ func (d *envoyFast) clearEvent(in *decode.Input, n int64) {
 	ev.StartNs, ev.HeadersNs, ev.FirstTokenNs, ev.EndNs = nil, nil, nil, nil
 }
 
-// start is envoyEvent's first pass: the start instant (the last
-// START_TIME given), or the %ACCESS_LOG_TYPE% of an intermediate entry.
-func (d *envoyFast) start(vals []envoyFastValue) (start int64, intermediate []byte, ok bool) {
+// start is the first pass over an entry: the start instant (the last
+// START_TIME given), the %ACCESS_LOG_TYPE% of an intermediate entry, or
+// the reject reason of a bad or missing start, whichever comes first.
+func (d *envoyReader) start(vals []envoyOpValue) (start int64, intermediate []byte, reason, detail string) {
+	ok := false
 	for i := range vals {
 		v := &vals[i]
 		if v.op.code == ecStart && len(v.val) > 0 {
-			ns, good := d.startNs(v.val, v.op.op.arg)
-			if !good {
-				return 0, nil, false
+			ns, err := d.startNs(v.val, v.op.op.arg)
+			if err != nil {
+				return 0, nil, textscan.TimeReason(err, "bad timestamp"), string(v.val)
 			}
 			start, ok = ns, true
 		}
 		if v.op.code == ecLogType && !envoyFinalLogType(string(v.val)) {
-			return 0, v.val, false
+			return 0, v.val, "", ""
 		}
 	}
-	return start, nil, ok
+	if !ok {
+		return 0, nil, envoyMissingStart, "no %START_TIME% value"
+	}
+	return start, nil, "", ""
 }
 
-// startNs is envoyStartTime for value bytes.
-func (d *envoyFast) startNs(val []byte, layout string) (int64, bool) {
+// startNs reads a %START_TIME% value: with no layout RFC 3339 (an hour of
+// lines read in place, textscan.RFC3339Hour, others by time.Parse), else
+// the operator's strftime layout (envoyStartTime).
+func (d *envoyReader) startNs(val []byte, layout string) (int64, error) {
 	if layout == "" {
 		if ns, ok := d.hour.Ns(val); ok {
-			return ns, true
+			return ns, nil
 		}
-		ns, err := textscan.ParseNs(time.RFC3339Nano, string(val), time.UTC)
-		return ns, err == nil
+		return textscan.ParseNs(time.RFC3339Nano, string(val), time.UTC)
 	}
-	ns, err := envoyStartTime(string(val), layout)
-	return ns, err == nil
+	return envoyStartTime(string(val), layout)
 }
 
-// fields is envoyEvent's second pass, then apply and envoyClassify.
-func (d *envoyFast) fields(vals []envoyFastValue, start int64) bool {
+// fields is the second pass over an entry: every value the event reads,
+// then the instants and the error class. It returns the reject reason and
+// detail of the first bad value.
+func (d *envoyReader) fields(vals []envoyOpValue, start int64) (string, string) {
 	var durs envoyDurs
 	var rid, path, flags []byte
 	var tid decode.TraceID
@@ -258,12 +272,18 @@ func (d *envoyFast) fields(vals []envoyFastValue, start int64) bool {
 		op, ok := v.op, true
 		switch op.code {
 		case ecDuration, ecRespDuration, ecRespTx:
-			ok = durs.ms(int(op.code-ecDuration), v.val)
+			if !durs.ms(int(op.code-ecDuration), v.val) {
+				return "bad duration", op.op.name + "=" + string(v.val)
+			}
 		case ecCommon:
-			ok = d.common(&durs, op, v.val)
+			if reason, detail := d.common(&durs, op, v.val); reason != "" {
+				return reason, detail
+			}
 		case ecCode:
 			code, ok = textscan.DecimalScaledBytes(v.val, 0)
-			if ok = ok && code >= 0 && code <= 999; ok && code > 0 {
+			if ok = ok && code >= 0 && code <= 999; !ok {
+				return "bad status", string(v.val)
+			} else if code > 0 {
 				ev.Status = d.arena.Int32(int32(code))
 			}
 		case ecFlags:
@@ -279,9 +299,6 @@ func (d *envoyFast) fields(vals []envoyFastValue, start int64) bool {
 		default:
 			d.field(op, v.val)
 		}
-		if !ok {
-			return false
-		}
 	}
 	d.instants(&durs, start)
 	if len(path) > 0 {
@@ -289,5 +306,5 @@ func (d *envoyFast) fields(vals []envoyFastValue, start int64) bool {
 	}
 	d.ids(rid, &tid)
 	d.classify(flags, code == 0)
-	return true
+	return "", ""
 }

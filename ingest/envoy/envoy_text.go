@@ -7,20 +7,18 @@ import (
 	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
-// envoyTextPlan is a format string compiled for the fast path: the
+// envoyTextPlan is a format string compiled for reading lines: the
 // literal it starts with, then its operators, each with the literal that
-// ends its value. Profiling showed the loop over every token (literals
-// included, a write-barriered append per value) a fifth of the time; here
-// the loop runs once per operator and fills a slice of the right length.
+// ends its value. The loop runs once per operator (not per token) and
+// fills a slice of the right length.
 type envoyTextPlan struct {
 	prefix []byte
 	ops    []envoyTextOp
-	never  bool // two literals in a row, which parseEnvoyFormat never gives: the general route decides
 }
 
 // envoyTextOp is an operator of a format, compiled.
 type envoyTextOp struct {
-	op    *envoyFastOp
+	op    *envoyOpPlan
 	next  []byte // the literal that ends the value (" " before another operator); nil at the end
 	skip  int    // len(next) when next is the format's literal, 0 for the space before another operator
 	space envoySpaceRule
@@ -35,15 +33,14 @@ const (
 	envoySpaceScan                        // the value is scanned for a space
 )
 
-// newEnvoyTextPlan compiles f for the fast path.
+// newEnvoyTextPlan compiles f (whose literals parseEnvoyFormat merged, so
+// an operator or the end follows each) for reading lines.
 func newEnvoyTextPlan(f envoyFormat) envoyTextPlan {
 	var p envoyTextPlan
 	for i, t := range f {
 		if t.op == nil {
 			if i == 0 {
 				p.prefix = []byte(t.lit)
-			} else if f[i-1].op == nil {
-				p.never = true
 			}
 			continue
 		}
@@ -65,14 +62,18 @@ func newEnvoyTextPlan(f envoyFormat) envoyTextPlan {
 	return p
 }
 
-// match is envoyFormat.match over line bytes: it returns the operators'
-// values in vals, resized.
-func (p *envoyTextPlan) match(line []byte, vals []envoyFastValue) ([]envoyFastValue, bool) {
-	if p.never || !bytes.HasPrefix(line, p.prefix) {
+// match splits line by the format's literals and returns the operators'
+// values in vals, resized. An operator's value runs to the first
+// occurrence of the literal that follows it (to the end of the line for a
+// final operator, to the next space between two operators); the whole line
+// must be consumed, and unquoted values must be one word (see
+// envoyMaySpace). "-" values are made empty.
+func (p *envoyTextPlan) match(line []byte, vals []envoyOpValue) ([]envoyOpValue, bool) {
+	if !bytes.HasPrefix(line, p.prefix) {
 		return vals, false
 	}
 	if cap(vals) < len(p.ops) {
-		vals = make([]envoyFastValue, len(p.ops))
+		vals = make([]envoyOpValue, len(p.ops))
 	}
 	vals = vals[:len(p.ops)]
 	pos := len(p.prefix)
@@ -100,31 +101,50 @@ func (p *envoyTextPlan) match(line []byte, vals []envoyFastValue) ([]envoyFastVa
 		if len(v) == 1 && v[0] == '-' {
 			v = nil
 		}
-		vals[i] = envoyFastValue{t.op, v}
+		vals[i] = envoyOpValue{t.op, v}
 		pos = end + t.skip
 	}
 	return vals, pos == len(line)
 }
 
-// envoyTextFast is the text fast path's state for one input.
-type envoyTextFast struct {
-	envoyFast
-	plans []envoyTextPlan
-	vals  []envoyFastValue
+// hasStart reports whether the format has a %START_TIME%.
+func (p *envoyTextPlan) hasStart() bool {
+	for _, o := range p.ops {
+		if o.op.code == ecStart {
+			return true
+		}
+	}
+	return false
 }
 
-// line decodes one line by the first format that matches it; it reports
-// false, having told sink nothing, when the general route must decide.
-func (d *envoyTextFast) line(in *decode.Input, sink decode.Sink, n int64, text []byte) bool {
-	if len(text) == 0 || !decode.ASCIIGraphic(text[0]) {
-		return false // maybe blank
+// envoyTextReader is the text reader's state for one input.
+type envoyTextReader struct {
+	envoyReader
+	plans  []envoyTextPlan
+	vals   []envoyOpValue
+	specs  []string       // the format strings
+	custom bool           // the user gave the format
+	miss   *envoyMismatch // made at the first line no format fits
+}
+
+// line decodes one line by the first format that matches it and reports
+// it to sink; a line of white space is skipped, one no format matches is
+// rejected.
+func (d *envoyTextReader) line(in *decode.Input, sink decode.Sink, n int64, text []byte) {
+	if len(text) == 0 || !decode.ASCIIGraphic(text[0]) && len(bytes.TrimSpace(text)) == 0 {
+		sink.Skip(n, "blank line")
+		return
 	}
 	for i := range d.plans {
 		vals, ok := d.plans[i].match(text, d.vals)
 		d.vals = vals
 		if ok {
-			return d.emit(in, sink, n, text, vals)
+			d.emit(in, sink, n, text, vals)
+			return
 		}
 	}
-	return false
+	if d.miss == nil {
+		d.miss = newEnvoyMismatch(d.specs, d.custom)
+	}
+	sink.Reject(n, d.miss.reason(text), decode.TruncateDetail(string(text)))
 }

@@ -1,0 +1,96 @@
+package envoy
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/ttftrace/ttftrace/fleet"
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/ingest/decodetest"
+	"github.com/ttftrace/ttftrace/internal/jsonwalk"
+	"github.com/ttftrace/ttftrace/internal/textscan"
+)
+
+// TestEnvoyFleetRecords checks that every record of the fleet's edge-2
+// JSON log is read as an event.
+func TestEnvoyFleetRecords(t *testing.T) {
+	decodetest.AllEvents(t, Format{}, decode.Options{LogFormat: fleet.EnvoyLogFormat}, decodetest.BenchLog(&testing.B{}, "edge-2"))
+}
+
+// testdataLogFormat returns the log_format of a testdata file's options, or "".
+func testdataLogFormat(t *testing.T, path string) string {
+	o, err := os.ReadFile(path + ".opts.json")
+	if err != nil {
+		return ""
+	}
+	var opts struct {
+		LogFormat string `json:"log_format"`
+	}
+	if err := json.Unmarshal(o, &opts); err != nil {
+		t.Fatal(err)
+	}
+	return opts.LogFormat
+}
+
+// envoyJSONSeeds are records for the fuzz tests: the edge records, and the
+// fleet's first records.
+func envoyJSONSeeds() []string {
+	seeds := append([]string(nil), envoyEdgeRecords...)
+	for _, line := range bytes.SplitN(decodetest.BenchLog(&testing.B{}, "edge-2"), []byte("\n"), 6)[:5] {
+		seeds = append(seeds, string(line))
+	}
+	return seeds
+}
+
+// FuzzJSONValidObject checks jsonwalk.ValidObject against json.Valid.
+func FuzzJSONValidObject(f *testing.F) {
+	for _, rec := range envoyJSONSeeds() {
+		f.Add(rec)
+	}
+	for _, s := range []string{"{", "{}x", "{} \n", `{"a":1`, `{"a":01}`, `{"a":"\x01"}`, `{"a":"\u12"}`, `{"a":[}`, strings.Repeat("[", 10001)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if t := strings.TrimLeft(s, " \t\r\n"); t == "" || t[0] != '{' {
+			return
+		}
+		var stack []byte
+		if got, want := jsonwalk.ValidObject([]byte(s), &stack), json.Valid([]byte(s)); got != want {
+			t.Fatalf("%q: jsonValidObject %v, json.Valid %v", s, got, want)
+		}
+	})
+}
+
+// FuzzDecimalScaledBytes checks textscan.DecimalScaledBytes against textscan.DecimalScaled.
+func FuzzDecimalScaledBytes(f *testing.F) {
+	for _, s := range []string{"0", "-0", "12", "12.", ".5", "-.5", "1.2.3", "1e3", " 1", "+1", "-", "", "123456789012.123456789",
+		"99999999999999999999", "007.0700", "1.9999999999"} {
+		f.Add(s, uint8(6))
+	}
+	f.Fuzz(func(t *testing.T, s string, scale uint8) {
+		sc := int(scale % 10)
+		got, ok := textscan.DecimalScaledBytes([]byte(s), sc)
+		want, wok := textscan.DecimalScaled(s, sc)
+		if got != want || ok != wok {
+			t.Fatalf("%q scale %d: %d %v, decimalScaled %d %v", s, sc, got, ok, want, wok)
+		}
+	})
+}
+
+// FuzzJSONStringEndFast checks jsonwalk.StringEndFast against jsonwalk.StringEnd.
+func FuzzJSONStringEndFast(f *testing.F) {
+	for _, s := range []string{`"abc"`, `"0123456789abcdef"`, `"0123456\"89"`, "\"01234567\x01\"", `"0123456789`, `"\u00e4bcdefghij"`, `"é"`, `""`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b := append([]byte(`"`), s...)
+		end, st := jsonwalk.StringEndFast(b, 0)
+		wantEnd, wantSt := jsonwalk.StringEnd(b, 0)
+		if st != wantSt || st != jsonwalk.Bad && end != wantEnd {
+			t.Fatalf("%q: %d %d, jsonStringEnd %d %d", b, end, st, wantEnd, wantSt)
+		}
+	})
+}
