@@ -123,12 +123,20 @@ type ReconciledRequest struct {
 // that start within about one round trip of it; the offset search, run only
 // for host pairs no chain relates, sorts once and samples at most
 // searchSample inner observations.
-func Reconcile(events []schema.Event) *Reconciliation {
+//
+// Reconcile takes every instant as logged to ±1 µs; ReconcileInputs takes
+// each event's errors from its input (schema.InputStats.InstantErrors).
+func Reconcile(events []schema.Event) *Reconciliation { return ReconcileInputs(events, nil) }
+
+// ReconcileInputs is Reconcile with the inputs the events were read from,
+// matched by path to each event's InputFile: they say how far each
+// input's logged instants may lie from the true ones.
+func ReconcileInputs(events []schema.Event, inputs []schema.InputStats) *Reconciliation {
 	c, err := dataset.ColumnsOf(events, ColumnsOptions(Options{}))
 	if err != nil { // only beyond 255 distinct sources, clocks, formats or error classes
 		return &Reconciliation{Notes: []string{"events not reconciled: " + err.Error()}}
 	}
-	return reconcileColumns(c, true, func() {}, nil)
+	return reconcileColumns(c, inputs, true, func() {}, nil)
 }
 
 // reconcileColumns is Reconcile over the events of c, read with
@@ -136,8 +144,8 @@ func Reconcile(events []schema.Event) *Reconciliation {
 // the id joins are done and their index and c's id columns released, and
 // each (when not nil) with every joined request, which it must copy what it
 // keeps of.
-func reconcileColumns(c *dataset.Columns, keep bool, idsJoined func(), each func(q *ReconciledRequest)) *Reconciliation {
-	r := newReconciler(c)
+func reconcileColumns(c *dataset.Columns, inputs []schema.InputStats, keep bool, idsJoined func(), each func(q *ReconciledRequest)) *Reconciliation {
+	r := newReconciler(c, inputs)
 	r.joinAllIDs()
 	idsJoined()
 	ck := r.estimateClocks(false)

@@ -21,7 +21,7 @@ func TestReconcileFleet(t *testing.T) {
 	t.Run("sparse", func(t *testing.T) { testFleet(t, fleetDefault) })
 	t.Run("deterministic", func(t *testing.T) {
 		f := genFleet(fleetDefault)
-		if a, b := Reconcile(f.Events), Reconcile(f.Events); !reflect.DeepEqual(a, b) {
+		if a, b := reconcileDeclared(f.Events), reconcileDeclared(f.Events); !reflect.DeepEqual(a, b) {
 			t.Error("two runs on the same events differ")
 		}
 	})
@@ -35,7 +35,7 @@ func TestReconcileFleet(t *testing.T) {
 
 func testFleet(t *testing.T, cfg fleetConfig) {
 	f := genFleet(cfg)
-	rec := Reconcile(f.Events)
+	rec := reconcileDeclared(f.Events)
 	byClient := map[int64]*ReconciledRequest{}
 	for k := range rec.Requests {
 		if q := &rec.Requests[k]; q.ClientEvent != nil {

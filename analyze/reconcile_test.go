@@ -76,7 +76,7 @@ func TestBreakdownByHand(t *testing.T) {
 	s := serverObs("s", 16-1000, 151-1000, 1151-1000)
 	s.ResponseID = "chatcmpl-9f1c2b3a00004000800000000000abcd"
 	s.QueueNs, s.PrefillNs = reconPtr(30*msNs), reconPtr(100*msNs)
-	rec := Reconcile([]schema.Event{c, p, s})
+	rec := reconcileDeclared([]schema.Event{c, p, s})
 
 	if m := matchingOf(t, rec, "client", "proxy"); m.ByID != 1 || m.Matched != 1 {
 		t.Errorf("client/proxy %+v, want 1 joined by id", m)
@@ -146,7 +146,7 @@ func TestJoinByTimeWithoutIDs(t *testing.T) {
 		clientObs("c", 8000, 8400, 9200), proxyObs("p", 8005, 9195), serverObs("s", 8006, 8390, 9190),
 		clientObs("c", 10000, 10050, 10150), proxyObs("p", 10008, 10148), serverObs("s", 10009, 10040, 10147),
 	}
-	rec := Reconcile(events)
+	rec := reconcileDeclared(events)
 	for _, pair := range [][2]string{{"client", "proxy"}, {"proxy", "server"}} {
 		if m := matchingOf(t, rec, pair[0], pair[1]); m.ByTime != 6 || m.Matched != 6 || m.UnmatchedInner != 0 {
 			t.Errorf("%+v, want 6 joined by time", m)
@@ -177,16 +177,16 @@ func anchored(events ...schema.Event) []schema.Event {
 // equally; a clearly better candidate is taken. (Each case has one more
 // request, joined by id: anchored.)
 func TestAmbiguousCandidates(t *testing.T) {
-	rec := Reconcile(anchored(clientObs("c", 0, 300, 1000), proxyObs("p", 10, 990), proxyObs("p", 10, 990)))
+	rec := reconcileDeclared(anchored(clientObs("c", 0, 300, 1000), proxyObs("p", 10, 990), proxyObs("p", 10, 990)))
 	if m := matchingOf(t, rec, "client", "proxy"); m.Matched != 1 || m.Ambiguous != 1 || m.UnmatchedInner != 2 || m.UnmatchedOuter != 0 {
 		t.Errorf("two equal proxies: %+v, want 1 ambiguous, 2 unmatched inner", m)
 	}
-	rec = Reconcile(anchored(clientObs("c", 0, 300, 1000), clientObs("c", 0, 300, 1000), proxyObs("p", 10, 990)))
+	rec = reconcileDeclared(anchored(clientObs("c", 0, 300, 1000), clientObs("c", 0, 300, 1000), proxyObs("p", 10, 990)))
 	if m := matchingOf(t, rec, "client", "proxy"); m.Matched != 1 || m.Ambiguous != 2 || m.UnmatchedInner != 1 {
 		t.Errorf("two equal clients: %+v, want 2 ambiguous, 1 unmatched inner", m)
 	}
 	// Slack 20 ms against 200 ms: the second proxy is told apart.
-	rec = Reconcile(anchored(clientObs("c", 0, 300, 1000), proxyObs("p", 100, 900), proxyObs("p", 10, 990)))
+	rec = reconcileDeclared(anchored(clientObs("c", 0, 300, 1000), proxyObs("p", 100, 900), proxyObs("p", 10, 990)))
 	if m := matchingOf(t, rec, "client", "proxy"); m.Matched != 2 || m.ByTime != 1 || *rec.Requests[0].ProxyEvent != 2 {
 		t.Errorf("distinct candidates: %+v %+v", m, rec.Requests)
 	}
@@ -210,7 +210,7 @@ func TestSteppedClock(t *testing.T) {
 		c.RequestID, s.RequestID = "r"+string(rune('A'+k)), "r"+string(rune('A'+k))
 		events = append(events, c, s)
 	}
-	rec := Reconcile(events)
+	rec := reconcileDeclared(events)
 	if m := matchingOf(t, rec, "client", "server"); m.ByID != 40 {
 		t.Errorf("%+v, want 40 joined by id", m)
 	}
@@ -231,7 +231,7 @@ func TestSteppedClock(t *testing.T) {
 func TestUnjoinableClocks(t *testing.T) {
 	c := clientObs("bench", 0, 100, 900)
 	c.Clock = schema.ClockRelative
-	rec := Reconcile([]schema.Event{c, serverObs("s", 10, 90, 890)})
+	rec := reconcileDeclared([]schema.Event{c, serverObs("s", 10, 90, 890)})
 	m := matchingOf(t, rec, "client", "server")
 	if m.Matched != 0 || m.UnmatchedOuter != 1 || m.UnmatchedInner != 1 || len(rec.Requests) != 0 {
 		t.Errorf("%+v, %d requests", m, len(rec.Requests))
@@ -244,7 +244,7 @@ func TestAmbiguousIDs(t *testing.T) {
 	c1, c2 := clientObs("c", 0, 300, 1000), clientObs("c", 5000, 5300, 6000)
 	p1, p2 := proxyObs("p", 10, 990), proxyObs("p", 5010, 5400)
 	c1.RequestID, c2.RequestID, p1.RequestID, p2.RequestID = "dup", "dup", "dup", "x"
-	rec := Reconcile(anchored(c1, c2, p1, p2))
+	rec := reconcileDeclared(anchored(c1, c2, p1, p2))
 	if m := matchingOf(t, rec, "client", "proxy"); m.ByID != 1 || m.ByTime != 2 {
 		t.Errorf("%+v, want 2 joined by time, only the anchor by id", m)
 	}
@@ -272,7 +272,7 @@ func TestNormalizeID(t *testing.T) {
 func TestUnrelatedHosts(t *testing.T) {
 	c, s := clientObs("c", 0, 100, 900), serverObs("s", 10, 90, 890)
 	c.RequestID, s.RequestID = "a", "a"
-	rec := Reconcile([]schema.Event{c, s, proxyObs("q", 50000, 50100)})
+	rec := reconcileDeclared([]schema.Event{c, s, proxyObs("q", 50000, 50100)})
 	if len(rec.ClockOffsets) != 1 || rec.ClockOffsets[0].Host != "s" || rec.ClockOffsets[0].Reference != "c" {
 		t.Errorf("offsets %+v", rec.ClockOffsets)
 	}
@@ -287,7 +287,7 @@ func TestUnrelatedHosts(t *testing.T) {
 func TestDirectServerKeepsOutProxy(t *testing.T) {
 	c, s := clientObs("c", 0, 300, 1000), serverObs("s", 12, 290, 985)
 	c.RequestID, s.RequestID = "r1", "r1"
-	rec := Reconcile([]schema.Event{c, proxyObs("p", 10, 990), s})
+	rec := reconcileDeclared([]schema.Event{c, proxyObs("p", 10, 990), s})
 	if m := matchingOf(t, rec, "client", "server"); m.ByID != 1 {
 		t.Errorf("client/server %+v", m)
 	}

@@ -1,0 +1,12 @@
+package genaiperf
+
+import (
+	"github.com/ttftrace/ttftrace/ingest/decode"
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// InstantErrors says how far the logged instants may lie from the true
+// ones: perf_analyzer writes system_clock nanoseconds, exact.
+func (Format) InstantErrors(decode.Options) schema.InstantErrors {
+	return schema.SameErrors(schema.Exact())
+}
