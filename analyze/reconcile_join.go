@@ -152,10 +152,11 @@ type reconciler struct {
 	ps      *joinPair     // proxy ⊃ server
 	cs      *joinPair     // client ⊃ server, for requests no proxy joins
 	slab    int64Slab     // backs the nullable fields of the ReconciledRequests
+	perRun  []uint8       // by input file code: the fields its format sets per run (inputPerRun)
 }
 
 func newReconciler(c *dataset.Columns, inputs []schema.InputStats) *reconciler {
-	r := &reconciler{cols: c}
+	r := &reconciler{cols: c, perRun: inputPerRun(c, inputs)}
 	names := [3]string{schema.SourceClient, schema.SourceProxy, schema.SourceServer}
 	var byCode [256]int
 	for _, code := range c.Source.Codes {

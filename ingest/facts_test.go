@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ttftrace/ttftrace/schema"
@@ -61,6 +62,23 @@ func TestInputStatsCarryInstantErrors(t *testing.T) {
 		}
 		if in.InstantErrors == nil || in.InstantErrors.End.LowNs != tc.endLow || in.InstantErrors.End.Rounding != schema.RoundingTruncated {
 			t.Errorf("log_format %q: instant errors %+v, want end truncated, low %d ns", tc.logFormat, in.InstantErrors, tc.endLow)
+		}
+	}
+}
+
+// TestPerRunFieldsRecorded checks that the driver records the fields a
+// format sets per run: GenAI-Perf's endpoint, and none for nginx.
+func TestPerRunFieldsRecorded(t *testing.T) {
+	for _, tc := range []struct{ format, file, want string }{
+		{"genai-perf", "genaiperf/testdata/profile_export.json", "endpoint"},
+		{"nginx", "nginx/testdata/datadog_samples.log", ""},
+	} {
+		res, err := Run([]string{tc.file}, DriverOptions{Format: tc.format})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(res.Inputs[0].PerRunFields, ","); got != tc.want || res.Inputs[0].Records == 0 {
+			t.Errorf("%s: per-run fields %q (%d records), want %q", tc.format, got, res.Inputs[0].Records, tc.want)
 		}
 	}
 }

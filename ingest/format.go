@@ -60,6 +60,14 @@ type InstantErrorer interface {
 	InstantErrors(opts decode.Options) schema.InstantErrors
 }
 
+// PerRunFielder is implemented by a format that sets some event fields
+// once per run rather than per request (in its folder's facts.go): it
+// names them ("endpoint", "model"), and the driver records them on each
+// input's stats (schema.InputStats.PerRunFields).
+type PerRunFielder interface {
+	PerRunFields() []string
+}
+
 // formats lists every input format. Adding a format is one folder
 // ingest/<format>/ (decoder, tests, fuzz test, benchmark, testdata/ with
 // goldens), one line here and one sample in samples/demo; TestFormatFolders

@@ -147,6 +147,9 @@ func (p *pipeline) produceInput(i int, name string) {
 		errs := ie.InstantErrors(input.Opts)
 		in.stats.InstantErrors = &errs
 	}
+	if pr, ok := f.(PerRunFielder); ok {
+		in.stats.PerRunFields = pr.PerRunFields()
+	}
 	if ls, ok := f.(LineSplitter); ok && ls.LineRecords(head) {
 		err := p.produceBlocks(in, br, head, input, o.d)
 		in.truncated = o.close()

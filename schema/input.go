@@ -21,6 +21,12 @@ type InputStats struct {
 	// written before formats declared them (the dataset package fills
 	// those in when it reads the log).
 	InstantErrors *InstantErrors `json:"instant_errors,omitempty"`
+	// PerRunFields name the event fields ("endpoint", "model") the format
+	// sets once per run, the same for every request of the input, rather
+	// than from each request (GenAI-Perf's endpoint comes from its
+	// document): weak evidence, which reconciliation uses only to break
+	// ties between equally good time fits, never to refuse one.
+	PerRunFields []string `json:"per_run_fields,omitempty"`
 	// Error is why the input could not be read at all, or nil.
 	Error *string `json:"error"`
 	// RejectsByReason counts the rejects by their reason.

@@ -10,3 +10,9 @@ import (
 func (Format) InstantErrors(decode.Options) schema.InstantErrors {
 	return schema.SameErrors(schema.Exact())
 }
+
+// PerRunFields names the fields GenAI-Perf sets per run: the endpoint is
+// the document's top-level "endpoint" (or the API the responses' object
+// type answers), the same for every request, not the path each request
+// was sent to, which a proxy may log otherwise.
+func (Format) PerRunFields() []string { return []string{"endpoint"} }
