@@ -87,6 +87,11 @@ type ReconciledRequest struct {
 	ServerPrefillNs *int64 `parquet:"server_prefill_ns,optional"`  // the engine's prefill time, when logged
 	ServerOtherNs   *int64 `parquet:"server_other_ns,optional"`    // server TTFT − queue − prefill
 	ReturnPathNs    *int64 `parquet:"return_path_ns,optional"`     // client.first_token − server.first_token
+
+	// split is how far the three network parts (client→proxy, proxy→server,
+	// return path) may move down and up, ns, with the clock offsets
+	// anywhere in their intervals (splitSlack); not written.
+	split [3][2]int64
 }
 
 // Reconcile joins the observations in events across sources (SPEC §4) and

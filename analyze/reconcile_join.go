@@ -61,6 +61,8 @@ func (s *obsSource) at(k int32) joinObs {
 	o.start, o.has = loggedInstant(ev.at(&s.cols.StartNs), obsHasStart, o.has)
 	o.first, o.has = loggedInstant(ev.at(&s.cols.FirstTokenNs), obsHasFirst, o.has)
 	o.end, o.has = loggedInstant(ev.at(&s.cols.EndNs), obsHasEnd, o.has)
+	e := o.errs.or() // de-biased: see instantError
+	o.start, o.first, o.end = o.start-e.start.bias, o.first-e.first.bias, o.end-e.end.bias
 	return o
 }
 

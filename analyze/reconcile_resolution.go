@@ -5,9 +5,14 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// instantError is how far a logged instant may lie from the true one on the
-// same clock: logged − true ∈ [lo, hi], ns.
-type instantError struct{ lo, hi int64 }
+// instantError is how far an instant, as the joins read it, may lie from
+// the true one on the same clock: read − true ∈ [lo, hi], ns. The joins
+// read each logged instant less bias, the mean of its declared error
+// range (schema.InstantError.Bias): a truncated instant is moved half its
+// resolution later (nginx's start and end, Envoy's and HAProxy's, by 0.5 ms
+// per truncated term), so that it is unbiased and its range [lo, hi] is
+// symmetric; rounded and exact instants are read as logged.
+type instantError struct{ lo, hi, bias int64 }
 
 // logErrors is the error of each instant a log format gives.
 type logErrors struct{ start, first, end instantError }
@@ -34,7 +39,10 @@ var defaultErrors = logErrorsOf(schema.SameErrors(schema.EitherRounding(1_000)))
 
 // logErrorsOf returns the errors an input declared, ns.
 func logErrorsOf(e schema.InstantErrors) logErrors {
-	r := func(x schema.InstantError) instantError { return instantError{x.LowNs, x.HighNs} }
+	r := func(x schema.InstantError) instantError {
+		b := x.Bias()
+		return instantError{x.LowNs - b, x.HighNs - b, b}
+	}
 	return logErrors{start: r(e.Start), first: r(e.First), end: r(e.End)}
 }
 

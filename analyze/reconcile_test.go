@@ -65,9 +65,11 @@ func matchingOf(t *testing.T, rec *Reconciliation, outer, inner string) Matching
 // θ ≤ −984 − 2015 = −2999 and θ ≥ 151 − 3152 − 1 (nginx end) = −3002, so
 // −3000.5 in [−3002, −2999]; chained, the server is 2000.5 − 3000.5 = −1000
 // in [1984.999 − 3002, 2016.001 − 2999] = [−1017.001, −982.999] from the
-// client. On the client's clock the proxy starts at 2015 − 2000.5 = 14.5 and
-// ends at 3152 − 2000.5 = 1151.5, the server starts at 16, so the breakdown
-// is 14.5 + 1.5 + 30 + 100 + 5 + 17 = 168 ms.
+// client. The proxy's instants, truncated to the ms, are read 0.5 ms later
+// (de-biased; the offsets above do not change, as their error ranges move
+// with them): on the client's clock the proxy starts at 2015.5 − 2000.5 =
+// 15 and ends at 3152.5 − 2000.5 = 1152, the server starts at 16, so the
+// breakdown is 15 + 1 + 30 + 100 + 5 + 17 = 168 ms, the true one.
 func TestBreakdownByHand(t *testing.T) {
 	c := clientObs("c", 0, 168, 1167)
 	c.RequestID = "9F1C2B3A-0000-4000-8000-00000000ABCD"
@@ -104,7 +106,7 @@ func TestBreakdownByHand(t *testing.T) {
 	}
 	q := rec.Requests[0]
 	parts := []*int64{q.ClientToProxyNs, q.ProxyToServerNs, q.ServerQueueNs, q.ServerPrefillNs, q.ServerOtherNs, q.ReturnPathNs, q.ClientTTFTNs}
-	for k, w := range []float64{14.5, 1.5, 30, 100, 5, 17, 168} {
+	for k, w := range []float64{15, 1, 30, 100, 5, 17, 168} {
 		if parts[k] == nil || *parts[k] != int64(w*1e6) {
 			t.Errorf("part %d = %v, want %g ms", k, parts[k], w)
 		}
@@ -112,7 +114,7 @@ func TestBreakdownByHand(t *testing.T) {
 	if q.ServerJoin != JoinID || q.ServerJoinedTo != "proxy" || q.ProxyJoin != JoinID || q.Reference != "c" {
 		t.Errorf("joins %q %q %q reference %q", q.ProxyJoin, q.ServerJoin, q.ServerJoinedTo, q.Reference)
 	}
-	if *q.ServerStartNs != t0Ns+16*msNs || *q.ProxyEndNs != t0Ns+1151_500_000 {
+	if *q.ServerStartNs != t0Ns+16*msNs || *q.ProxyEndNs != t0Ns+1152*msNs {
 		t.Errorf("instants on the reference clock: server start %d, proxy end %d", *q.ServerStartNs-t0Ns, *q.ProxyEndNs-t0Ns)
 	}
 	// client TTFT 168 − server TTFT 135 = 33 ms.
@@ -122,6 +124,22 @@ func TestBreakdownByHand(t *testing.T) {
 	if len(rec.Examples) != 1 || rec.Examples[0].Key != c.RequestID || len(rec.Examples[0].Bars) != 3 ||
 		*rec.Examples[0].Bars[2].FirstTokenMs != 151 {
 		t.Errorf("examples %+v", rec.Examples)
+	}
+	// The network parts for offsets anywhere in their intervals: proxy
+	// from client 2000.5 in [1984.999, 2016.001] gives client→proxy
+	// 15 ∓ 15.501; server from proxy −3000.5 in [−3002, −2999] gives
+	// proxy→server 1 ∓ 1.5; server from client, composed through the proxy,
+	// −1000 in [−1017.001, −982.999] gives the return path 17 ∓ 17.001.
+	// Each holds the true part.
+	b := rec.TTFTBreakdown[0]
+	for k, w := range [][2]RangeMs{
+		{b.ClientToProxyRangeMs, {-0.501, 30.501}},
+		{b.ProxyToServerRangeMs, {-0.5, 2.5}},
+		{b.ReturnPathRangeMs, {-0.001, 34.001}},
+	} {
+		if !approxEq(w[0].LowMs, w[1].LowMs) || !approxEq(w[0].HighMs, w[1].HighMs) {
+			t.Errorf("band all, network part %d: range %+v, want %+v", k, w[0], w[1])
+		}
 	}
 }
 
