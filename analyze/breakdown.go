@@ -78,9 +78,9 @@ func breakdownBands(reqs []ReconciledRequest) []BreakdownBand {
 // client, proxy and server, 8 per request seen by client and server.
 type requestSummary struct {
 	parts  []breakdownParts
-	splits splitTable // the distinct network parts' slacks
-	deltas []float64  // client TTFT − server TTFT, ms
-	top    []example  // the slowest requests so far, slowest first
+	splits *splitTable // the network parts' slacks that requests' split refer to; nil: no ranges
+	deltas []float64   // client TTFT − server TTFT, ms
+	top    []example   // the slowest requests so far, slowest first
 }
 
 // breakdownParts is one request's TTFT breakdown in ns: client→proxy,
@@ -90,7 +90,7 @@ type requestSummary struct {
 type breakdownParts struct {
 	parts [7]int64
 	event int64
-	split int32 // index into requestSummary.splits
+	split int32 // ReconciledRequest.split
 }
 
 // clientTTFTKey orders requests by client TTFT, then by client event index,
@@ -115,7 +115,7 @@ func (s *requestSummary) add(c *dataset.Columns, q *ReconciledRequest) {
 			}
 		}
 		b.event = eventIndexOr(q.ClientEvent)
-		b.split = s.splits.index(q.split)
+		b.split = q.split
 		s.parts = append(s.parts, b)
 	}
 	if q.ClientTTFTNs != nil && q.ServerTTFTNs != nil {
@@ -143,7 +143,9 @@ func (s *requestSummary) bands() []BreakdownBand {
 	for _, b := range breakdownBandsDef {
 		lo, hi := int(math.Floor(b.lo*n)), int(math.Ceil(b.hi*n))
 		band := meanBreakdown(b.name, rows[lo:hi+1])
-		s.splits.setRanges(&band, rows[lo:hi+1])
+		if s.splits != nil {
+			s.splits.setRanges(&band, rows[lo:hi+1])
+		}
 		out = append(out, band)
 	}
 	return out

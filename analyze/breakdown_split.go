@@ -48,33 +48,46 @@ func offsetInterval(ck *clocks, x, y, via int32) (low, high float64) {
 	return hy.low - hx.high, hy.high - hx.low
 }
 
-// splitTable interns the distinct slacks of splitSlack: requests through
-// the same hosts share one, so a band keeps a 4-byte index per request.
+// splitTable holds the distinct slacks of splitSlack, one per triple of
+// client, proxy and server hosts, computed once each: a request keeps a
+// 4-byte reference to its triple's.
 type splitTable struct {
-	byValue map[[3][2]int64]int32
+	byHosts map[uint64]int32 // the three host indices, 21 bits each
 	values  [][3][2]int64
 }
 
-// index returns the index of v, adding it when new.
-func (t *splitTable) index(v [3][2]int64) int32 {
-	if k, ok := t.byValue[v]; ok {
+// ref returns the reference (index + 1) of the slacks of hosts, computing
+// them on first use.
+func (t *splitTable) ref(ck *clocks, hosts [3]int32) int32 {
+	for _, h := range hosts {
+		if h < 0 || h >= 1<<21 { // beyond the key's bits: not shared
+			t.values = append(t.values, splitSlack(ck, hosts))
+			return int32(len(t.values))
+		}
+	}
+	key := uint64(hosts[0])<<42 | uint64(hosts[1])<<21 | uint64(hosts[2])
+	if k, ok := t.byHosts[key]; ok {
 		return k
 	}
-	if t.byValue == nil {
-		t.byValue = map[[3][2]int64]int32{}
+	if t.byHosts == nil {
+		t.byHosts = map[uint64]int32{}
 	}
+	t.values = append(t.values, splitSlack(ck, hosts))
 	k := int32(len(t.values))
-	t.byValue[v] = k
-	t.values = append(t.values, v)
+	t.byHosts[key] = k
 	return k
 }
 
 // setRanges sets the network parts' ranges of band, the mean of rows: each
-// part's mean less and plus the mean of its requests' slacks.
+// part's mean less and plus the mean of its requests' slacks. A row
+// without slacks (split 0) counts as none.
 func (t *splitTable) setRanges(band *BreakdownBand, rows []breakdownParts) {
 	var sum [3][2]int64
 	for _, q := range rows {
-		v := &t.values[q.split]
+		if q.split == 0 {
+			continue
+		}
+		v := &t.values[q.split-1]
 		for k := range sum {
 			sum[k][0] += v[k][0]
 			sum[k][1] += v[k][1]

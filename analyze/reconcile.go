@@ -88,10 +88,11 @@ type ReconciledRequest struct {
 	ServerOtherNs   *int64 `parquet:"server_other_ns,optional"`    // server TTFT − queue − prefill
 	ReturnPathNs    *int64 `parquet:"return_path_ns,optional"`     // client.first_token − server.first_token
 
-	// split is how far the three network parts (client→proxy, proxy→server,
-	// return path) may move down and up, ns, with the clock offsets
-	// anywhere in their intervals (splitSlack); not written.
-	split [3][2]int64
+	// split refers to how far the three network parts (client→proxy,
+	// proxy→server, return path) may move with the clock offsets anywhere
+	// in their intervals: index + 1 into the reconciler's splitTable, 0
+	// for none; not written.
+	split int32
 }
 
 // Reconcile joins the observations in events across sources (SPEC §4) and
@@ -162,7 +163,7 @@ func reconcileColumns(c *dataset.Columns, inputs []schema.InputStats, keep bool,
 	}
 	r.releaseShadowedServers()
 	out := &Reconciliation{Matching: r.matching(), ClockOffsets: ck.report()}
-	var sum requestSummary
+	sum := requestSummary{splits: &r.splits}
 	r.assemble(ck, func(q *ReconciledRequest) {
 		sum.add(c, q)
 		if each != nil {

@@ -155,6 +155,7 @@ type reconciler struct {
 	cs      *joinPair     // client ⊃ server, for requests no proxy joins
 	slab    int64Slab     // backs the nullable fields of the ReconciledRequests
 	perRun  []uint8       // by input file code: the fields its format sets per run (inputPerRun)
+	splits  splitTable    // the breakdown's network parts' slacks per triple of hosts
 }
 
 func newReconciler(c *dataset.Columns, inputs []schema.InputStats) *reconciler {

@@ -36,7 +36,7 @@ func TestReconciledRequestParquet(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k := range rows {
-		rows[k].split = [3][2]int64{} // the bands' working data: not a column
+		rows[k].split = 0 // the bands' working data: not a column
 	}
 	if !reflect.DeepEqual(back, rows) {
 		t.Errorf("read back\n%+v\nwrote\n%+v", back, rows)

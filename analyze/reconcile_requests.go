@@ -173,7 +173,7 @@ func (r *reconciler) row(ck *clocks, ms [3]reqMember) ReconciledRequest {
 	if ms[2].k >= 0 {
 		fillBreakdown(&q, event{r.cols, int(ms[2].obs().event)}, &r.slab)
 		if q.ReturnPathNs != nil {
-			q.split = splitSlack(ck, hosts)
+			q.split = r.splits.ref(ck, hosts)
 		}
 	}
 	return q
