@@ -88,6 +88,8 @@ func inputErrors(c *dataset.Columns, inputs []schema.InputStats) []*logErrors {
 // server (exact) loosens the end bound by 3 ms, while an Envoy proxy inside
 // a client (µs) loosens it by only the client's 1 µs: a truncated inner end
 // is logged early, so the logged bound already lies below the true one.
+// Li and Lo are the instants as read (de-biased) and lo, hi their ranges,
+// moved alike (instantError): the bounds are those of the logged instants.
 func offsetLimits(o, i *joinObs, firstOrdered bool) (lo int64, hasLo bool, up int64, hasUp bool) {
 	eo, ei := o.errs.or(), i.errs.or()
 	if o.has&i.has&obsHasEnd != 0 {

@@ -29,10 +29,11 @@ type timeCand struct {
 	tol               int64 // offset uncertainty plus resolution
 }
 
-// timeEdge is an inner candidate fitting an outer one. slack is the outer's
-// duration minus the inner's (the network's delays both ways, which does not
-// depend on clock offsets) less the robust minimum of that round trip over
-// the host pair's joined requests: the true pair has a small slack. Two
+// timeEdge is an inner candidate fitting an outer one. slack is how far the
+// round trip (the outer's duration minus the inner's: the network's delays
+// both ways, which does not depend on clock offsets) lies from its robust
+// minimum over the host pair's joined requests, above or below: the true
+// pair has a small slack. Two
 // candidates whose slacks differ by less than margin (both logs'
 // resolution, 0.25 ms, and the round trip's interquartile range over the
 // host pair's joined requests: its usual jitter) cannot be told apart.
