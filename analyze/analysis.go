@@ -172,6 +172,22 @@ type BreakdownBand struct {
 	ServerOtherMs   float64 `json:"server_other_ms"`
 	ReturnPathMs    float64 `json:"return_path_ms"`
 	ClientTTFTMs    float64 `json:"client_ttft_ms"`
+	// The network parts take each clock offset at the middle of the
+	// interval its bounds allow, which assumes the network's delays are
+	// the same both ways; the logs cannot show that. ClientToProxyRangeMs,
+	// ProxyToServerRangeMs and ReturnPathRangeMs are where each part's mean
+	// lies for offsets anywhere in their intervals (ClockOffset.LowMs …
+	// HighMs), time moving between the network parts (and the offsets'
+	// own resolution included).
+	ClientToProxyRangeMs RangeMs `json:"client_to_proxy_range_ms"`
+	ProxyToServerRangeMs RangeMs `json:"proxy_to_server_range_ms"`
+	ReturnPathRangeMs    RangeMs `json:"return_path_range_ms"`
+}
+
+// RangeMs is an interval [LowMs, HighMs], ms.
+type RangeMs struct {
+	LowMs  float64 `json:"low_ms"`
+	HighMs float64 `json:"high_ms"`
 }
 
 // Series is one metric over time windows at one source.

@@ -78,8 +78,9 @@ func breakdownBands(reqs []ReconciledRequest) []BreakdownBand {
 // client, proxy and server, 8 per request seen by client and server.
 type requestSummary struct {
 	parts  []breakdownParts
-	deltas []float64 // client TTFT − server TTFT, ms
-	top    []example // the slowest requests so far, slowest first
+	splits *splitTable // the network parts' slacks that requests' split refer to; nil: no ranges
+	deltas []float64   // client TTFT − server TTFT, ms
+	top    []example   // the slowest requests so far, slowest first
 }
 
 // breakdownParts is one request's TTFT breakdown in ns: client→proxy,
@@ -89,6 +90,7 @@ type requestSummary struct {
 type breakdownParts struct {
 	parts [7]int64
 	event int64
+	split int32 // ReconciledRequest.split
 }
 
 // clientTTFTKey orders requests by client TTFT, then by client event index,
@@ -113,6 +115,7 @@ func (s *requestSummary) add(c *dataset.Columns, q *ReconciledRequest) {
 			}
 		}
 		b.event = eventIndexOr(q.ClientEvent)
+		b.split = q.split
 		s.parts = append(s.parts, b)
 	}
 	if q.ClientTTFTNs != nil && q.ServerTTFTNs != nil {
@@ -139,7 +142,11 @@ func (s *requestSummary) bands() []BreakdownBand {
 	n := float64(len(rows) - 1)
 	for _, b := range breakdownBandsDef {
 		lo, hi := int(math.Floor(b.lo*n)), int(math.Ceil(b.hi*n))
-		out = append(out, meanBreakdown(b.name, rows[lo:hi+1]))
+		band := meanBreakdown(b.name, rows[lo:hi+1])
+		if s.splits != nil {
+			s.splits.setRanges(&band, rows[lo:hi+1])
+		}
+		out = append(out, band)
 	}
 	return out
 }

@@ -87,6 +87,12 @@ type ReconciledRequest struct {
 	ServerPrefillNs *int64 `parquet:"server_prefill_ns,optional"`  // the engine's prefill time, when logged
 	ServerOtherNs   *int64 `parquet:"server_other_ns,optional"`    // server TTFT − queue − prefill
 	ReturnPathNs    *int64 `parquet:"return_path_ns,optional"`     // client.first_token − server.first_token
+
+	// split refers to how far the three network parts (client→proxy,
+	// proxy→server, return path) may move with the clock offsets anywhere
+	// in their intervals: index + 1 into the reconciler's splitTable, 0
+	// for none; not written.
+	split int32
 }
 
 // Reconcile joins the observations in events across sources (SPEC §4) and
@@ -123,12 +129,20 @@ type ReconciledRequest struct {
 // that start within about one round trip of it; the offset search, run only
 // for host pairs no chain relates, sorts once and samples at most
 // searchSample inner observations.
-func Reconcile(events []schema.Event) *Reconciliation {
+//
+// Reconcile takes every instant as logged to ±1 µs; ReconcileInputs takes
+// each event's errors from its input (schema.InputStats.InstantErrors).
+func Reconcile(events []schema.Event) *Reconciliation { return ReconcileInputs(events, nil) }
+
+// ReconcileInputs is Reconcile with the inputs the events were read from,
+// matched by path to each event's InputFile: they say how far each
+// input's logged instants may lie from the true ones.
+func ReconcileInputs(events []schema.Event, inputs []schema.InputStats) *Reconciliation {
 	c, err := dataset.ColumnsOf(events, ColumnsOptions(Options{}))
 	if err != nil { // only beyond 255 distinct sources, clocks, formats or error classes
 		return &Reconciliation{Notes: []string{"events not reconciled: " + err.Error()}}
 	}
-	return reconcileColumns(c, true, func() {}, nil)
+	return reconcileColumns(c, inputs, true, func() {}, nil)
 }
 
 // reconcileColumns is Reconcile over the events of c, read with
@@ -136,8 +150,8 @@ func Reconcile(events []schema.Event) *Reconciliation {
 // the id joins are done and their index and c's id columns released, and
 // each (when not nil) with every joined request, which it must copy what it
 // keeps of.
-func reconcileColumns(c *dataset.Columns, keep bool, idsJoined func(), each func(q *ReconciledRequest)) *Reconciliation {
-	r := newReconciler(c)
+func reconcileColumns(c *dataset.Columns, inputs []schema.InputStats, keep bool, idsJoined func(), each func(q *ReconciledRequest)) *Reconciliation {
+	r := newReconciler(c, inputs)
 	r.joinAllIDs()
 	idsJoined()
 	ck := r.estimateClocks(false)
@@ -149,7 +163,7 @@ func reconcileColumns(c *dataset.Columns, keep bool, idsJoined func(), each func
 	}
 	r.releaseShadowedServers()
 	out := &Reconciliation{Matching: r.matching(), ClockOffsets: ck.report()}
-	var sum requestSummary
+	sum := requestSummary{splits: &r.splits}
 	r.assemble(ck, func(q *ReconciledRequest) {
 		sum.add(c, q)
 		if each != nil {

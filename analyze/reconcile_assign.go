@@ -22,7 +22,10 @@ func (p *joinPair) assign(edges []timeEdge) {
 		if p.outerTo[e.o] >= 0 || p.ambiguous[e.o] || p.innerTo[e.i] >= 0 || a.blocked[e.i] {
 			continue
 		}
-		rivalInner, rivals := a.rivals(e)
+		rivalInner, rivals, beaten := a.rivals(e)
+		if beaten {
+			continue // a candidate within the margin agrees where e is weak: it takes the join
+		}
 		if !rivalInner && len(rivals) == 0 {
 			p.join(e.o, e.i, JoinTime)
 			continue
@@ -48,15 +51,19 @@ type assignment struct {
 
 // rivals reports whether e's outer has another free inner candidate within
 // e's margin, and lists the free outers that have e's inner within it.
-func (a *assignment) rivals(e *timeEdge) (bool, []int32) {
+// Weak evidence breaks the tie: a candidate that is weak (timeEdge.weakMiss)
+// where e is not is no rival, and one that is not where e is beats e.
+func (a *assignment) rivals(e *timeEdge) (rivalInner bool, rivals []int32, beaten bool) {
 	limit, p := e.slack+e.margin, a.p
-	rivalInner := false
 	for _, x := range a.byOuter.list(e.o) {
 		f := &a.edges[x]
 		if f.slack > limit {
 			break
 		}
-		rivalInner = rivalInner || (f.i != e.i && p.innerTo[f.i] < 0 && !a.blocked[f.i])
+		if f.i != e.i && p.innerTo[f.i] < 0 && !a.blocked[f.i] && (!f.weakMiss || e.weakMiss) {
+			rivalInner = true
+			beaten = beaten || !f.weakMiss && e.weakMiss
+		}
 	}
 	a.scratch = a.scratch[:0]
 	for _, x := range a.byInner.list(e.i) {
@@ -64,11 +71,12 @@ func (a *assignment) rivals(e *timeEdge) (bool, []int32) {
 		if f.slack > limit {
 			break
 		}
-		if f.o != e.o && p.outerTo[f.o] < 0 && !p.ambiguous[f.o] {
+		if f.o != e.o && p.outerTo[f.o] < 0 && !p.ambiguous[f.o] && (!f.weakMiss || e.weakMiss) {
 			a.scratch = append(a.scratch, f.o)
+			beaten = beaten || !f.weakMiss && e.weakMiss
 		}
 	}
-	return rivalInner, a.scratch
+	return rivalInner, a.scratch, beaten
 }
 
 // csrIndex lists, per key, the indices of the edges carrying it, in edge

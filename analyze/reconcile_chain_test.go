@@ -33,7 +33,7 @@ func TestChainJoin(t *testing.T) {
 	s2 := serverObs("gpu", 20003, 20090, 20997)
 	b2.ResponseID, s2.ResponseID = "chatcmpl-b2", "chatcmpl-b2"
 	events = append(events, b1, proxyObs("edge", 10005, 10995), s1, b2, proxyObs("edge", 20050, 20999), s2)
-	rec := Reconcile(events)
+	rec := reconcileDeclared(events)
 
 	if m := matchingOf(t, rec, "client", "proxy"); m.ByTrace != 3 || m.ByChain != 1 || m.ByTime != 0 || m.Matched != 4 {
 		t.Errorf("client/proxy %+v, want 3 by trace and 1 through the server", m)

@@ -21,7 +21,7 @@ func TestReconcileFleet(t *testing.T) {
 	t.Run("sparse", func(t *testing.T) { testFleet(t, fleetDefault) })
 	t.Run("deterministic", func(t *testing.T) {
 		f := genFleet(fleetDefault)
-		if a, b := Reconcile(f.Events), Reconcile(f.Events); !reflect.DeepEqual(a, b) {
+		if a, b := reconcileDeclared(f.Events), reconcileDeclared(f.Events); !reflect.DeepEqual(a, b) {
 			t.Error("two runs on the same events differ")
 		}
 	})
@@ -35,7 +35,7 @@ func TestReconcileFleet(t *testing.T) {
 
 func testFleet(t *testing.T, cfg fleetConfig) {
 	f := genFleet(cfg)
-	rec := Reconcile(f.Events)
+	rec := reconcileDeclared(f.Events)
 	byClient := map[int64]*ReconciledRequest{}
 	for k := range rec.Requests {
 		if q := &rec.Requests[k]; q.ClientEvent != nil {
@@ -163,10 +163,23 @@ func checkFleetBreakdown(t *testing.T, f *fleet, rec *Reconciliation, byClient m
 		got := [6]float64{b.ClientToProxyMs, b.ProxyToServerMs, b.ServerQueueMs, b.ServerPrefillMs, b.ServerOtherMs, b.ReturnPathMs}
 		t.Logf("band %s (%d requests): got %.2f, true %.2f ms", b.Band, b.Requests, got, want)
 		for k := range got {
-			if math.Abs(got[k]-want[k]) > 0.03*math.Abs(want[k])+1 {
+			// Band "all" is de-biased within 0.1 ms (the proxy's ms-truncated
+			// start read 0.48 ms early before); a quantile band's requests
+			// differ from the truth's where TTFT ranks tie.
+			tol := 0.03*math.Abs(want[k]) + 1
+			if b.Band == "all" {
+				tol = 0.1
+			}
+			if math.Abs(got[k]-want[k]) > tol {
 				t.Errorf("band %s part %d: %.3f ms, true %.3f ms", b.Band, k, got[k], want[k])
 			}
 		}
+		for k, r := range map[int]RangeMs{0: b.ClientToProxyRangeMs, 1: b.ProxyToServerRangeMs, 5: b.ReturnPathRangeMs} {
+			if want[k] < r.LowMs || want[k] > r.HighMs || got[k] < r.LowMs || got[k] > r.HighMs {
+				t.Errorf("band %s part %d: true %.3f ms, estimate %.3f, outside the offsets' range %+v", b.Band, k, want[k], got[k], r)
+			}
+		}
+		t.Logf("band %s ranges: client→proxy %+v, proxy→server %+v, return %+v", b.Band, b.ClientToProxyRangeMs, b.ProxyToServerRangeMs, b.ReturnPathRangeMs)
 	}
 }
 

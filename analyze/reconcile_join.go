@@ -30,7 +30,7 @@ type joinObs struct {
 	start int64
 	first int64
 	end   int64
-	errs  uint8 // index into logErrorTable: the error of each logged instant
+	errs  *logErrors // the error of each logged instant, as its input declared it
 	has   uint8
 }
 
@@ -44,7 +44,7 @@ type obsSource struct {
 	// dropped (nil) once the id joins are done.
 	traces, ids *idTable
 	cols        *dataset.Columns
-	errs        []uint8 // logErrorTable index by format code
+	errs        []*logErrors // by input file code: the errors its format declared
 }
 
 // idsOf returns the normalized ids of observation k.
@@ -56,11 +56,13 @@ func (s *obsSource) idsOf(k int32) []dataset.ColumnsID {
 func (s *obsSource) at(k int32) joinObs {
 	ref := s.obs[k]
 	ev := event{s.cols, int(ref.event)}
-	o := joinObs{event: ref.event, host: ref.host, errs: s.errs[s.cols.Format.Codes[ref.event]]}
-	o.res = logErrorTable[o.errs].spread()
+	o := joinObs{event: ref.event, host: ref.host, errs: s.errs[s.cols.InputFile.Codes[ref.event]]}
+	o.res = o.errs.spread()
 	o.start, o.has = loggedInstant(ev.at(&s.cols.StartNs), obsHasStart, o.has)
 	o.first, o.has = loggedInstant(ev.at(&s.cols.FirstTokenNs), obsHasFirst, o.has)
 	o.end, o.has = loggedInstant(ev.at(&s.cols.EndNs), obsHasEnd, o.has)
+	e := o.errs.or() // de-biased: see instantError
+	o.start, o.first, o.end = o.start-e.start.bias, o.first-e.first.bias, o.end-e.end.bias
 	return o
 }
 
@@ -152,10 +154,12 @@ type reconciler struct {
 	ps      *joinPair     // proxy ⊃ server
 	cs      *joinPair     // client ⊃ server, for requests no proxy joins
 	slab    int64Slab     // backs the nullable fields of the ReconciledRequests
+	perRun  []uint8       // by input file code: the fields its format sets per run (inputPerRun)
+	splits  splitTable    // the breakdown's network parts' slacks per triple of hosts
 }
 
-func newReconciler(c *dataset.Columns) *reconciler {
-	r := &reconciler{cols: c}
+func newReconciler(c *dataset.Columns, inputs []schema.InputStats) *reconciler {
+	r := &reconciler{cols: c, perRun: inputPerRun(c, inputs)}
 	names := [3]string{schema.SourceClient, schema.SourceProxy, schema.SourceServer}
 	var byCode [256]int
 	for _, code := range c.Source.Codes {
@@ -169,10 +173,7 @@ func newReconciler(c *dataset.Columns) *reconciler {
 			counts[k] += byCode[code]
 		}
 	}
-	errs := make([]uint8, len(c.Format.Values))
-	for code, f := range c.Format.Values {
-		errs[code] = formatErrors(f)
-	}
+	errs := inputErrors(c, inputs)
 	for k := range r.sources {
 		r.sources[k] = &obsSource{name: names[k], obs: make([]obsRef, 0, counts[k]), cols: c, errs: errs}
 	}

@@ -30,7 +30,7 @@ func TestMatchingIdentities(t *testing.T) {
 }
 
 func testMatchingIdentities(t *testing.T, f *fleet) {
-	rec := Reconcile(f.Events)
+	rec := reconcileDeclared(f.Events)
 	events := map[string]int64{}
 	for _, ev := range f.Events {
 		events[ev.Source]++
@@ -102,7 +102,7 @@ func TestRequestsOwnObservationsOnce(t *testing.T) {
 		}
 		rows := map[int64]int{} // event index → row
 		var wrong int
-		for k, q := range Reconcile(f.Events).Requests {
+		for k, q := range reconcileDeclared(f.Events).Requests {
 			var truth []int
 			for _, e := range []*int64{q.ClientEvent, q.ProxyEvent, q.ServerEvent} {
 				if e == nil {

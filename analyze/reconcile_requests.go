@@ -143,6 +143,7 @@ func (r *reconciler) row(ck *clocks, ms [3]reqMember) ReconciledRequest {
 		start, first, end **int64
 		errClass          *string
 	}
+	hosts := [3]int32{-1, -1, -1}
 	slots := [3]fields{
 		{&q.ClientEvent, &q.ClientHost, &q.ClientStartNs, &q.ClientFirstTokenNs, &q.ClientEndNs, &q.ClientError},
 		{&q.ProxyEvent, &q.ProxyHost, &q.ProxyStartNs, &q.ProxyFirstTokenNs, &q.ProxyEndNs, nil},
@@ -162,6 +163,7 @@ func (r *reconciler) row(ck *clocks, ms [3]reqMember) ReconciledRequest {
 		if hc.ref != ref {
 			continue
 		}
+		hosts[n] = o.host
 		*f.start = r.slab.shifted(o.start, o.has&obsHasStart != 0, hc)
 		*f.first = r.slab.shifted(o.first, o.has&obsHasFirst != 0, hc)
 		*f.end = r.slab.shifted(o.end, o.has&obsHasEnd != 0, hc)
@@ -170,6 +172,9 @@ func (r *reconciler) row(ck *clocks, ms [3]reqMember) ReconciledRequest {
 	q.ServerTTFTNs = r.slab.diff(q.ServerFirstTokenNs, q.ServerStartNs)
 	if ms[2].k >= 0 {
 		fillBreakdown(&q, event{r.cols, int(ms[2].obs().event)}, &r.slab)
+		if q.ReturnPathNs != nil {
+			q.split = r.splits.ref(ck, hosts)
+		}
 	}
 	return q
 }

@@ -1,70 +1,78 @@
 package analyze
 
-// instantError is how far a logged instant may lie from the true one on the
-// same clock: logged − true ∈ [lo, hi], ns.
-type instantError struct{ lo, hi int64 }
+import (
+	"github.com/ttftrace/ttftrace/dataset"
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// instantError is how far an instant, as the joins read it, may lie from
+// the true one on the same clock: read − true ∈ [lo, hi], ns. The joins
+// read each logged instant less bias, the mean of its declared error
+// range (schema.InstantError.Bias): a truncated instant is moved half its
+// resolution later (nginx's start and end, Envoy's and HAProxy's, by 0.5 ms
+// per truncated term), so that it is unbiased and its range [lo, hi] is
+// symmetric; rounded and exact instants are read as logged.
+type instantError struct{ lo, hi, bias int64 }
 
 // logErrors is the error of each instant a log format gives.
 type logErrors struct{ start, first, end instantError }
 
-// spread is the widest error range of the three instants, ns.
-func (e logErrors) spread() int64 {
+// spread is the widest error range of the three instants, ns; a nil e is
+// defaultErrors.
+func (e *logErrors) spread() int64 {
+	e = e.or()
 	return max(e.start.hi-e.start.lo, e.first.hi-e.first.lo, e.end.hi-e.end.lo)
 }
 
-// Indices into logErrorTable.
-const (
-	errsMicro uint8 = iota
-	errsExact
-	errsNginx
-	errsEnvoy
-	errsHAProxy
-	errsHAR
-)
-
-const msErr = 1_000_000 // one millisecond, ns
-
-// logErrorTable gives, per class of log format, how its logged instants may
-// differ from the true ones:
-//   - micro: the formats printing microseconds, rounded or truncated: ±1 µs.
-//   - exact: OTLP and GenAI-Perf give nanoseconds.
-//   - nginx: $msec (end) is the time truncated to the ms, and start =
-//     $msec − $request_time where $request_time is the difference of two
-//     ms-truncated times, so start is the true start truncated: both lie
-//     within (−1 ms, 0]. nginx logs no first token.
-//   - Envoy: %START_TIME% is truncated to the ms, and every other instant is
-//     START_TIME plus a duration truncated to the ms separately (DURATION,
-//     COMMON_DURATION from DS_RX_BEG), or plus two of them (RESPONSE_DURATION
-//   - RESPONSE_TX_DURATION when DURATION is absent): start within
-//     (−1 ms, 0], first token within (−2 ms, 0], end within (−3 ms, 0].
-//   - HAProxy: the accept date is truncated to the ms and end = accept + Ta
-//     (ms, truncated): start within (−1 ms, 0], end within (−2 ms, 0].
-//   - HAR: startedDateTime in ms and durations in ms, rounded or truncated
-//     by the browser: start ±1 ms, the others ±2 ms.
-var logErrorTable = [...]logErrors{
-	errsMicro:   {start: instantError{-1_000, 1_000}, first: instantError{-1_000, 1_000}, end: instantError{-1_000, 1_000}},
-	errsExact:   {},
-	errsNginx:   {start: instantError{-msErr, 0}, first: instantError{-msErr, 0}, end: instantError{-msErr, 0}},
-	errsEnvoy:   {start: instantError{-msErr, 0}, first: instantError{-2 * msErr, 0}, end: instantError{-3 * msErr, 0}},
-	errsHAProxy: {start: instantError{-msErr, 0}, first: instantError{-2 * msErr, 0}, end: instantError{-2 * msErr, 0}},
-	errsHAR:     {start: instantError{-msErr, msErr}, first: instantError{-2 * msErr, 2 * msErr}, end: instantError{-2 * msErr, 2 * msErr}},
+// or returns e, or defaultErrors when e is nil.
+func (e *logErrors) or() *logErrors {
+	if e == nil {
+		return &defaultErrors
+	}
+	return e
 }
 
-// formatErrors returns the logErrorTable index of a format.
-func formatErrors(format string) uint8 {
-	switch format {
-	case "nginx":
-		return errsNginx
-	case "envoy":
-		return errsEnvoy
-	case "haproxy":
-		return errsHAProxy
-	case "har":
-		return errsHAR
-	case "otlp", "genai-perf":
-		return errsExact
+// defaultErrors is the error of a row whose input declares none (events
+// analysed without their inputs): ±1 µs per instant, what a log printing
+// microseconds allows.
+var defaultErrors = logErrorsOf(schema.SameErrors(schema.EitherRounding(1_000)))
+
+// logErrorsOf returns the errors an input declared, ns.
+func logErrorsOf(e schema.InstantErrors) logErrors {
+	r := func(x schema.InstantError) instantError {
+		b := x.Bias()
+		return instantError{x.LowNs - b, x.HighNs - b, b}
 	}
-	return errsMicro
+	return logErrors{start: r(e.Start), first: r(e.First), end: r(e.End)}
+}
+
+// inputErrors returns, per code of c.InputFile, the errors of the logged
+// instants of that input's rows as the input's format declared them
+// (schema.InputStats.InstantErrors): analysis never looks at format names.
+// Two inputs of one path with different errors (one file read twice, with
+// two --log-format values) give their union; a row whose input is not in
+// inputs, or declares nothing, gets defaultErrors.
+func inputErrors(c *dataset.Columns, inputs []schema.InputStats) []*logErrors {
+	byPath := map[string]schema.InstantErrors{}
+	for _, in := range inputs {
+		if in.InstantErrors == nil {
+			continue
+		}
+		e := *in.InstantErrors
+		if prev, ok := byPath[in.Path]; ok {
+			e = prev.Union(e)
+		}
+		byPath[in.Path] = e
+	}
+	out := make([]*logErrors, len(c.InputFile.Values))
+	for code, path := range c.InputFile.Values {
+		out[code] = &defaultErrors
+		if e, ok := byPath[path]; ok {
+			le := logErrorsOf(e)
+			out[code] = &le
+		}
+	}
+	return out
 }
 
 // offsetLimits returns the bounds one joined request gives on θ = inner
@@ -80,8 +88,10 @@ func formatErrors(format string) uint8 {
 // server (exact) loosens the end bound by 3 ms, while an Envoy proxy inside
 // a client (µs) loosens it by only the client's 1 µs: a truncated inner end
 // is logged early, so the logged bound already lies below the true one.
+// Li and Lo are the instants as read (de-biased) and lo, hi their ranges,
+// moved alike (instantError): the bounds are those of the logged instants.
 func offsetLimits(o, i *joinObs, firstOrdered bool) (lo int64, hasLo bool, up int64, hasUp bool) {
-	eo, ei := &logErrorTable[o.errs], &logErrorTable[i.errs]
+	eo, ei := o.errs.or(), i.errs.or()
 	if o.has&i.has&obsHasEnd != 0 {
 		lo, hasLo = i.end-o.end-ei.end.hi+eo.end.lo, true
 	}

@@ -95,13 +95,14 @@ func searchObs(s *obsSource) map[int32][]searchOb {
 	return out
 }
 
-// searchOb is what the offset search needs of an observation: 24 bytes
-// instead of a joinObs's 48, as the search holds every observation of two
+// searchOb is what the offset search needs of an observation: 32 bytes
+// instead of a joinObs's 56, as the search holds every observation of two
 // sources at once.
 type searchOb struct {
 	start, end int64
+	errs       *logErrors
 	event      int32
-	errs, has  uint8
+	has        uint8
 }
 
 func (o *searchOb) dur() int64 { return o.end - o.start }
@@ -109,7 +110,7 @@ func (o *searchOb) dur() int64 { return o.end - o.start }
 // obs returns o as a joinObs without first token (the search does not use it).
 func (o *searchOb) obs() *joinObs {
 	return &joinObs{event: o.event, start: o.start, end: o.end, errs: o.errs, has: o.has &^ obsHasFirst,
-		res: logErrorTable[o.errs].spread()}
+		res: o.errs.spread()}
 }
 
 // sortedHosts returns the keys of m in host-name order.
@@ -165,7 +166,7 @@ func searchOffset(outs, ins []searchOb) (offsetEstimate, string) {
 	var marks []searchMark
 	for k := 0; k < len(ins); k += stride {
 		in := &ins[k]
-		w := 2 * (logErrorTable[in.errs].spread() + logErrorTable[outs[0].errs].spread())
+		w := 2 * (in.errs.spread() + outs[0].errs.spread())
 		j, _ := slices.BinarySearchFunc(outs, dur(in)-w, func(o searchOb, d int64) int { return cmp.Compare(o.dur(), d) })
 		taken := 0
 		for ; j < len(outs) && dur(&outs[j]) <= dur(in)+searchTripNs && taken < searchPerInner; j++ {

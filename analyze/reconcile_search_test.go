@@ -30,7 +30,7 @@ func TestSearchFindsOffset(t *testing.T) {
 		events = append(events, proxyObs("p", start, start+f[k]+d[k]+b[k]),
 			serverObs("s", start+f[k]+1500, start+f[k]+1550, start+f[k]+d[k]+1500))
 	}
-	rec := Reconcile(events)
+	rec := reconcileDeclared(events)
 	if m := matchingOf(t, rec, "proxy", "server"); m.ByTime != 8 || m.Matched != 8 {
 		t.Errorf("%+v, want 8 joined by time", m)
 	}
@@ -59,7 +59,7 @@ func TestSearchRefusesUnclearOffset(t *testing.T) {
 		start := float64(1000 * k)
 		events = append(events, proxyObs("p", start, start+502), serverObs("s", start+1501, start+1550, start+2001))
 	}
-	rec := Reconcile(events)
+	rec := reconcileDeclared(events)
 	if m := matchingOf(t, rec, "proxy", "server"); m.Matched != 0 || len(rec.ClockOffsets) != 0 {
 		t.Errorf("%+v, offsets %+v: want nothing joined", m, rec.ClockOffsets)
 	}
@@ -99,7 +99,7 @@ func TestEnvoyResolution(t *testing.T) {
 		{[]schema.Event{envoy(), s}, "s", "p", -0.25, -1.5, 1},
 		{[]schema.Event{c, envoy()}, "p", "c", 49.5, -2.001, 101.001},
 	} {
-		rec := Reconcile(tc.events)
+		rec := reconcileDeclared(tc.events)
 		if len(rec.ClockOffsets) != 1 {
 			t.Fatalf("offsets %+v", rec.ClockOffsets)
 		}

@@ -65,9 +65,11 @@ func matchingOf(t *testing.T, rec *Reconciliation, outer, inner string) Matching
 // θ ≤ −984 − 2015 = −2999 and θ ≥ 151 − 3152 − 1 (nginx end) = −3002, so
 // −3000.5 in [−3002, −2999]; chained, the server is 2000.5 − 3000.5 = −1000
 // in [1984.999 − 3002, 2016.001 − 2999] = [−1017.001, −982.999] from the
-// client. On the client's clock the proxy starts at 2015 − 2000.5 = 14.5 and
-// ends at 3152 − 2000.5 = 1151.5, the server starts at 16, so the breakdown
-// is 14.5 + 1.5 + 30 + 100 + 5 + 17 = 168 ms.
+// client. The proxy's instants, truncated to the ms, are read 0.5 ms later
+// (de-biased; the offsets above do not change, as their error ranges move
+// with them): on the client's clock the proxy starts at 2015.5 − 2000.5 =
+// 15 and ends at 3152.5 − 2000.5 = 1152, the server starts at 16, so the
+// breakdown is 15 + 1 + 30 + 100 + 5 + 17 = 168 ms, the true one.
 func TestBreakdownByHand(t *testing.T) {
 	c := clientObs("c", 0, 168, 1167)
 	c.RequestID = "9F1C2B3A-0000-4000-8000-00000000ABCD"
@@ -76,7 +78,7 @@ func TestBreakdownByHand(t *testing.T) {
 	s := serverObs("s", 16-1000, 151-1000, 1151-1000)
 	s.ResponseID = "chatcmpl-9f1c2b3a00004000800000000000abcd"
 	s.QueueNs, s.PrefillNs = reconPtr(30*msNs), reconPtr(100*msNs)
-	rec := Reconcile([]schema.Event{c, p, s})
+	rec := reconcileDeclared([]schema.Event{c, p, s})
 
 	if m := matchingOf(t, rec, "client", "proxy"); m.ByID != 1 || m.Matched != 1 {
 		t.Errorf("client/proxy %+v, want 1 joined by id", m)
@@ -104,7 +106,7 @@ func TestBreakdownByHand(t *testing.T) {
 	}
 	q := rec.Requests[0]
 	parts := []*int64{q.ClientToProxyNs, q.ProxyToServerNs, q.ServerQueueNs, q.ServerPrefillNs, q.ServerOtherNs, q.ReturnPathNs, q.ClientTTFTNs}
-	for k, w := range []float64{14.5, 1.5, 30, 100, 5, 17, 168} {
+	for k, w := range []float64{15, 1, 30, 100, 5, 17, 168} {
 		if parts[k] == nil || *parts[k] != int64(w*1e6) {
 			t.Errorf("part %d = %v, want %g ms", k, parts[k], w)
 		}
@@ -112,7 +114,7 @@ func TestBreakdownByHand(t *testing.T) {
 	if q.ServerJoin != JoinID || q.ServerJoinedTo != "proxy" || q.ProxyJoin != JoinID || q.Reference != "c" {
 		t.Errorf("joins %q %q %q reference %q", q.ProxyJoin, q.ServerJoin, q.ServerJoinedTo, q.Reference)
 	}
-	if *q.ServerStartNs != t0Ns+16*msNs || *q.ProxyEndNs != t0Ns+1151_500_000 {
+	if *q.ServerStartNs != t0Ns+16*msNs || *q.ProxyEndNs != t0Ns+1152*msNs {
 		t.Errorf("instants on the reference clock: server start %d, proxy end %d", *q.ServerStartNs-t0Ns, *q.ProxyEndNs-t0Ns)
 	}
 	// client TTFT 168 − server TTFT 135 = 33 ms.
@@ -122,6 +124,22 @@ func TestBreakdownByHand(t *testing.T) {
 	if len(rec.Examples) != 1 || rec.Examples[0].Key != c.RequestID || len(rec.Examples[0].Bars) != 3 ||
 		*rec.Examples[0].Bars[2].FirstTokenMs != 151 {
 		t.Errorf("examples %+v", rec.Examples)
+	}
+	// The network parts for offsets anywhere in their intervals: proxy
+	// from client 2000.5 in [1984.999, 2016.001] gives client→proxy
+	// 15 ∓ 15.501; server from proxy −3000.5 in [−3002, −2999] gives
+	// proxy→server 1 ∓ 1.5; server from client, composed through the proxy,
+	// −1000 in [−1017.001, −982.999] gives the return path 17 ∓ 17.001.
+	// Each holds the true part.
+	b := rec.TTFTBreakdown[0]
+	for k, w := range [][2]RangeMs{
+		{b.ClientToProxyRangeMs, {-0.501, 30.501}},
+		{b.ProxyToServerRangeMs, {-0.5, 2.5}},
+		{b.ReturnPathRangeMs, {-0.001, 34.001}},
+	} {
+		if !approxEq(w[0].LowMs, w[1].LowMs) || !approxEq(w[0].HighMs, w[1].HighMs) {
+			t.Errorf("band all, network part %d: range %+v, want %+v", k, w[0], w[1])
+		}
 	}
 }
 
@@ -146,7 +164,7 @@ func TestJoinByTimeWithoutIDs(t *testing.T) {
 		clientObs("c", 8000, 8400, 9200), proxyObs("p", 8005, 9195), serverObs("s", 8006, 8390, 9190),
 		clientObs("c", 10000, 10050, 10150), proxyObs("p", 10008, 10148), serverObs("s", 10009, 10040, 10147),
 	}
-	rec := Reconcile(events)
+	rec := reconcileDeclared(events)
 	for _, pair := range [][2]string{{"client", "proxy"}, {"proxy", "server"}} {
 		if m := matchingOf(t, rec, pair[0], pair[1]); m.ByTime != 6 || m.Matched != 6 || m.UnmatchedInner != 0 {
 			t.Errorf("%+v, want 6 joined by time", m)
@@ -177,16 +195,16 @@ func anchored(events ...schema.Event) []schema.Event {
 // equally; a clearly better candidate is taken. (Each case has one more
 // request, joined by id: anchored.)
 func TestAmbiguousCandidates(t *testing.T) {
-	rec := Reconcile(anchored(clientObs("c", 0, 300, 1000), proxyObs("p", 10, 990), proxyObs("p", 10, 990)))
+	rec := reconcileDeclared(anchored(clientObs("c", 0, 300, 1000), proxyObs("p", 10, 990), proxyObs("p", 10, 990)))
 	if m := matchingOf(t, rec, "client", "proxy"); m.Matched != 1 || m.Ambiguous != 1 || m.UnmatchedInner != 2 || m.UnmatchedOuter != 0 {
 		t.Errorf("two equal proxies: %+v, want 1 ambiguous, 2 unmatched inner", m)
 	}
-	rec = Reconcile(anchored(clientObs("c", 0, 300, 1000), clientObs("c", 0, 300, 1000), proxyObs("p", 10, 990)))
+	rec = reconcileDeclared(anchored(clientObs("c", 0, 300, 1000), clientObs("c", 0, 300, 1000), proxyObs("p", 10, 990)))
 	if m := matchingOf(t, rec, "client", "proxy"); m.Matched != 1 || m.Ambiguous != 2 || m.UnmatchedInner != 1 {
 		t.Errorf("two equal clients: %+v, want 2 ambiguous, 1 unmatched inner", m)
 	}
 	// Slack 20 ms against 200 ms: the second proxy is told apart.
-	rec = Reconcile(anchored(clientObs("c", 0, 300, 1000), proxyObs("p", 100, 900), proxyObs("p", 10, 990)))
+	rec = reconcileDeclared(anchored(clientObs("c", 0, 300, 1000), proxyObs("p", 100, 900), proxyObs("p", 10, 990)))
 	if m := matchingOf(t, rec, "client", "proxy"); m.Matched != 2 || m.ByTime != 1 || *rec.Requests[0].ProxyEvent != 2 {
 		t.Errorf("distinct candidates: %+v %+v", m, rec.Requests)
 	}
@@ -210,7 +228,7 @@ func TestSteppedClock(t *testing.T) {
 		c.RequestID, s.RequestID = "r"+string(rune('A'+k)), "r"+string(rune('A'+k))
 		events = append(events, c, s)
 	}
-	rec := Reconcile(events)
+	rec := reconcileDeclared(events)
 	if m := matchingOf(t, rec, "client", "server"); m.ByID != 40 {
 		t.Errorf("%+v, want 40 joined by id", m)
 	}
@@ -231,7 +249,7 @@ func TestSteppedClock(t *testing.T) {
 func TestUnjoinableClocks(t *testing.T) {
 	c := clientObs("bench", 0, 100, 900)
 	c.Clock = schema.ClockRelative
-	rec := Reconcile([]schema.Event{c, serverObs("s", 10, 90, 890)})
+	rec := reconcileDeclared([]schema.Event{c, serverObs("s", 10, 90, 890)})
 	m := matchingOf(t, rec, "client", "server")
 	if m.Matched != 0 || m.UnmatchedOuter != 1 || m.UnmatchedInner != 1 || len(rec.Requests) != 0 {
 		t.Errorf("%+v, %d requests", m, len(rec.Requests))
@@ -244,7 +262,7 @@ func TestAmbiguousIDs(t *testing.T) {
 	c1, c2 := clientObs("c", 0, 300, 1000), clientObs("c", 5000, 5300, 6000)
 	p1, p2 := proxyObs("p", 10, 990), proxyObs("p", 5010, 5400)
 	c1.RequestID, c2.RequestID, p1.RequestID, p2.RequestID = "dup", "dup", "dup", "x"
-	rec := Reconcile(anchored(c1, c2, p1, p2))
+	rec := reconcileDeclared(anchored(c1, c2, p1, p2))
 	if m := matchingOf(t, rec, "client", "proxy"); m.ByID != 1 || m.ByTime != 2 {
 		t.Errorf("%+v, want 2 joined by time, only the anchor by id", m)
 	}
@@ -272,7 +290,7 @@ func TestNormalizeID(t *testing.T) {
 func TestUnrelatedHosts(t *testing.T) {
 	c, s := clientObs("c", 0, 100, 900), serverObs("s", 10, 90, 890)
 	c.RequestID, s.RequestID = "a", "a"
-	rec := Reconcile([]schema.Event{c, s, proxyObs("q", 50000, 50100)})
+	rec := reconcileDeclared([]schema.Event{c, s, proxyObs("q", 50000, 50100)})
 	if len(rec.ClockOffsets) != 1 || rec.ClockOffsets[0].Host != "s" || rec.ClockOffsets[0].Reference != "c" {
 		t.Errorf("offsets %+v", rec.ClockOffsets)
 	}
@@ -287,7 +305,7 @@ func TestUnrelatedHosts(t *testing.T) {
 func TestDirectServerKeepsOutProxy(t *testing.T) {
 	c, s := clientObs("c", 0, 300, 1000), serverObs("s", 12, 290, 985)
 	c.RequestID, s.RequestID = "r1", "r1"
-	rec := Reconcile([]schema.Event{c, proxyObs("p", 10, 990), s})
+	rec := reconcileDeclared([]schema.Event{c, proxyObs("p", 10, 990), s})
 	if m := matchingOf(t, rec, "client", "server"); m.ByID != 1 {
 		t.Errorf("client/server %+v", m)
 	}

@@ -29,17 +29,24 @@ type timeCand struct {
 	tol               int64 // offset uncertainty plus resolution
 }
 
-// timeEdge is an inner candidate fitting an outer one. slack is the outer's
-// duration minus the inner's (the network's delays both ways, which does not
-// depend on clock offsets) less the robust minimum of that round trip over
-// the host pair's joined requests: the true pair has a small slack. Two
+// timeEdge is an inner candidate fitting an outer one. slack is how far the
+// round trip (the outer's duration minus the inner's: the network's delays
+// both ways, which does not depend on clock offsets) lies from its robust
+// minimum over the host pair's joined requests, above or below: the true
+// pair has a small slack. Two
 // candidates whose slacks differ by less than margin (both logs'
 // resolution, 0.25 ms, and the round trip's interquartile range over the
 // host pair's joined requests: its usual jitter) cannot be told apart.
+//
+// A weak edge (weakMiss) fits in time but disagrees on evidence that
+// cannot refuse it: a field its format sets per run, not per request. It
+// wins only when no other candidate is within the margin, and loses every
+// such tie to an edge that is not weak.
 type timeEdge struct {
-	o, i   int32 // observation indices
-	slack  int64
-	margin int64
+	o, i     int32 // observation indices
+	slack    int64
+	margin   int64
+	weakMiss bool
 }
 
 // joinTime joins what is left of p by time window (SPEC §4): the inner
@@ -139,7 +146,11 @@ func (r *reconciler) timeEdges(p *joinPair, ck *clocks, outs, ins []timeCand) []
 // inner.end − outer.end ≤ θ ≤ high on the hosts' own clocks. Where the pair
 // has enough joined requests, a start gap far above theirs or an end gap
 // far below (the fences) is implausible too: the network's delays between
-// two hosts vary within a narrow band.
+// two hosts vary within a narrow band. The fences are the one refusal that
+// is not physical: treated as weak evidence instead, they let 96 of 20000
+// rows mix requests on genFleet(fleetDefault) with proxies logging no id on
+// traced requests (TestRequestsOwnObservationsOnce), where the true inner
+// is taken and a stranger is the only fit left.
 func (r *reconciler) fit(p *joinPair, ck *clocks, o, in *timeCand) (timeEdge, bool) {
 	if o.ref != in.ref {
 		return timeEdge{}, false // no measured or searched offset relates the hosts
@@ -163,13 +174,15 @@ func (r *reconciler) fit(p *joinPair, ck *clocks, o, in *timeCand) (timeEdge, bo
 		}
 		trip, iqr = e.tripLow, e.tripIQR
 	}
-	// Durations do not depend on clock offsets: the inner observation must
-	// be shorter than the outer by about the host pair's round trip, and
-	// reach its first token no later after its start, up to both logs'
-	// resolution (two instants each).
+	// Durations do not depend on clock offsets: an inner observation
+	// longer than the outer beyond both logs' resolution (two instants
+	// each), or reaching its first token later after its start, is
+	// impossible. Among the possible, the round trip's distance from the
+	// host pair's low quantile ranks them: a round trip below it is
+	// unusual, not impossible.
 	w := 2 * res
-	slack := (o.end - o.start) - (in.end - in.start) - trip
-	if slack < -w {
+	rt := (o.end - o.start) - (in.end - in.start)
+	if rt < -w {
 		return timeEdge{}, false
 	}
 	if p.firstOrdered && o.hasFirst && in.hasFirst && in.first-in.start > o.first-o.start+w {
@@ -177,35 +190,50 @@ func (r *reconciler) fit(p *joinPair, ck *clocks, o, in *timeCand) (timeEdge, bo
 	}
 	oe := event{r.cols, int(p.outer.obs[o.obs].event)}
 	ie := event{r.cols, int(p.inner.obs[in.obs].event)}
-	if !joinCompatible(oe, ie) || (p.conflict != nil && p.conflict(o.obs, in.obs)) {
+	weak := r.perRun[r.cols.InputFile.Codes[oe.i]] | r.perRun[r.cols.InputFile.Codes[ie.i]]
+	ok, weakMiss := joinCompatible(oe, ie, weak)
+	if !ok || (p.conflict != nil && p.conflict(o.obs, in.obs)) {
 		return timeEdge{}, false
 	}
-	return timeEdge{o: o.obs, i: in.obs, slack: slack, margin: w + slackMarginNs + iqr}, true
+	slack := rt - trip
+	if slack < 0 {
+		slack = -slack
+	}
+	return timeEdge{o: o.obs, i: in.obs, slack: slack, margin: w + slackMarginNs + iqr, weakMiss: weakMiss}, true
 }
 
 // joinCompatible reports whether two observations may be of one request: same
 // model (ignoring case and any "org/" prefix), same endpoint (or one a path
 // suffix of the other, for routers that rewrite a prefix), statuses both 2xx
 // or equal, and token counts within 5% (at least 2 tokens), each checked
-// only when both observers logged it.
-func joinCompatible(a, b event) bool {
+// only when both observers logged it. A model or endpoint that either
+// side's format sets per run (weak: perRunModel, perRunEndpoint) does not
+// refuse the pair when it differs: weakMiss reports the difference, for
+// breaking ties.
+func joinCompatible(a, b event, weak uint8) (ok, weakMiss bool) {
 	if am, bm := a.model(), b.model(); am != "" && bm != "" && !sameModel(am, bm) {
-		return false
+		if weak&perRunModel == 0 {
+			return false, false
+		}
+		weakMiss = true
 	}
 	if ae, be := a.endpoint(), b.endpoint(); ae != "" && be != "" && !strings.HasSuffix(ae, be) &&
 		!strings.HasSuffix(be, ae) {
-		return false
+		if weak&perRunEndpoint == 0 {
+			return false, false
+		}
+		weakMiss = true
 	}
 	as, aok := a.status()
 	bs, bok := b.status()
 	if aok && bok && as != bs && (as/100 != 2 || bs/100 != 2) {
-		return false
+		return false, false
 	}
 	ao, aok := a.outputTokens()
 	bo, bok := b.outputTokens()
 	ap, apok := a.promptTokens()
 	bp, bpok := b.promptTokens()
-	return tokensClose(ao, aok, bo, bok) && tokensClose(ap, apok, bp, bpok)
+	return tokensClose(ao, aok, bo, bok) && tokensClose(ap, apok, bp, bpok), weakMiss
 }
 
 func sameModel(a, b string) bool {

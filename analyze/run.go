@@ -68,7 +68,7 @@ func RunColumns(c *dataset.Columns, inputs []schema.InputStats, opts Options) *A
 	slow, refs := newSlowest(c, bySource[schema.SourceClient], slowestCount), referenceCounts{}
 	idsJoined := make(chan struct{})
 	tasks := []func(){func() {
-		rec = reconcileColumns(c, opts.KeepRequests, func() { close(idsJoined) }, func(q *ReconciledRequest) {
+		rec = reconcileColumns(c, inputs, opts.KeepRequests, func() { close(idsJoined) }, func(q *ReconciledRequest) {
 			slow.add(c, q)
 			refs.add(q)
 		})

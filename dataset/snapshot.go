@@ -74,6 +74,7 @@ func (s *Snapshot) add(root string) error {
 		for _, p := range c.Parts {
 			files = append(files, filepath.Join(root, filepath.FromSlash(p)))
 		}
+		fillInstantErrors(c.Inputs)
 		s.Inputs = append(s.Inputs, c.Inputs...)
 		if c.Rejects != "" {
 			s.rejectFiles = append(s.rejectFiles, filepath.Join(root, filepath.FromSlash(c.Rejects)))
@@ -99,9 +100,11 @@ func (s *Snapshot) addLegacy(root string) error {
 		return err
 	}
 	s.Files = append(s.Files, files...)
+	n := len(s.Inputs)
 	if s.Inputs, err = readLines(filepath.Join(root, ManifestFile), s.Inputs); err != nil {
 		return err
 	}
+	fillInstantErrors(s.Inputs[n:])
 	s.rejectFiles = append(s.rejectFiles, filepath.Join(root, RejectsFile))
 	return nil
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/ttftrace/ttftrace/ingest/tgi"
 	"github.com/ttftrace/ttftrace/ingest/triton"
 	"github.com/ttftrace/ttftrace/ingest/vllmbench"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // Format decodes one input format. Implementations are plain sequential code
@@ -46,6 +47,25 @@ type Format interface {
 	// the whole input is unreadable (e.g. not the format at all, or a bad
 	// --log-format); a bad record is a reject, never an error.
 	Decode(in *decode.Input, sink decode.Sink) error
+}
+
+// InstantErrorer is implemented by every format of the table (in its
+// folder's facts.go; TestFormatsDeclareInstantErrors checks it): it says
+// how far the start, first-token and end instants the format logs with
+// opts may lie from the true ones (their resolution, truncated or
+// rounded). The driver records it on each input's stats, so analysis reads
+// it from the data, never from the format's name. A Format without it (a
+// test's) leaves the stats' InstantErrors nil.
+type InstantErrorer interface {
+	InstantErrors(opts decode.Options) schema.InstantErrors
+}
+
+// PerRunFielder is implemented by a format that sets some event fields
+// once per run rather than per request (in its folder's facts.go): it
+// names them ("endpoint", "model"), and the driver records them on each
+// input's stats (schema.InputStats.PerRunFields).
+type PerRunFielder interface {
+	PerRunFields() []string
 }
 
 // formats lists every input format. Adding a format is one folder

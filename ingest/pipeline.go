@@ -143,6 +143,13 @@ func (p *pipeline) produceInput(i int, name string) {
 	}
 	in.format, in.stats.Format = f, f.Name()
 	input := Input{Name: name, Host: host, Size: size, Opts: p.formatOptions(f)}
+	if ie, ok := f.(InstantErrorer); ok {
+		errs := ie.InstantErrors(input.Opts)
+		in.stats.InstantErrors = &errs
+	}
+	if pr, ok := f.(PerRunFielder); ok {
+		in.stats.PerRunFields = pr.PerRunFields()
+	}
 	if ls, ok := f.(LineSplitter); ok && ls.LineRecords(head) {
 		err := p.produceBlocks(in, br, head, input, o.d)
 		in.truncated = o.close()

@@ -267,7 +267,8 @@ func addTime(a *analyze.Analysis, r *rand.Rand) {
 func addCrossSource(a *analyze.Analysis) {
 	a.Matching = []analyze.Matching{
 		{Outer: "client", Inner: "proxy", Matched: 4090, ByTrace: 0, ByID: 4052, ByTime: 38, Ambiguous: 3, UnmatchedOuter: 52, UnmatchedInner: 126},
-		{Outer: "proxy", Inner: "server", Matched: 4150, ByTrace: 4150, UnmatchedOuter: 66, UnmatchedInner: 12},
+		{Outer: "proxy", Inner: "server", Matched: 4150, ByTrace: 4150, UnmatchedOuter: 66, UnmatchedInner: 3, InnerElsewhere: 9},
+		{Outer: "client", Inner: "server", Matched: 9, ByID: 9, UnmatchedOuter: 40, OuterExcluded: 4090, UnmatchedInner: 3, InnerElsewhere: 4150},
 	}
 	a.ClockOffsets = []analyze.ClockOffset{
 		{Host: "edge-1", Reference: "loadgen-1", OffsetMs: 3.42, LowMs: 1.9, HighMs: 4.95, Requests: 4090, Consistent: true},
@@ -283,6 +284,16 @@ func addCrossSource(a *analyze.Analysis) {
 		{Band: "p50", Requests: 389, ClientToProxyMs: 5.8, ProxyToServerMs: 36.2, ServerQueueMs: 18.0, ServerPrefillMs: 151.4, ServerOtherMs: 3.9, ReturnPathMs: 186.7, ClientTTFTMs: 402.0},
 		{Band: "p90", Requests: 78, ClientToProxyMs: 6.9, ProxyToServerMs: 58.8, ServerQueueMs: 92.5, ServerPrefillMs: 224.0, ServerOtherMs: 5.1, ReturnPathMs: 311.5, ClientTTFTMs: 698.8},
 		{Band: "p99", Requests: 39, ClientToProxyMs: 9.7, ProxyToServerMs: 120.3, ServerQueueMs: 610.2, ServerPrefillMs: 301.8, ServerOtherMs: 8.8, ReturnPathMs: 553.6, ClientTTFTMs: 1604.4},
+	}
+	// The network parts' ranges for offsets anywhere in their intervals:
+	// edge-1 3.42 in [1.9, 4.95] moves client → proxy by −1.53 … +1.52,
+	// gpu-7 −12.8 in [−13.6, −12.0] proxy → server by ±0.8, gpu-7 from
+	// loadgen-1 −9.38 in [−11.7, −7.05] the return path by −2.33 … +2.32.
+	for k := range a.TTFTBreakdown {
+		b := &a.TTFTBreakdown[k]
+		b.ClientToProxyRangeMs = analyze.RangeMs{LowMs: b.ClientToProxyMs - 1.53, HighMs: b.ClientToProxyMs + 1.52}
+		b.ProxyToServerRangeMs = analyze.RangeMs{LowMs: b.ProxyToServerMs - 0.8, HighMs: b.ProxyToServerMs + 0.8}
+		b.ReturnPathRangeMs = analyze.RangeMs{LowMs: b.ReturnPathMs - 2.33, HighMs: b.ReturnPathMs + 2.32}
 	}
 	for i := 0; i < 3; i++ {
 		k := float64(i)

@@ -22,6 +22,7 @@ type offsetRow struct {
 
 type matchRow struct {
 	Pair, Matched, Rate, ByTrace, ByID, ByTime, ByChain, Ambiguous, UnmatchedOuter, UnmatchedInner string
+	OuterExcluded, InnerElsewhere                                                                  string
 }
 
 func buildClocks(a *analyze.Analysis, cs *chartSet) clockSection {
@@ -42,7 +43,8 @@ func buildClocks(a *analyze.Analysis, cs *chartSet) clockSection {
 		r := matchRow{Pair: m.Outer + " → " + m.Inner, Matched: fmtCount(m.Matched),
 			ByTrace: fmtCount(m.ByTrace), ByID: fmtCount(m.ByID), ByTime: fmtCount(m.ByTime), ByChain: fmtCount(m.ByChain),
 			Ambiguous: fmtCount(m.Ambiguous), UnmatchedOuter: fmtCount(m.UnmatchedOuter),
-			UnmatchedInner: fmtCount(m.UnmatchedInner), Rate: "—"}
+			UnmatchedInner: fmtCount(m.UnmatchedInner), OuterExcluded: fmtCount(m.OuterExcluded),
+			InnerElsewhere: fmtCount(m.InnerElsewhere), Rate: "—"}
 		if n := m.Matched + m.UnmatchedOuter; n > 0 {
 			r.Rate = fmtPct(float64(m.Matched) / float64(n))
 		}

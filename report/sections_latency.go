@@ -48,19 +48,26 @@ type breakdownRow struct {
 	Parts                      []partCell
 }
 
-type partCell struct{ Value, Share string }
+// partCell is one part of a band: its mean, its share of client TTFT and,
+// for the network parts, the interval analyze gives for offsets anywhere
+// within their bounds.
+type partCell struct{ Value, Share, Range string }
 
 // breakdownParts names the parts of client TTFT, outside in, and reads them.
 var breakdownParts = []struct {
-	Name string
-	Of   func(analyze.BreakdownBand) float64
+	Name  string
+	Of    func(analyze.BreakdownBand) float64
+	Range func(analyze.BreakdownBand) analyze.RangeMs // nil: on one host's clock, no offset enters
 }{
-	{"client → proxy", func(b analyze.BreakdownBand) float64 { return b.ClientToProxyMs }},
-	{"proxy → server", func(b analyze.BreakdownBand) float64 { return b.ProxyToServerMs }},
-	{"server queue", func(b analyze.BreakdownBand) float64 { return b.ServerQueueMs }},
-	{"server prefill", func(b analyze.BreakdownBand) float64 { return b.ServerPrefillMs }},
-	{"server other", func(b analyze.BreakdownBand) float64 { return b.ServerOtherMs }},
-	{"return path", func(b analyze.BreakdownBand) float64 { return b.ReturnPathMs }},
+	{"client → proxy", func(b analyze.BreakdownBand) float64 { return b.ClientToProxyMs },
+		func(b analyze.BreakdownBand) analyze.RangeMs { return b.ClientToProxyRangeMs }},
+	{"proxy → server", func(b analyze.BreakdownBand) float64 { return b.ProxyToServerMs },
+		func(b analyze.BreakdownBand) analyze.RangeMs { return b.ProxyToServerRangeMs }},
+	{"server queue", func(b analyze.BreakdownBand) float64 { return b.ServerQueueMs }, nil},
+	{"server prefill", func(b analyze.BreakdownBand) float64 { return b.ServerPrefillMs }, nil},
+	{"server other", func(b analyze.BreakdownBand) float64 { return b.ServerOtherMs }, nil},
+	{"return path", func(b analyze.BreakdownBand) float64 { return b.ReturnPathMs },
+		func(b analyze.BreakdownBand) analyze.RangeMs { return b.ReturnPathRangeMs }},
 }
 
 func buildBreakdown(a *analyze.Analysis, cs *chartSet) breakdownSection {
@@ -82,6 +89,10 @@ func buildBreakdown(a *analyze.Analysis, cs *chartSet) breakdownSection {
 			c := partCell{Value: fmtValue(p.Of(b))}
 			if b.ClientTTFTMs != 0 {
 				c.Share = fmtPct(p.Of(b) / b.ClientTTFTMs)
+			}
+			if p.Range != nil {
+				r := p.Range(b)
+				c.Range = fmtValue(r.LowMs) + " – " + fmtValue(r.HighMs)
 			}
 			r.Parts = append(r.Parts, c)
 		}

@@ -16,6 +16,17 @@ type InputStats struct {
 	Truncated  bool   `json:"truncated"`  // a compressed file ended early; what was readable was kept
 	// Clock is the clock of the input's events (wall, steady, relative).
 	Clock string `json:"clock,omitempty"`
+	// InstantErrors are how far the input's logged instants may lie from
+	// the true ones, as its format declared them; nil in commit logs
+	// written before formats declared them (the dataset package fills
+	// those in when it reads the log).
+	InstantErrors *InstantErrors `json:"instant_errors,omitempty"`
+	// PerRunFields name the event fields ("endpoint", "model") the format
+	// sets once per run, the same for every request of the input, rather
+	// than from each request (GenAI-Perf's endpoint comes from its
+	// document): weak evidence, which reconciliation uses only to break
+	// ties between equally good time fits, never to refuse one.
+	PerRunFields []string `json:"per_run_fields,omitempty"`
 	// Error is why the input could not be read at all, or nil.
 	Error *string `json:"error"`
 	// RejectsByReason counts the rejects by their reason.
