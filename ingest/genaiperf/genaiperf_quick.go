@@ -37,7 +37,7 @@ func (w *gpWalker) onePass() (*schema.Event, []byte) {
 	}
 	sc.ahead(gpAhead)
 	for {
-		ev, end := w.quick.request(sc.buf, sc.pos, w.endpoint)
+		ev, end := w.quick.request(sc.buf, sc.pos)
 		if end >= 0 {
 			raw := sc.buf[sc.pos:end]
 			sc.pos = end
@@ -77,7 +77,7 @@ var gpInputKeys, gpOutputKeys = []string{"payload"}, []string{"response", "text_
 // request reads the request object at b[i] (its '{') and builds its event
 // as gpWalker.event would; end is the index past the object, or gpBail or
 // gpMore.
-func (q *gpQuick) request(b []byte, i int, endpoint string) (ev *schema.Event, end int) {
+func (q *gpQuick) request(b []byte, i int) (ev *schema.Event, end int) {
 	q.esc, q.times, q.start, q.payload = gpEsc{b: b}, q.times[:0], 0, nil
 	q.s = gpStream{offsets: q.offsets[:0], tokens: q.tokens[:0], pending: q.pending[:0], stack: q.stack}
 	seen := 0
@@ -107,7 +107,7 @@ func (q *gpQuick) request(b []byte, i int, endpoint string) (ev *schema.Event, e
 	if seen&1 == 0 || (seen&8 == 0 && !q.timesOK(q.start)) {
 		return nil, gpBail
 	}
-	if ev = q.event(q.start, q.payload, endpoint); ev == nil {
+	if ev = q.event(q.start, q.payload); ev == nil {
 		return nil, gpBail
 	}
 	return ev, i
@@ -132,7 +132,7 @@ func (q *gpQuick) member(b []byte, k, j int) (end int) {
 
 // event builds the request's event once its object was read; nil means
 // the payload needs the general route.
-func (q *gpQuick) event(start int64, payload []byte, endpoint string) *schema.Event {
+func (q *gpQuick) event(start int64, payload []byte) *schema.Event {
 	var p string
 	if payload != nil {
 		u, ok := jsonwalk.AppendUnescaped(q.unescaped[:0], payload)
@@ -148,7 +148,7 @@ func (q *gpQuick) event(start int64, payload []byte, endpoint string) *schema.Ev
 	}
 	q.offsets, q.tokens, q.pending, q.stack = s.offsets[:0], s.tokens[:0], s.pending[:0], s.stack
 	s.offsets, s.tokens = gpOwned(s.offsets), gpOwned(s.tokens)
-	return s.result(len(q.times), p, endpoint)
+	return s.result(len(q.times), p)
 }
 
 // gpOwned returns a copy of scratch for an event to keep, nil when empty.
