@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	gojson "github.com/goccy/go-json"
@@ -72,9 +71,12 @@ import (
 //   - Attrs: "experiment" = "<mode>=<value>", e.g. "concurrency=10".
 //
 // The document is read with a token walk, one request object at a time, so
-// its size does not bound memory; each request by the one-pass route
-// (genaiperf_quick.go) or, when that route does not handle it, by struct
-// decoding (gpEvent). Keys may come in any order: a request read before
+// its size does not bound memory; each request in one pass over its bytes
+// (genaiperf_read.go: ordinary OpenAI streams and bodies, the events read
+// in their escaped form) or, for everything else, read whole once it is in
+// the buffer (genaiperf_whole.go), both accounting for the responses with
+// gpStream. A key named twice in a request or an output entry is
+// rejected ("repeated key"). Keys may come in any order: a request read before
 // the endpoint and its experiment are known is held as its event until they
 // are (genaiperf_held.go); perf_analyzer writes "endpoint" last, so a
 // document's events are held until its end. perf_analyzer writes
@@ -111,7 +113,7 @@ type gpWalker struct {
 	sc       *gpScanner
 	in       *decode.Input
 	sink     decode.Sink
-	quick    gpQuick // scratch for the one-pass route
+	quick    gpQuick // scratch for the one-pass reading
 	index    int64   // requests seen so far
 	endpoint string  // the top-level endpoint ("" when none was read)
 	// experiments holds each experiment's "mode=value" ("" until read), the
@@ -124,9 +126,8 @@ type gpWalker struct {
 	held                           []gpRecord
 	// experimentsRead is set once the whole "experiments" array was read.
 	experimentsRead bool
-	// general makes every request go by the general route (for tests), and
-	// onePassRead counts the requests the one-pass route read.
-	general     bool
+	// onePassRead counts the requests read in one pass (genaiperf_read.go),
+	// the others being read whole (genaiperf_whole.go).
 	onePassRead int64
 }
 
@@ -210,20 +211,18 @@ func (w *gpWalker) experimentEntry() error {
 	return err
 }
 
-// request reads one request object and reports it, by the one-pass route
-// when it takes the object, else by the general route.
+// request reads one request object and reports its event or reject.
 func (w *gpWalker) request() error {
 	w.index++
-	if ev, raw := w.onePass(); ev != nil {
-		w.report(ev, raw, "", "")
-		return nil
-	}
-	raw, err := w.sc.value()
-	if err != nil {
+	ev, raw, reason, detail, ok := w.read()
+	if !ok {
+		_, err := w.sc.value() // not JSON, or the input ends inside it
+		if err == nil {
+			err = errors.New("unreadable request")
+		}
 		w.report(nil, nil, "invalid json", decode.TruncateDetail(err.Error()))
 		return errGPStop
 	}
-	ev, reason, detail := gpEvent(raw)
 	w.report(ev, raw, reason, decode.TruncateDetail(detail))
 	return nil
 }
@@ -277,71 +276,6 @@ func (w *gpWalker) array(elem func() error) error {
 func (w *gpWalker) skip() error {
 	_, err := w.sc.value()
 	return err
-}
-
-// gpRequest is one request object of the export.
-type gpRequest struct {
-	Timestamp     *int64 `json:"timestamp"`
-	RequestInputs struct {
-		Payload string `json:"payload"`
-	} `json:"request_inputs"`
-	ResponseTimestamps []int64    `json:"response_timestamps"`
-	ResponseOutputs    []gpOutput `json:"response_outputs"`
-}
-
-// gpOutput is one response read: raw body text (OpenAI-compatible
-// services) or a Triton text output.
-type gpOutput struct {
-	Response   *string           `json:"response"`
-	TextOutput *string           `json:"text_output"`
-	OutputIDs  gojson.RawMessage `json:"output_ids"`
-}
-
-// out returns o's text as a gpOut.
-func (o gpOutput) out() gpOut {
-	var g gpOut
-	if o.Response != nil {
-		g.resp, g.hasResp = []byte(*o.Response), true
-	}
-	if o.TextOutput != nil {
-		g.text, g.hasText = []byte(*o.TextOutput), true
-	}
-	if len(o.OutputIDs) > 0 {
-		g.ids, g.hasIDs = gpCountIDs(o.OutputIDs), true
-	}
-	return g
-}
-
-// gpEvent builds the event of one request object, or returns nil and why it
-// was rejected.
-func gpEvent(raw []byte) (*schema.Event, string, string) {
-	var r gpRequest
-	if err := gojson.Unmarshal(raw, &r); err != nil {
-		return nil, "bad request", err.Error()
-	}
-	if r.Timestamp == nil {
-		return nil, "missing timestamp", ""
-	}
-	start := *r.Timestamp
-	if start <= 0 {
-		return nil, "bad timestamp", strconv.FormatInt(start, 10)
-	}
-	if reason, detail := gpCheckTimes(len(r.ResponseOutputs), r.ResponseTimestamps, start); reason != "" {
-		return nil, reason, detail
-	}
-	s := &gpStream{start: start}
-	for i, ts := range r.ResponseTimestamps {
-		if i < len(r.ResponseOutputs) {
-			if reason := s.output(r.ResponseOutputs[i].out(), ts); reason != "" {
-				return nil, reason, "response " + strconv.Itoa(i)
-			}
-		}
-		s.lastNs = ts
-	}
-	if why := s.unreadableLayout(); why != "" {
-		return nil, "unknown response layout", why
-	}
-	return s.result(len(r.ResponseTimestamps), r.RequestInputs.Payload), "", ""
 }
 
 // result finishes the stream after its last response and builds the event;

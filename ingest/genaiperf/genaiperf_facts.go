@@ -45,7 +45,7 @@ var gpChunkKeys = []string{"id", "object", "model", "choices", "usage", "error",
 
 // parse reads the facts of data, an event's JSON, in place; it reports
 // false when data is not a valid JSON object or needs the struct decoding
-// (see the fast path's doc in genaiperf_fast.go), e.g. any error object.
+// of decodeChunk, e.g. any error object.
 func (f *gpFacts) parse(data []byte, stack *[]byte) bool {
 	*f = gpFacts{}
 	end, st, grown := jsonwalk.ValueEnd(data, 0, *stack)

@@ -217,7 +217,7 @@ func (s *gpStream) line(l []byte) {
 	}
 }
 
-// decodeChunk accounts for one event's or body's JSON, by the fast path
+// decodeChunk accounts for one event's or body's JSON, read in place
 // (gpFacts.parse) or else by unmarshalling it; it reports false when data
 // is not a JSON object of the expected shape.
 func (s *gpStream) decodeChunk(data []byte) bool {

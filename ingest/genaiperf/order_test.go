@@ -98,7 +98,7 @@ func TestGenaiPerfAnyKeyOrder(t *testing.T) {
 				got := &decodetest.Recorder{}
 				err := Format{}.Decode(&decode.Input{R: bytes.NewReader(doc), Name: filepath.Base(f), Host: "testhost"}, got)
 				if err != nil || !reflect.DeepEqual(got, want) {
-					t.Fatalf("%s reordered %.120s: err %v\n%s", f, doc, err, gpFirstDiff(got, want))
+					t.Fatalf("%s reordered %.120s: err %v\n got %+v\nwant %+v", f, doc, err, got, want)
 				}
 			}
 		}

@@ -4,7 +4,7 @@ import (
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
-// JSON readers of the one-pass route for the request object itself (plain
+// JSON readers of the one-pass reading for the request object itself (plain
 // JSON, unlike the escaped events). Each validates what it reads and
 // returns an index into b, gpMore when b ends first, or gpBail.
 

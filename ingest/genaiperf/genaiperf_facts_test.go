@@ -26,10 +26,10 @@ func gpFactsString(f gpFacts) string {
 		[]any{f.errorClass, f.usageIn, f.usageOut, f.hasIn, f.hasOut, f.token, f.finished})
 }
 
-// checkGpFastMatchesSlow decodes data as an SSE event by the in-place facts
+// checkGpFactsMatchStructs decodes data as an SSE event by the in-place facts
 // reader and by struct decoding; whenever the first takes the input, both
 // must give the same facts.
-func checkGpFastMatchesSlow(t *testing.T, data []byte) (chunkFast bool) {
+func checkGpFactsMatchStructs(t *testing.T, data []byte) (chunkFast bool) {
 	var f gpFacts
 	var stack []byte
 	if chunkFast = f.parse(data, &stack); chunkFast {
@@ -41,9 +41,9 @@ func checkGpFastMatchesSlow(t *testing.T, data []byte) (chunkFast bool) {
 	return chunkFast
 }
 
-// gpFastSeeds are request objects and SSE events of the shapes the fast
+// gpFactsSeeds are request objects and SSE events of the shapes the fast
 // path reads, and near misses it must hand to the struct path.
-func gpFastSeeds() []string {
+func gpFactsSeeds() []string {
 	seeds := []string{
 		gpReq(1e9, gpRead{1e9 + 1, gpRole}, gpRead{1e9 + 2, gpTok + gpTool}, gpRead{1e9 + 3, gpStopEv + gpUsage + gpDoneEv}),
 		gpReq(1e9, gpRead{1e9 + 1, gpTextTok[:30]}, gpRead{1e9 + 2, gpTextTok[30:]}),
@@ -66,12 +66,12 @@ func gpFastSeeds() []string {
 	return seeds
 }
 
-// TestGenaiPerfFastMatchesSlow checks the seeds and that the in-place facts
+// TestGenaiPerfFactsMatchStructs checks the seeds and that the in-place facts
 // reader takes the ordinary ones.
-func TestGenaiPerfFastMatchesSlow(t *testing.T) {
+func TestGenaiPerfFactsMatchStructs(t *testing.T) {
 	fast := 0
-	for _, s := range gpFastSeeds() {
-		if checkGpFastMatchesSlow(t, []byte(s)) {
+	for _, s := range gpFactsSeeds() {
+		if checkGpFactsMatchStructs(t, []byte(s)) {
 			fast++
 		}
 	}
@@ -80,10 +80,10 @@ func TestGenaiPerfFastMatchesSlow(t *testing.T) {
 	}
 }
 
-// FuzzGenaiPerfFastSlow is the differential fuzz test of the fast path.
-func FuzzGenaiPerfFastSlow(f *testing.F) {
-	for _, s := range gpFastSeeds() {
+// FuzzGenaiPerfFacts is the differential fuzz test of the fast path.
+func FuzzGenaiPerfFacts(f *testing.F) {
+	for _, s := range gpFactsSeeds() {
 		f.Add([]byte(s))
 	}
-	f.Fuzz(func(t *testing.T, data []byte) { checkGpFastMatchesSlow(t, data) })
+	f.Fuzz(func(t *testing.T, data []byte) { checkGpFactsMatchStructs(t, data) })
 }

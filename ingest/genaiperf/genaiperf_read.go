@@ -7,50 +7,59 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// The one-pass route of the genai-perf decoder. Profiling the general route
-// (validate the request object, walk it, unescape each response string,
-// then validate and walk each SSE event) on a generated export showed every
-// response byte scanned about five times. Here a request object is read in
-// one pass straight from the scanner's buffer: timestamps are parsed as they
+// A request object read in one pass. Reading it whole (validate the
+// request object, walk it, unescape each response string, then validate
+// and walk each SSE event) on a generated export scanned every response
+// byte about five times. Here a request object is read in one pass straight
+// from the scanner's buffer: timestamps are parsed as they
 // are scanned and each response string is read as SSE lines in its escaped
 // form (see genaiperf_esc.go), counting events without unescaping them,
 // and mostly without reading them: a stream's events repeat each other's
 // bytes (genaiperf_esc_memo.go). Anything unusual bails: from the line where
-// the escaped scan stops, a response is unescaped and fed to the stream as
-// the general route does (an SSE line split over two reads goes so), and a
-// request it does not handle (odd keys, bad values, rejects, Triton
-// outputs, input that ends early) goes whole to the general route, so the
-// events and rejects are the same either way; TestGenaiPerfQuickMatches and
-// FuzzGenaiPerfQuick check it.
+// the escaped scan stops, a response is unescaped and fed to the stream (an
+// SSE line split over two reads goes so), and a request it does not handle
+// (other layouts, odd keys or key orders, bad values, rejects) is read
+// whole (genaiperf_whole.go) from its start. Before the struct decoding
+// that read those was deleted, both were fuzzed against it; its outputs on
+// the edge inputs are in testdata/edges/edges.golden.
 
-// gpAhead is how much of the document the one-pass route wants in the
+// gpAhead is how much of the document the one-pass reading wants in the
 // buffer before it reads a request: more than most request objects hold.
 const gpAhead = 256 << 10
 
-// onePass reads the next request object by the one-pass route (gpQuick)
-// and returns its event and bytes, or nil when the general route must read
-// it; the scanner then still stands at the object.
-func (w *gpWalker) onePass() (*schema.Event, []byte) {
+// read reads the next request value: in one pass when it can (gpQuick.request),
+// else whole (gpQuick.wholeRequest). It returns the request's event or reject and
+// its bytes; ok is false when the value is not JSON or the input ends
+// inside it, the scanner then standing at the value.
+func (w *gpWalker) read() (ev *schema.Event, raw []byte, reason, detail string, ok bool) {
 	sc := w.sc
-	if c, err := sc.peek(); w.general || err != nil || c != '{' {
-		return nil, nil
+	if _, err := sc.peek(); err != nil {
+		return nil, nil, "", "", false
 	}
 	sc.ahead(gpAhead)
 	for {
-		ev, end := w.quick.request(sc.buf, sc.pos)
+		end := gpBail
+		if sc.buf[sc.pos] == '{' {
+			ev, end = w.quick.request(sc.buf, sc.pos)
+			if end >= 0 {
+				w.onePassRead++
+			}
+		}
+		if end == gpBail {
+			ev, reason, detail, end = w.quick.wholeRequest(sc.buf, sc.pos)
+		}
 		if end >= 0 {
-			raw := sc.buf[sc.pos:end]
+			raw = sc.buf[sc.pos:end]
 			sc.pos = end
-			w.onePassRead++
-			return ev, raw
+			return ev, raw, reason, detail, true
 		}
 		if end != gpMore || !sc.ahead(2*(len(sc.buf)-sc.pos)) {
-			return nil, nil
+			return nil, nil, "", "", false
 		}
 	}
 }
 
-// gpQuick holds the one-pass route's scratch, reused by every request.
+// gpQuick holds the one-pass reading's scratch, reused by every request.
 type gpQuick struct {
 	esc       gpEsc
 	times     []int64
@@ -66,13 +75,13 @@ type gpQuick struct {
 	payload   []byte  // its request_inputs.payload literal; nil when absent
 }
 
-// gpRequestKeys are the request keys the one-pass route reads, in the
+// gpRequestKeys are the request keys the one-pass reading reads, in the
 // order perf_analyzer writes them.
 var gpRequestKeys = []string{"timestamp", "request_inputs", "response_timestamps", "response_outputs"}
 
 // gpInputKeys and gpOutputKeys are the keys read in request_inputs and in
 // a response_outputs entry.
-var gpInputKeys, gpOutputKeys = []string{"payload"}, []string{"response", "text_output"}
+var gpInputKeys, gpOutputKeys = []string{"payload"}, []string{"response", "text_output", "output_ids"}
 
 // request reads the request object at b[i] (its '{') and builds its event
 // as gpWalker.event would; end is the index past the object, or gpBail or
@@ -131,7 +140,7 @@ func (q *gpQuick) member(b []byte, k, j int) (end int) {
 }
 
 // event builds the request's event once its object was read; nil means
-// the payload needs the general route.
+// the payload needs the request read whole.
 func (q *gpQuick) event(start int64, payload []byte) *schema.Event {
 	var p string
 	if payload != nil {
@@ -160,7 +169,7 @@ func gpOwned[T any](scratch []T) []T {
 }
 
 // timesOK reports whether start and the response times pass gpCheckTimes
-// (the general route rejects them otherwise).
+// (the request is rejected otherwise).
 func (q *gpQuick) timesOK(start int64) bool {
 	if start <= 0 {
 		return false
@@ -220,7 +229,7 @@ func (q *gpQuick) outputs(b []byte, i int, start int64) int {
 	i, empty := gpOuterOpen(b, i, '[', ']')
 	for n, more := 0, !empty; more && i >= 0; n++ {
 		if n >= len(q.times) {
-			return gpBail // more outputs than timestamps: rejected by the general route
+			return gpBail // more outputs than timestamps: a reject
 		}
 		if i = q.output(b, i, q.times[n]); i >= 0 {
 			i, more = gpOuterNext(b, i, ']')
@@ -233,7 +242,7 @@ func (q *gpQuick) outputs(b []byte, i int, start int64) int {
 func (q *gpQuick) output(b []byte, i int, tNs int64) int {
 	i, empty := gpOuterOpen(b, i, '{', '}')
 	if empty && i >= 0 {
-		return gpBail // no response: read by the general route
+		return gpBail // no response: read whole
 	}
 	for more, seen := !empty, false; more && i >= 0; {
 		key, j := gpOuterKey(b, i)
@@ -242,7 +251,7 @@ func (q *gpQuick) output(b []byte, i int, tNs int64) int {
 		}
 		k, ok := gpEscKey(key, gpOutputKeys)
 		switch {
-		case !ok || k == 1 || (k == 0 && seen):
+		case !ok || k >= 1 || (k == 0 && seen):
 			return gpBail
 		case k == 0:
 			seen = true
@@ -254,7 +263,7 @@ func (q *gpQuick) output(b []byte, i int, tNs int64) int {
 			i, more = gpOuterNext(b, i, '}')
 		}
 		if !more && !seen && i >= 0 {
-			return gpBail // no response: another layout (output_ids), read by the general route
+			return gpBail // no response: another layout (output_ids), read whole
 		}
 	}
 	return i
