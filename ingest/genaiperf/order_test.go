@@ -104,3 +104,24 @@ func TestGenaiPerfAnyKeyOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestGenaiPerfRepeatsInAnyOrder: the sink is given a digest of each
+// request's bytes for its duplicate check, the same for the same bytes
+// whether the request was held (the endpoint after the experiments) or
+// not (before), and different for different bytes.
+func TestGenaiPerfRepeatsInAnyOrder(t *testing.T) {
+	a, b := `{"timestamp":1,"response_timestamps":[2]}`, `{"timestamp":1,"response_timestamps":[3]}`
+	reqs := `[{"experiment":{"mode":"concurrency","value":1},"requests":[` + a + `,` + b + `,` + a + `]}]`
+	var digests [][]string
+	for _, doc := range []string{`{"experiments":` + reqs + `,"endpoint":"v1/x"}`, `{"endpoint":"v1/x","experiments":` + reqs + `}`} {
+		rec := &decodetest.RawRecorder{}
+		if err := (Format{}).Decode(&decode.Input{R: bytes.NewReader([]byte(doc)), Name: "x"}, rec); err != nil || len(rec.Raws) != 3 {
+			t.Fatalf("%s: err %v, %d events", doc, err, len(rec.Raws))
+		}
+		digests = append(digests, rec.Raws)
+	}
+	d := digests[0]
+	if !reflect.DeepEqual(digests[0], digests[1]) || d[0] != d[2] || d[0] == d[1] || len(d[0]) != 16 {
+		t.Errorf("digests %q", digests)
+	}
+}
