@@ -15,7 +15,7 @@ import (
 // together. It handles the escapes real exports hold (\" \\ \/ \n \t \r and
 // \uXXXX standing for a printable character) and answers gpBail for
 // anything else, which has the request read whole (unescape,
-// then parse); see genaiperf_quick.go.
+// then decode); see genaiperf_read.go.
 
 // Positions returned by the one-pass scanners: an index into the buffer, or
 // one of these.

@@ -302,3 +302,26 @@ func TestGpOuterInt(t *testing.T) {
 		}
 	}
 }
+
+// FuzzGenaiPerfEscapedEvents checks the escaped reading of SSE events
+// (genaiperf_esc_facts.go) against decoding them into gpChunk: the same
+// stream of events is decoded as written and with each response's "data:"
+// written "\u0064ata:", which the escaped reading leaves to the unescaped
+// path (gpStream.decodeChunk).
+func FuzzGenaiPerfEscapedEvents(f *testing.F) {
+	for _, e := range gpEdgeEvents {
+		f.Add(e, true)
+	}
+	f.Fuzz(func(t *testing.T, event string, html bool) {
+		ev := "data: " + event + "\n\n"
+		doc := gpDocOf([]string{ev, gpTokenTexts("a")[0], ev + "data: [DONE]\n\n"}, html)
+		plain := bytes.ReplaceAll(doc, []byte(`"response":"data: `), []byte(`"response":"\u0064ata: `))
+		escaped, eErr, _ := gpDecodePieces(doc)
+		unescaped, uErr, _ := gpDecodePieces(plain)
+		if fmt.Sprint(eErr) != fmt.Sprint(uErr) || !reflect.DeepEqual(escaped, unescaped) {
+			x, _ := json.Marshal(escaped)
+			y, _ := json.Marshal(unescaped)
+			t.Fatalf("event %q:\nescaped   %v %s\nunescaped %v %s", event, eErr, x, uErr, y)
+		}
+	})
+}
