@@ -27,10 +27,10 @@ import (
 // buffer before it reads a request: more than most request objects hold.
 const gpAhead = 256 << 10
 
-// read reads the next request value: in one pass when it can (gpQuick.request),
-// else whole (gpQuick.wholeRequest). It returns the request's event or reject and
-// its bytes; ok is false when the value is not JSON or the input ends
-// inside it, the scanner then standing at the value.
+// read reads the next request value: in one pass when it can
+// (gpQuick.request), else whole (gpQuick.wholeRequest). It returns the
+// request's event or reject and its bytes; ok is false when the value is not
+// JSON or the input ends inside it, the scanner then standing at the value.
 func (w *gpWalker) read() (ev *schema.Event, raw []byte, reason, detail string, ok bool) {
 	sc := w.sc
 	if _, err := sc.peek(); err != nil {
@@ -84,8 +84,8 @@ var gpRequestKeys = []string{"timestamp", "request_inputs", "response_timestamps
 var gpInputKeys, gpOutputKeys = []string{"payload"}, []string{"response", "text_output", "output_ids"}
 
 // request reads the request object at b[i] (its '{') and builds its event
-// as gpWalker.event would; end is the index past the object, or gpBail or
-// gpMore.
+// as wholeRequest would; end is the index past the object, or gpBail (read
+// it whole) or gpMore.
 func (q *gpQuick) request(b []byte, i int) (ev *schema.Event, end int) {
 	q.esc, q.times, q.start, q.payload = gpEsc{b: b}, q.times[:0], 0, nil
 	q.s = gpStream{offsets: q.offsets[:0], tokens: q.tokens[:0], pending: q.pending[:0], stack: q.stack}

@@ -9,7 +9,7 @@ import (
 )
 
 // A request object read whole. What the one-pass reading of
-// genaiperf_quick.go does not take (the layouts other than OpenAI
+// genaiperf_read.go does not take (the layouts other than OpenAI
 // responses, keys in another order, case-folded or escaped keys, values it
 // does not expect, a request it rejects) is read here once the object is in
 // the buffer, as encoding/json decodes it into gpRequest: keys matched by
@@ -45,7 +45,7 @@ func gpRefuse(raw []byte) string {
 	return "unexpected value"
 }
 
-// gpWhole is a request object's fields as whole reads them.
+// gpWhole is a request object's fields as wholeRequest reads them.
 type gpWhole struct {
 	b        []byte // the request value
 	hasStart bool
@@ -59,9 +59,9 @@ type gpWhole struct {
 	stack    []byte // scratch for jsonwalk.Skip
 }
 
-// wholeRequest reads the request value at b[i] in full and returns its event, or
-// its reject reason and detail, and the index past it; end is gpMore when b
-// ends first and gpBail when the value is not JSON.
+// wholeRequest reads the request value at b[i] in full and returns its
+// event, or its reject reason and detail, and the index past it; end is
+// gpMore when b ends first and gpBail when the value is not JSON.
 func (q *gpQuick) wholeRequest(b []byte, i int) (ev *schema.Event, reason, detail string, end int) {
 	end, st, stack := jsonwalk.ValueEnd(b, i, q.stack)
 	q.stack = stack
