@@ -87,8 +87,7 @@ var gpInputKeys, gpOutputKeys = []string{"payload"}, []string{"response", "text_
 // as wholeRequest would; end is the index past the object, or gpBail (read
 // it whole) or gpMore.
 func (q *gpQuick) request(b []byte, i int) (ev *schema.Event, end int) {
-	q.esc, q.times, q.start, q.payload = gpEsc{b: b}, q.times[:0], 0, nil
-	q.s = gpStream{offsets: q.offsets[:0], tokens: q.tokens[:0], pending: q.pending[:0], stack: q.stack}
+	q.reset(b)
 	seen := 0
 	i, empty := gpOuterOpen(b, i, '{', '}')
 	if i < 0 || empty {
@@ -150,14 +149,26 @@ func (q *gpQuick) event(start int64, payload []byte) *schema.Event {
 		}
 		p = string(u)
 	}
+	return q.finish(start, q.times, p)
+}
+
+// finish builds the event of the request sent at start whose responses,
+// timed at times, q.s has accounted for; payload is the request JSON.
+func (q *gpQuick) finish(start int64, times []int64, payload string) *schema.Event {
 	s := &q.s
 	s.start = start
-	if n := len(q.times); n > 0 {
-		s.lastNs = q.times[n-1]
+	if n := len(times); n > 0 {
+		s.lastNs = times[n-1]
 	}
 	q.offsets, q.tokens, q.pending, q.stack = s.offsets[:0], s.tokens[:0], s.pending[:0], s.stack
 	s.offsets, s.tokens = gpOwned(s.offsets), gpOwned(s.tokens)
-	return s.result(len(q.times), p)
+	return s.result(len(times), payload)
+}
+
+// reset readies q's scratch and stream for a request held in b.
+func (q *gpQuick) reset(b []byte) {
+	q.esc, q.times, q.start, q.payload = gpEsc{b: b}, q.times[:0], 0, nil
+	q.s = gpStream{offsets: q.offsets[:0], tokens: q.tokens[:0], pending: q.pending[:0], stack: q.stack}
 }
 
 // gpOwned returns a copy of scratch for an event to keep, nil when empty.

@@ -45,72 +45,122 @@ func gpRefuse(raw []byte) string {
 	return "unexpected value"
 }
 
-// gpWhole is a request object's fields as wholeRequest reads them.
+// gpWhole is a request object's fields as wholeRequest reads them from b.
 type gpWhole struct {
-	b        []byte // the request value
+	b        []byte // the buffer holding the request
+	at, end  int    // the request is b[at:end]
 	hasStart bool
 	start    int64 // the request's timestamp
 	payload  []byte
 	times    []int64
-	outs     []gpOut
+	outs     []gpWholeOut
 	seen     int    // bits of the keys read: gpRequestKeys, then payload
 	wrong    bool   // a value of the wrong type
 	repeated string // a key named twice
-	stack    []byte // scratch for jsonwalk.Skip
+	stack    []byte // scratch for jsonwalk
+}
+
+// gpWholeOut is one response_outputs entry: where its response and
+// text_output strings start in b (-1: absent or null) and its output_ids.
+type gpWholeOut struct {
+	resp, text int
+	ids        int32
+	hasIDs     bool
 }
 
 // wholeRequest reads the request value at b[i] in full and returns its
 // event, or its reject reason and detail, and the index past it; end is
-// gpMore when b ends first and gpBail when the value is not JSON.
+// gpMore when b ends first and gpBail when the value is not JSON. Its
+// OpenAI responses are read as the one-pass reading reads them (escaped);
+// when that reading stops, the request is read again with every response
+// unescaped and accounted for by gpStream.output.
 func (q *gpQuick) wholeRequest(b []byte, i int) (ev *schema.Event, reason, detail string, end int) {
-	end, st, stack := jsonwalk.ValueEnd(b, i, q.stack)
-	q.stack = stack
-	switch st {
-	case jsonwalk.More:
-		return nil, "", "", gpMore
-	case jsonwalk.Bad:
-		return nil, "", "", gpBail
+	w := &gpWhole{b: b, at: i, stack: q.stack}
+	if end = w.read(i); end < 0 {
+		return nil, "", "", end
 	}
-	w := &gpWhole{b: b[i:end], stack: q.stack}
-	switch w.b[0] {
-	case 'n': // null: a request without a timestamp
-	case '{':
-		jsonwalk.WalkObject(w.b, 0, w.member)
-	default:
-		w.wrong = true
+	w.end = end
+	ev, reason, detail, ok := w.event(q, true)
+	if !ok {
+		ev, reason, detail, _ = w.event(q, false)
 	}
-	ev, reason, detail = w.event()
 	return ev, reason, detail, end
 }
 
-// event builds the request's event, or returns why it is rejected.
-func (w *gpWhole) event() (*schema.Event, string, string) {
-	switch {
-	case w.wrong:
-		return nil, "bad request", gpRefuse(w.b)
-	case w.repeated != "":
-		return nil, "repeated key", w.repeated
-	case !w.hasStart:
-		return nil, "missing timestamp", ""
-	case w.start <= 0:
-		return nil, "bad timestamp", strconv.FormatInt(w.start, 10)
+// read reads the request value at b[i] and returns the index past it, or
+// gpMore or gpBail.
+func (w *gpWhole) read(i int) int {
+	end := -1
+	if w.b[i] == '{' {
+		end = jsonwalk.WalkObject(w.b, i, w.member)
 	}
-	if reason, detail := gpCheckTimes(len(w.outs), w.times, w.start); reason != "" {
-		return nil, reason, detail
+	if end >= 0 {
+		return end
 	}
-	s := &gpStream{start: w.start, stack: w.stack}
-	for i, ts := range w.times {
-		if i < len(w.outs) {
-			if reason := s.output(w.outs[i], ts); reason != "" {
-				return nil, reason, "response " + strconv.Itoa(i)
+	end, st, stack := jsonwalk.ValueEnd(w.b, i, w.stack)
+	w.stack = stack
+	switch st {
+	case jsonwalk.More:
+		return gpMore
+	case jsonwalk.Bad:
+		return gpBail
+	}
+	w.wrong = w.b[i] != 'n' // null is a request without a timestamp
+	return end
+}
+
+// event builds the request's event from its fields, or returns why it is
+// rejected; escaped reads the OpenAI responses in their
+// escaped form, and ok is false when that reading stopped.
+func (w *gpWhole) event(q *gpQuick, escaped bool) (ev *schema.Event, reason, detail string, ok bool) {
+	if reason, detail := w.reject(); reason != "" {
+		return nil, reason, detail, true
+	}
+	q.reset(w.b)
+	s := &q.s
+	s.start = w.start
+	for i, ts := range w.times[:min(len(w.times), len(w.outs))] {
+		o := w.outs[i]
+		if escaped && o.resp >= 0 && o.text < 0 && !o.hasIDs {
+			if q.response(w.b, o.resp, ts) < 0 {
+				return nil, "", "", false
 			}
+		} else if reason := s.output(w.out(o), ts); reason != "" {
+			return nil, reason, "response " + strconv.Itoa(i), true
 		}
-		s.lastNs = ts
 	}
 	if why := s.unreadableLayout(); why != "" {
-		return nil, "unknown response layout", why
+		return nil, "unknown response layout", why, true
 	}
-	return s.result(len(w.times), string(w.payload)), "", ""
+	return q.finish(w.start, w.times, string(w.payload)), "", "", true
+}
+
+// reject returns why the request is rejected before its responses are
+// read, or "".
+func (w *gpWhole) reject() (string, string) {
+	switch {
+	case w.wrong:
+		return "bad request", gpRefuse(w.b[w.at:w.end])
+	case w.repeated != "":
+		return "repeated key", w.repeated
+	case !w.hasStart:
+		return "missing timestamp", ""
+	case w.start <= 0:
+		return "bad timestamp", strconv.FormatInt(w.start, 10)
+	}
+	return gpCheckTimes(len(w.outs), w.times, w.start)
+}
+
+// out decodes the output entry o.
+func (w *gpWhole) out(o gpWholeOut) gpOut {
+	g := gpOut{ids: o.ids, hasIDs: o.hasIDs}
+	if o.resp >= 0 {
+		g.resp, _, g.hasResp = jsonwalk.Text(w.b, o.resp)
+	}
+	if o.text >= 0 {
+		g.text, _, g.hasText = jsonwalk.Text(w.b, o.text)
+	}
+	return g
 }
 
 // key notes that key bit k was read, and its name when it was before.
@@ -121,10 +171,19 @@ func (w *gpWhole) key(seen *int, k int, name string) {
 	*seen |= 1 << k
 }
 
-// member reads the request member whose raw key is key and value b[j].
+// member reads the request member whose raw key is key and value b[j]; -1
+// when the value is not JSON or b ends inside it.
 func (w *gpWhole) member(key []byte, j int) int {
-	end := jsonwalk.Skip(w.b, j, &w.stack)
 	k, _ := jsonwalk.FieldIndex(key, gpRequestKeys)
+	if k == 3 && w.b[j] == '[' { // the outputs, walked (and validated) once
+		w.key(&w.seen, k, gpRequestKeys[k])
+		w.outs = w.outs[:0]
+		return jsonwalk.WalkArray(w.b, j, w.output)
+	}
+	end, st, stack := jsonwalk.ValueEnd(w.b, j, w.stack)
+	if w.stack = stack; st != jsonwalk.OK {
+		return -1
+	}
 	if k < 0 {
 		return end
 	}
@@ -140,7 +199,7 @@ func (w *gpWhole) member(key []byte, j int) int {
 		}
 		return end
 	}
-	var ok bool
+	ok := false
 	switch k {
 	case 0:
 		var err error
@@ -151,9 +210,6 @@ func (w *gpWhole) member(key []byte, j int) int {
 	case 2:
 		w.times = w.times[:0]
 		ok = jsonwalk.WalkArray(w.b, j, w.time) >= 0
-	case 3:
-		w.outs = w.outs[:0]
-		ok = jsonwalk.WalkArray(w.b, j, w.output) >= 0
 	}
 	w.wrong = w.wrong || !ok
 	return end
@@ -192,25 +248,45 @@ func (w *gpWhole) time(j int) int {
 	return end
 }
 
-// output reads one response_outputs entry (null is an entry without
-// fields); -1 for an entry that is not an object of the expected types.
+// output reads and validates one response_outputs entry at b[j] (null is
+// an entry without fields); -1 when it is not JSON or b ends inside it.
 func (w *gpWhole) output(j int) int {
-	end := jsonwalk.Skip(w.b, j, &w.stack)
-	var o gpOut
-	if w.b[j] != 'n' {
-		seen := 0
-		if jsonwalk.WalkObject(w.b, j, func(key []byte, v int) int { return w.outputMember(&o, &seen, key, v) }) < 0 {
+	o := gpWholeOut{resp: -1, text: -1}
+	end := -1
+	switch w.b[j] {
+	case 'n':
+		var st int
+		if end, st = jsonwalk.LiteralEnd(w.b, j); st != jsonwalk.OK {
 			return -1
 		}
+	case '{':
+		seen := 0
+		end = jsonwalk.WalkObject(w.b, j, func(key []byte, v int) int { return w.outputMember(&o, &seen, key, v) })
+	default:
+		return w.wrongValue(j)
 	}
 	w.outs = append(w.outs, o)
 	return end
 }
 
-// outputMember reads the member of an output entry o whose raw key is key
-// and value b[j].
-func (w *gpWhole) outputMember(o *gpOut, seen *int, key []byte, j int) int {
-	end := jsonwalk.Skip(w.b, j, &w.stack)
+// wrongValue validates the value at b[j], of a type the request may not
+// hold there, and returns the index past it (-1 when it is not JSON).
+func (w *gpWhole) wrongValue(j int) int {
+	end, st, stack := jsonwalk.ValueEnd(w.b, j, w.stack)
+	if w.stack = stack; st != jsonwalk.OK {
+		return -1
+	}
+	w.wrong = true
+	return end
+}
+
+// outputMember reads and validates the member of an output entry o whose
+// raw key is key and value b[j].
+func (w *gpWhole) outputMember(o *gpWholeOut, seen *int, key []byte, j int) int {
+	end, st, stack := jsonwalk.ValueEnd(w.b, j, w.stack)
+	if w.stack = stack; st != jsonwalk.OK {
+		return -1
+	}
 	k, _ := jsonwalk.FieldIndex(key, gpOutputKeys)
 	if k < 0 {
 		return end
@@ -220,18 +296,18 @@ func (w *gpWhole) outputMember(o *gpOut, seen *int, key []byte, j int) int {
 		o.ids, o.hasIDs = gpCountIDs(w.b[j:end]), true
 		return end
 	}
-	var s []byte
+	at := -1
 	switch w.b[j] {
 	case 'n':
 	case '"':
-		s, _, _ = jsonwalk.Text(w.b, j)
+		at = j
 	default:
-		return -1
+		w.wrong = true
 	}
 	if k == 0 {
-		o.resp, o.hasResp = s, w.b[j] == '"'
+		o.resp = at
 	} else {
-		o.text, o.hasText = s, w.b[j] == '"'
+		o.text = at
 	}
 	return end
 }

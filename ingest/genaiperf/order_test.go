@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
@@ -124,4 +125,89 @@ func TestGenaiPerfRepeatsInAnyOrder(t *testing.T) {
 	if !reflect.DeepEqual(digests[0], digests[1]) || d[0] != d[2] || d[0] == d[1] || len(d[0]) != 16 {
 		t.Errorf("digests %q", digests)
 	}
+}
+
+// gpReversedRequests returns doc with the keys of each request object
+// reversed, or false when doc is not a JSON document of experiments.
+func gpReversedRequests(t *testing.T, doc []byte) ([]byte, bool) {
+	var top map[string]json.RawMessage
+	var experiments []map[string]json.RawMessage
+	if !json.Valid(doc) || json.Unmarshal(doc, &top) != nil || json.Unmarshal(top["experiments"], &experiments) != nil ||
+		len(experiments) == 0 || len(gpMembers(t, bytes.TrimSpace(doc))) != len(top) {
+		return nil, false // not experiments, or a top-level key named twice
+	}
+	var exps [][]byte
+	for _, e := range experiments {
+		var reqs []json.RawMessage
+		if json.Unmarshal(e["requests"], &reqs) != nil {
+			return nil, false
+		}
+		var moved [][]byte
+		for _, r := range reqs {
+			if r = bytes.TrimSpace(r); len(r) == 0 || r[0] != '{' {
+				moved = append(moved, r)
+				continue
+			}
+			m := gpMembers(t, r)
+			slices.Reverse(m)
+			moved = append(moved, gpJoin(m))
+		}
+		e["requests"] = append(append([]byte{'['}, bytes.Join(moved, []byte{','})...), ']')
+		b, _ := json.Marshal(e)
+		exps = append(exps, b)
+	}
+	top["experiments"] = append(append([]byte{'['}, bytes.Join(exps, []byte{','})...), ']')
+	moved, err := json.Marshal(top)
+	return moved, err == nil
+}
+
+// checkGpRequestKeyOrder fails when doc with the keys of each request
+// reversed gives other events or rejects; it reports whether doc could be
+// reordered.
+func checkGpRequestKeyOrder(t *testing.T, doc []byte) bool {
+	moved, ok := gpReversedRequests(t, doc)
+	if !ok {
+		return false
+	}
+	want, _, _ := gpDecodePieces(doc)
+	got, _, _ := gpDecodePieces(moved)
+	for _, r := range [][]decodetest.RecordedNote{want.Rejects, got.Rejects} {
+		for i := range r {
+			r[i].Detail = "" // encoding/json words the first wrong value it meets
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%.200s reversed:\n got %+v\nwant %+v", doc, got, want)
+	}
+	return true
+}
+
+// TestGenaiPerfRequestKeyOrder: every edge document, GenAI-Perf's fixtures
+// and a generated export with the keys of each request reversed (read
+// whole, its responses still escaped where they can be) give the same
+// events and rejects as in perf_analyzer's order (mostly read in one pass).
+func TestGenaiPerfRequestKeyOrder(t *testing.T) {
+	docs := gpEdges(t)
+	docs = append(docs, string(decodetest.FleetLog(t, decodetest.SmallFleet(), "bench-1")), string(gpOpenAIExport()))
+	n := 0
+	for _, doc := range docs {
+		if checkGpRequestKeyOrder(t, []byte(doc)) {
+			n++
+		}
+	}
+	if n < 200 {
+		t.Errorf("%d documents reordered", n)
+	}
+}
+
+// FuzzGenaiPerfRequestKeyOrder is TestGenaiPerfRequestKeyOrder on fuzzed
+// request objects.
+func FuzzGenaiPerfRequestKeyOrder(f *testing.F) {
+	for _, r := range gpEdgeRequests {
+		f.Add(r)
+	}
+	f.Add(gpReq(1e9, gpRead{1e9 + 1, gpRole}, gpRead{1e9 + 2, gpTok + gpTool}, gpRead{1e9 + 3, gpStopEv + gpUsage + gpDoneEv}))
+	f.Fuzz(func(t *testing.T, req string) {
+		checkGpRequestKeyOrder(t, []byte(gpDoc(req, req)))
+	})
 }
