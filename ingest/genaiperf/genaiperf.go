@@ -91,13 +91,19 @@ func (Format) Describe() string {
 }
 
 // Sniff claims a JSON object holding "experiments" with "requests" whose
-// entries have perf_analyzer's request keys.
+// entries have one of perf_analyzer's request keys: in any key order, the
+// first request's first key is in the head, whatever its size.
 func (Format) Sniff(head []byte) bool {
 	head = bytes.TrimLeft(head, " \t\r\n")
-	return len(head) > 0 && head[0] == '{' &&
-		jsonwalk.HasKey(head, "experiments") && jsonwalk.HasKey(head, "requests") &&
-		jsonwalk.HasKey(head, "timestamp") &&
-		(jsonwalk.HasKey(head, "request_inputs") || jsonwalk.HasKey(head, "response_timestamps"))
+	if len(head) == 0 || head[0] != '{' || !jsonwalk.HasKey(head, "experiments") || !jsonwalk.HasKey(head, "requests") {
+		return false
+	}
+	for _, key := range gpRequestKeys {
+		if jsonwalk.HasKey(head, key) {
+			return true
+		}
+	}
+	return false
 }
 
 // errNoExperiments refuses a JSON document without "experiments", such as
