@@ -71,17 +71,18 @@ import (
 //   - Attrs: "experiment" = "<mode>=<value>", e.g. "concurrency=10".
 //
 // The document is read with a token walk, one request object at a time, so
-// its size does not bound memory. A request is read in one pass over its
-// bytes (genaiperf_read.go: ordinary OpenAI streams and bodies, their events
-// read in their escaped form) or, for everything else, whole once it is in
-// the buffer (genaiperf_whole.go); both account for the responses with
-// gpStream. A key named twice in a request, its request_inputs or an output
-// entry is rejected ("repeated key"). Keys may come in any order: a request
-// read before the endpoint and its experiment are known is held as its
-// event until they are (genaiperf_held.go); perf_analyzer writes "endpoint"
-// last, so a document's events are held until its end. perf_analyzer
-// writes the document on one line, so a request's "line" is its 1-based
-// index in the document. No response text is kept: only counted.
+// its size does not bound memory. A request is read in place once it is in
+// the buffer (genaiperf_request.go), in one pass when its keys come in
+// perf_analyzer's order: its OpenAI responses are read as SSE lines in
+// their escaped form (genaiperf_read_sse.go, genaiperf_esc*.go) and the
+// other layouts' outputs decoded, all accounted for by gpStream. A key
+// named twice in a request, its request_inputs or an output entry is
+// rejected ("repeated key"). Keys may come in any order: a request read
+// before the endpoint and its experiment are known is held as its event
+// until they are (genaiperf_held.go); perf_analyzer writes "endpoint" last,
+// so a document's events are held until its end. perf_analyzer writes the
+// document on one line, so a request's "line" is its 1-based index in the
+// document. No response text is kept: only counted.
 type Format struct{}
 
 func (Format) Name() string   { return "genai-perf" }
@@ -132,8 +133,8 @@ type gpWalker struct {
 	held                           []gpRecord
 	// experimentsRead is set once the whole "experiments" array was read.
 	experimentsRead bool
-	// onePassRead counts the requests read in one pass (genaiperf_read.go),
-	// the others being read whole (genaiperf_whole.go).
+	// onePassRead counts the requests whose outputs were read in one pass,
+	// escaped (genaiperf_request.go).
 	onePassRead int64
 }
 

@@ -76,7 +76,7 @@ var gpOpenAIExport = sync.OnceValue(func() []byte {
 })
 
 // BenchmarkDecodeGenaiPerfOpenAI measures the decoder on gpOpenAIExport,
-// where the one-pass reading's whole-event memo never applies.
+// where the escaped reading's whole-event memo never applies.
 func BenchmarkDecodeGenaiPerfOpenAI(b *testing.B) {
 	decodetest.BenchDecodeCPU(b, Format{}, gpOpenAIExport(), decode.Options{})
 }

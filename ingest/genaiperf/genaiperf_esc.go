@@ -7,20 +7,21 @@ import (
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
-// The one-pass reading of the genai-perf decoder reads each SSE event in its
+// The genai-perf decoder reads each SSE event of an OpenAI response in its
 // escaped form: the event JSON as it stands inside the export's "response"
 // string literal, where the event's own quotes are written \" and its
 // backslashes \\. Nothing is unescaped or copied; the lexer below walks the
 // escaped bytes once, validating the outer string and the event JSON
 // together. It handles the escapes real exports hold (\" \\ \/ \n \t \r and
 // \uXXXX standing for a printable character) and answers gpBail for
-// anything else, which has the request read whole (unescape,
+// anything else, which has the response (from the line where it stopped)
+// or the request read unescaped (unescape,
 // then decode); see genaiperf_read.go.
 
-// Positions returned by the one-pass scanners: an index into the buffer, or
+// Positions returned by the escaped scanners: an index into the buffer, or
 // one of these.
 const (
-	gpBail = -1 // input the one-pass reading does not handle: read the request whole
+	gpBail = -1 // input the escaped reading does not handle: read it unescaped
 	gpMore = -2 // the buffer ends before the request does
 )
 
@@ -100,7 +101,7 @@ func (e *gpEsc) str(i int) (int, bool) {
 }
 
 // gpEscRune returns the index past the UTF-8 sequence at b[i], or gpBail
-// when it is invalid (the request is then read whole).
+// when it is invalid (the request is then read unescaped).
 func gpEscRune(b []byte, i int) int {
 	r, n := utf8.DecodeRune(b[i:])
 	if r == utf8.RuneError && n <= 1 {
@@ -284,7 +285,7 @@ func (e *gpEsc) int(i int) (int64, int) {
 	return v, end
 }
 
-// gpEscMaxDepth bounds the nesting the one-pass reading follows.
+// gpEscMaxDepth bounds the nesting the escaped reading follows.
 const gpEscMaxDepth = 32
 
 // skip skips the event value at b[i], validating it, and returns the index

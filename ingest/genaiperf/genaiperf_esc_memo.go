@@ -1,6 +1,6 @@
 package genaiperf
 
-// Memos of the one-pass reading. Consecutive events of a stream are nearly
+// Memos of the escaped reading. Consecutive events of a stream are nearly
 // the same bytes: the same id, object, created and model, and usually the
 // same choice around a different token text. Reading each anew was most of
 // the route's time; these remember what an earlier event of the request

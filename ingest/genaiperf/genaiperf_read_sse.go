@@ -65,7 +65,7 @@ func (q *gpQuick) whole(b []byte, i int, tNs int64) int {
 	u, ok := jsonwalk.AppendUnescaped(q.unescaped[:0], b[i:end])
 	q.unescaped = u
 	if !ok || q.s.output(gpOut{resp: u, hasResp: true}, tNs) != "" {
-		return gpBail // read whole: decoded or rejected there
+		return gpBail // read unescaped: decoded or rejected there
 	}
 	return end
 }
@@ -92,7 +92,7 @@ func (q *gpQuick) general(b []byte, from, st int, tNs int64) int {
 }
 
 // feed unescapes escaped SSE text (already validated) and feeds it to the
-// stream; it reports false when the text needs the request read whole or
+// stream; it reports false when the text needs the request read unescaped or
 // holds an event that is rejected.
 func (q *gpQuick) feed(text []byte) bool {
 	u, ok := jsonwalk.AppendUnescapedText(q.unescaped[:0], text)

@@ -83,7 +83,7 @@ func gpDocOf(texts []string, html bool) []byte {
 }
 
 // gpEdgeEvents are SSE event JSONs (the text after "data: ") that the
-// one-pass reading must read exactly as the request read whole, or leave to it.
+// escaped reading must read exactly as the unescaped one, or leave to it.
 var gpEdgeEvents = []string{
 	`{"id":"a","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"x"},"finish_reason":null}]}`,
 	`{"id":"a","choices":[{"delta":{"content":"caf\u00e9 \"q\" \\ \n \/ \ud83d\ude00"}}]}`,
@@ -243,7 +243,7 @@ func TestGenaiPerfOnePass(t *testing.T) {
 		t.Fatal(err)
 	}
 	if n := checkGpPieces(t, export); n != 7 {
-		t.Errorf("%d testdata requests read in one pass; want 7 of 8 (the rejected one is read whole)", n)
+		t.Errorf("%d testdata requests read in one pass; want 7 of 8 (the rejected one's outputs are not read)", n)
 	}
 	gen := decodetest.FleetLog(t, decodetest.SmallFleet(), "bench-1")
 	rec, _, n := gpDecodePieces(gen)
