@@ -94,11 +94,11 @@ func (q *gpQuick) request(b []byte, i int) (ev *schema.Event, reason, detail str
 			return nil, "", "", end, false
 		}
 		r.end = end
-		if ev, reason, detail, ok := r.event(); ok {
+		if ev, reason, detail, ok := r.event(); ok || !escaped { // the unescaped reading never stops
 			return ev, reason, detail, end, escaped && r.inline
 		}
 	}
-	panic("genai-perf: the unescaped reading stopped")
+	return nil, "", "", gpBail, false // not reached
 }
 
 // read reads the request value at b[i] and returns the index past it, or
