@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	gojson "github.com/goccy/go-json"
@@ -67,16 +66,23 @@ import (
 //     "experiments" (AIPerf's exports, say) is refused whole.
 //   - ResponseID and Model come from the chunks (Model falls back to the
 //     request payload's "model"); Stream from the payload's "stream", else
-//     from the response shape; Endpoint from the top-level "endpoint" when it
-//     precedes "experiments", else from the object type of the responses.
+//     from the response shape; Endpoint from the top-level "endpoint"
+//     wherever it stands, else from the object type of the responses.
 //   - Attrs: "experiment" = "<mode>=<value>", e.g. "concurrency=10".
 //
 // The document is read with a token walk, one request object at a time, so
-// its size does not bound memory; each request by the one-pass route
-// (genaiperf_quick.go) or, when that route does not handle it, by struct
-// decoding (gpEvent). perf_analyzer writes
-// the document on one line, so a request's "line" is its 1-based index in
-// the document. No response text is kept: only counted.
+// its size does not bound memory. A request is read in place once it is in
+// the buffer (genaiperf_request.go), in one pass when its keys come in
+// perf_analyzer's order: its OpenAI responses are read as SSE lines in
+// their escaped form (genaiperf_read_sse.go, genaiperf_esc*.go) and the
+// other layouts' outputs decoded, all accounted for by gpStream. A key
+// named twice in a request, its request_inputs or an output entry is
+// rejected ("repeated key"). Keys may come in any order: a request read
+// before the endpoint and its experiment are known is held as its event
+// until they are (genaiperf_held.go); perf_analyzer writes "endpoint" last,
+// so a document's events are held until its end. perf_analyzer writes the
+// document on one line, so a request's "line" is its 1-based index in the
+// document. No response text is kept: only counted.
 type Format struct{}
 
 func (Format) Name() string   { return "genai-perf" }
@@ -86,13 +92,19 @@ func (Format) Describe() string {
 }
 
 // Sniff claims a JSON object holding "experiments" with "requests" whose
-// entries have perf_analyzer's request keys.
+// entries have one of perf_analyzer's request keys: in any key order, the
+// first request's first key is in the head, whatever its size.
 func (Format) Sniff(head []byte) bool {
 	head = bytes.TrimLeft(head, " \t\r\n")
-	return len(head) > 0 && head[0] == '{' &&
-		jsonwalk.HasKey(head, "experiments") && jsonwalk.HasKey(head, "requests") &&
-		jsonwalk.HasKey(head, "timestamp") &&
-		(jsonwalk.HasKey(head, "request_inputs") || jsonwalk.HasKey(head, "response_timestamps"))
+	if len(head) == 0 || head[0] != '{' || !jsonwalk.HasKey(head, "experiments") || !jsonwalk.HasKey(head, "requests") {
+		return false
+	}
+	for _, key := range gpRequestKeys {
+		if jsonwalk.HasKey(head, key) {
+			return true
+		}
+	}
+	return false
 }
 
 // errNoExperiments refuses a JSON document without "experiments", such as
@@ -105,18 +117,24 @@ var errGPStop = errors.New("genai-perf: stop")
 
 // gpWalker walks the document, reading one request object at a time.
 type gpWalker struct {
-	sc         *gpScanner
-	in         *decode.Input
-	sink       decode.Sink
-	quick      gpQuick // scratch for the one-pass route
-	index      int64   // requests seen so far
-	endpoint   string  // top-level endpoint, when it came before the experiments
-	experiment string  // "mode=value" of the experiment being read
+	sc       *gpScanner
+	in       *decode.Input
+	sink     decode.Sink
+	quick    gpQuick // scratch for the one-pass reading
+	index    int64   // requests seen so far
+	endpoint string  // the top-level endpoint ("" when none was read)
+	// experiments holds each experiment's "mode=value" ("" until read), the
+	// one being read last.
+	experiments []string
+	// endpointKnown is set once the top-level endpoint was read or the
+	// document ended; experimentKnown once the experiment being read told
+	// its mode or ended. Requests are held until both are (genaiperf_held.go).
+	endpointKnown, experimentKnown bool
+	held                           []gpRecord
 	// experimentsRead is set once the whole "experiments" array was read.
 	experimentsRead bool
-	// general makes every request go by the general route (for tests), and
-	// onePassRead counts the requests the one-pass route read.
-	general     bool
+	// onePassRead counts the requests whose outputs were read in one pass,
+	// escaped (genaiperf_request.go).
 	onePassRead int64
 }
 
@@ -128,6 +146,8 @@ func (Format) Decode(in *decode.Input, sink decode.Sink) error {
 // decode reads the document and reports its requests.
 func (w *gpWalker) decode() error {
 	err := w.document()
+	w.endpointKnown, w.experimentKnown = true, true
+	w.release()
 	switch {
 	case err == nil && !w.experimentsRead:
 		return errNoExperiments
@@ -161,6 +181,8 @@ func (w *gpWalker) document() error {
 			if json.Unmarshal(v, &e) == nil && e != "" {
 				w.endpoint = "/" + strings.TrimPrefix(decode.EndpointPath(e), "/")
 			}
+			w.endpointKnown = true
+			w.release()
 			return nil
 		}
 		return w.skip()
@@ -168,8 +190,8 @@ func (w *gpWalker) document() error {
 }
 
 func (w *gpWalker) experimentEntry() error {
-	w.experiment = ""
-	return w.object(func(key string) error {
+	w.experiments, w.experimentKnown = append(w.experiments, ""), false
+	err := w.object(func(key string) error {
 		switch key {
 		case "experiment":
 			raw, err := w.sc.value()
@@ -181,45 +203,35 @@ func (w *gpWalker) experimentEntry() error {
 				Value json.Number `json:"value"`
 			}
 			if gojson.Unmarshal(raw, &e) == nil && e.Mode != "" {
-				w.experiment = e.Mode + "=" + e.Value.String()
+				w.experiments[len(w.experiments)-1] = e.Mode + "=" + e.Value.String()
 			}
+			w.experimentKnown = true
+			w.release()
 			return nil
 		case "requests":
 			return w.array(w.request)
 		}
 		return w.skip()
 	})
+	w.experimentKnown = true
+	w.release()
+	return err
 }
 
-// request reads one request object and reports it, by the one-pass route
-// when it takes the object, else by the general route.
+// request reads one request object and reports its event or reject.
 func (w *gpWalker) request() error {
 	w.index++
-	if ev, raw := w.onePass(); ev != nil {
-		w.emit(ev, raw)
-		return nil
-	}
-	raw, err := w.sc.value()
-	if err != nil {
-		w.sink.Reject(w.index, "invalid json", decode.TruncateDetail(err.Error()))
+	ev, raw, reason, detail, ok := w.read()
+	if !ok {
+		_, err := w.sc.value() // not JSON, or the input ends inside it
+		if err == nil {
+			err = errors.New("unreadable request")
+		}
+		w.report(nil, nil, "invalid json", decode.TruncateDetail(err.Error()))
 		return errGPStop
 	}
-	ev, reason, detail := gpEvent(raw, w.endpoint)
-	if ev == nil {
-		w.sink.Reject(w.index, reason, decode.TruncateDetail(detail))
-		return nil
-	}
-	w.emit(ev, raw)
+	w.report(ev, raw, reason, decode.TruncateDetail(detail))
 	return nil
-}
-
-// emit reports the event of the request object raw.
-func (w *gpWalker) emit(ev *schema.Event, raw []byte) {
-	if w.experiment != "" {
-		ev.Attrs = map[string]string{"experiment": w.experiment}
-	}
-	ev.Host, ev.InputFile, ev.InputLine = w.in.Host, w.in.Name, w.index
-	w.sink.Event(w.index, raw, ev)
 }
 
 // object reads a JSON object, calling member for each key with the scanner
@@ -273,81 +285,13 @@ func (w *gpWalker) skip() error {
 	return err
 }
 
-// gpRequest is one request object of the export.
-type gpRequest struct {
-	Timestamp     *int64 `json:"timestamp"`
-	RequestInputs struct {
-		Payload string `json:"payload"`
-	} `json:"request_inputs"`
-	ResponseTimestamps []int64    `json:"response_timestamps"`
-	ResponseOutputs    []gpOutput `json:"response_outputs"`
-}
-
-// gpOutput is one response read: raw body text (OpenAI-compatible
-// services) or a Triton text output.
-type gpOutput struct {
-	Response   *string           `json:"response"`
-	TextOutput *string           `json:"text_output"`
-	OutputIDs  gojson.RawMessage `json:"output_ids"`
-}
-
-// out returns o's text as a gpOut.
-func (o gpOutput) out() gpOut {
-	var g gpOut
-	if o.Response != nil {
-		g.resp, g.hasResp = []byte(*o.Response), true
-	}
-	if o.TextOutput != nil {
-		g.text, g.hasText = []byte(*o.TextOutput), true
-	}
-	if len(o.OutputIDs) > 0 {
-		g.ids, g.hasIDs = gpCountIDs(o.OutputIDs), true
-	}
-	return g
-}
-
-// gpEvent builds the event of one request object, or returns nil and why it
-// was rejected.
-func gpEvent(raw []byte, endpoint string) (*schema.Event, string, string) {
-	var r gpRequest
-	if err := gojson.Unmarshal(raw, &r); err != nil {
-		return nil, "bad request", err.Error()
-	}
-	if r.Timestamp == nil {
-		return nil, "missing timestamp", ""
-	}
-	start := *r.Timestamp
-	if start <= 0 {
-		return nil, "bad timestamp", strconv.FormatInt(start, 10)
-	}
-	if reason, detail := gpCheckTimes(len(r.ResponseOutputs), r.ResponseTimestamps, start); reason != "" {
-		return nil, reason, detail
-	}
-	s := &gpStream{start: start}
-	for i, ts := range r.ResponseTimestamps {
-		if i < len(r.ResponseOutputs) {
-			if reason := s.output(r.ResponseOutputs[i].out(), ts); reason != "" {
-				return nil, reason, "response " + strconv.Itoa(i)
-			}
-		}
-		s.lastNs = ts
-	}
-	if why := s.unreadableLayout(); why != "" {
-		return nil, "unknown response layout", why
-	}
-	return s.result(len(r.ResponseTimestamps), r.RequestInputs.Payload, endpoint), "", ""
-}
-
 // result finishes the stream after its last response and builds the event;
 // responses is the number of response timestamps, payload the request JSON
-// sent, endpoint the document's endpoint ("" when it gave none).
-func (s *gpStream) result(responses int, payload, endpoint string) *schema.Event {
+// sent.
+func (s *gpStream) result(responses int, payload string) *schema.Event {
 	s.finish()
 	ev := s.event(responses)
 	gpPayload(ev, payload)
-	if endpoint != "" {
-		ev.Endpoint = endpoint
-	}
 	return ev
 }
 

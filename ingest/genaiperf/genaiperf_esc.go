@@ -7,20 +7,21 @@ import (
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
-// The one-pass route of the genai-perf decoder reads each SSE event in its
+// The genai-perf decoder reads each SSE event of an OpenAI response in its
 // escaped form: the event JSON as it stands inside the export's "response"
 // string literal, where the event's own quotes are written \" and its
 // backslashes \\. Nothing is unescaped or copied; the lexer below walks the
 // escaped bytes once, validating the outer string and the event JSON
 // together. It handles the escapes real exports hold (\" \\ \/ \n \t \r and
 // \uXXXX standing for a printable character) and answers gpBail for
-// anything else, which sends the request to the general route (unescape,
-// then parse); see genaiperf_quick.go.
+// anything else, which has the response (from the line where it stopped)
+// or the request read unescaped (unescape,
+// then decode); see genaiperf_read.go.
 
-// Positions returned by the one-pass scanners: an index into the buffer, or
+// Positions returned by the escaped scanners: an index into the buffer, or
 // one of these.
 const (
-	gpBail = -1 // input the one-pass route does not handle: use the general route
+	gpBail = -1 // input the escaped reading does not handle: read it unescaped
 	gpMore = -2 // the buffer ends before the request does
 )
 
@@ -100,7 +101,7 @@ func (e *gpEsc) str(i int) (int, bool) {
 }
 
 // gpEscRune returns the index past the UTF-8 sequence at b[i], or gpBail
-// when it is invalid (the general route then decides).
+// when it is invalid (the request is then read unescaped).
 func gpEscRune(b []byte, i int) int {
 	r, n := utf8.DecodeRune(b[i:])
 	if r == utf8.RuneError && n <= 1 {
@@ -161,7 +162,7 @@ func gpEscUnicode(b []byte, i int) int {
 
 // key reads an object key at b[i] and the ':' after it; it returns the
 // key's bytes and the index of the value. Only keys of printable ASCII
-// without escapes are read (others bail: the general route matches them
+// without escapes are read (others bail: the whole reading matches them
 // with case folding and unescaping).
 func (e *gpEsc) key(i int) ([]byte, int) {
 	b := e.b
@@ -194,7 +195,7 @@ func (e *gpEsc) key(i int) ([]byte, int) {
 
 // gpEscKey returns the index of key (printable ASCII) in want (lower-case
 // ASCII keys), or -1 for another key; ok is false when key matches one of
-// want only with case folded, which the general route's decoders treat as
+// want only with case folded, which the whole reading treats as
 // that key.
 func gpEscKey(key []byte, want []string) (k int, ok bool) {
 	for i, w := range want {
@@ -284,7 +285,7 @@ func (e *gpEsc) int(i int) (int64, int) {
 	return v, end
 }
 
-// gpEscMaxDepth bounds the nesting the one-pass route follows.
+// gpEscMaxDepth bounds the nesting the escaped reading follows.
 const gpEscMaxDepth = 32
 
 // skip skips the event value at b[i], validating it, and returns the index

@@ -1,9 +1,11 @@
 package genaiperf
 
 // facts reads the event object whose '{' is at b[i], in its escaped form,
-// into f as gpFacts.parse reads the unescaped event, and returns the index
-// past it. Whatever gpFacts.parse leaves to the struct decoding bails here,
-// except "usage": null, which means no usage block to both decoders.
+// into f as decoding the unescaped event into gpChunk gives them
+// (gpFacts.fromChunk), and returns the index past it. What it does not read
+// exactly so (an error object, escaped or case-folded keys, a key named
+// twice, a value of an unexpected type) bails: the response is then
+// unescaped and its events decoded into gpChunk (gpStream.decodeChunk).
 func (e *gpEsc) facts(f *gpFacts, i int) int {
 	start, seen := i, 0
 	if end := e.tmpl.match(e, start, f); end > 0 {
@@ -225,5 +227,5 @@ func (e *gpEsc) object(i int, keys []string, member func(k, j int) int) int {
 	}
 }
 
-// gpUsageKeys are the keys of a usage block that parse reads.
+// gpUsageKeys are the keys of a usage block that the escaped reading reads.
 var gpUsageKeys = []string{"prompt_tokens", "completion_tokens"}

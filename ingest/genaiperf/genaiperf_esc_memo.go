@@ -1,6 +1,6 @@
 package genaiperf
 
-// Memos of the one-pass route. Consecutive events of a stream are nearly
+// Memos of the escaped reading. Consecutive events of a stream are nearly
 // the same bytes: the same id, object, created and model, and usually the
 // same choice around a different token text. Reading each anew was most of
 // the route's time; these remember what an earlier event of the request
@@ -45,7 +45,7 @@ func (h *gpEscHead) skip(b []byte, start int, f *gpFacts, seen *int) int {
 // non-empty string in it that is a delta's or message's content (or
 // reasoning or tool_calls value): the token text. An event that has the
 // same bytes before that string, a non-empty valid string there, and the
-// same bytes after it, has the same facts: the parse reads both alike up to
+// same bytes after it, has the same facts: facts reads both alike up to
 // the string, a non-empty string there makes a token in both, and the rest
 // reads alike again.
 type gpEscTemplate struct {
@@ -93,7 +93,7 @@ func (t *gpEscTemplate) read(e *gpEsc, start int) int {
 		return 0
 	}
 	close, _ := e.str(open)
-	if close <= open+4 { // empty, or not read here (the parse will say why)
+	if close <= open+4 { // empty, or not read here (facts will say why)
 		return 0
 	}
 	end := close + t.end - t.text[1]

@@ -217,18 +217,17 @@ func (s *gpStream) line(l []byte) {
 	}
 }
 
-// decodeChunk accounts for one event's or body's JSON, by the fast path
-// (gpFacts.parse) or else by unmarshalling it; it reports false when data
-// is not a JSON object of the expected shape.
+// decodeChunk accounts for one event's or body's JSON, decoded into
+// gpChunk; it reports false when data is not a JSON object of the expected
+// shape. (The events of ordinary streams are read in their escaped form
+// instead: genaiperf_esc_facts.go.)
 func (s *gpStream) decodeChunk(data []byte) bool {
-	var f gpFacts
-	if !f.parse(data, &s.stack) {
-		var c gpChunk
-		if gojson.Unmarshal(data, &c) != nil {
-			return false
-		}
-		f.fromChunk(&c)
+	var c gpChunk
+	if gojson.Unmarshal(data, &c) != nil {
+		return false
 	}
+	var f gpFacts
+	f.fromChunk(&c)
 	s.chunk(&f)
 	return true
 }

@@ -168,6 +168,10 @@ func TestGenaiPerfSniff(t *testing.T) {
 	export, _ := os.ReadFile("testdata/profile_export.json")
 	client, _ := os.ReadFile("../client/testdata/chat.jsonl")
 	pretty := "{\n  \"experiments\": [\n    {\n      \"experiment\": {\"mode\": \"concurrency\", \"value\": 1},\n      \"requests\": [\n        {\n          \"timestamp\": 1,\n          \"request_inputs\": {\n"
+	// keys sorted (jq -S, sort_keys=True): the first request's timestamp
+	// comes after 100 KB of outputs, beyond the head.
+	sorted := []byte(`{"endpoint":"v1/chat/completions","experiments":[{"experiment":{"mode":"concurrency","value":1},"requests":[` +
+		`{"request_inputs":{"payload":"{}"},"response_outputs":[{"response":"` + strings.Repeat("data: [DONE]\\n\\n", 8000) + `"}]`)[:64<<10]
 	cases := []struct {
 		name string
 		head []byte
@@ -175,6 +179,7 @@ func TestGenaiPerfSniff(t *testing.T) {
 	}{
 		{"export", export, true},
 		{"pretty", []byte(pretty), true},
+		{"keys sorted", sorted, true},
 		{"client jsonl", client, false},
 		{"otlp", []byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"requests","startTimeUnixNano":"1"}]}]}]}`), false},
 		{"aiperf jsonl", []byte(`{"metadata":{"x_request_id":"a","request_start_ns":1},"metrics":{"request_latency":{"value":1}}}`), false},

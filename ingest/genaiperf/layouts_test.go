@@ -3,7 +3,6 @@ package genaiperf
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -67,26 +66,6 @@ func TestGenaiPerfRefusesOtherDocuments(t *testing.T) {
 			t.Errorf("%s: err %v, %d records", path, err, rec.Total())
 		}
 	}
-}
-
-// TestGenaiPerfLayoutRoutesAgree: GenAI-Perf's fixtures of every layout and
-// the layout edge documents above give the same records by the one-pass
-// route (which hands output_ids requests to struct decoding) as by struct
-// decoding alone.
-func TestGenaiPerfLayoutRoutesAgree(t *testing.T) {
-	files, _ := filepath.Glob("testdata/peer/*.json")
-	if len(files) != 8 {
-		t.Fatalf("%d peer fixtures", len(files))
-	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkGpQuick(t, data)
-	}
-	checkGpQuick(t, []byte(engineDoc(`{"timestamp":100,"response_timestamps":[110,120],"response_outputs":[{"response":"data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n"},{"output_ids":[1]}]}`)))
-	checkGpQuick(t, []byte(engineDoc(`{"timestamp":100,"response_timestamps":[110],"response_outputs":[{}]}`)))
 }
 
 // TestGenaiPerfWholeBody: a whole non-streamed completion body is complete

@@ -15,17 +15,13 @@ import (
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
 )
 
-// gpDecodeRoute decodes doc with the one-pass route on (general=false) or
-// off, and returns what the sink was told, the error, and how many requests
-// the one-pass route read.
-func gpDecodeRoute(doc []byte, general bool) (*decodetest.Recorder, error, int64) {
+// gpDecodePieces decodes doc read a few bytes at a time, so that requests
+// straddle the scanner's refills, and returns what the sink was told, the
+// error, and how many requests were read in one pass.
+func gpDecodePieces(doc []byte) (*decodetest.Recorder, error, int64) {
 	rec := &decodetest.Recorder{}
-	var r io.Reader = bytes.NewReader(doc)
-	if !general {
-		r = &gpPieceReader{rest: doc, n: max(7, len(doc)/50)}
-	}
-	in := &decode.Input{R: r, Name: "x", Host: "h"}
-	w := &gpWalker{sc: &gpScanner{r: in.R}, in: in, sink: rec, general: general}
+	in := &decode.Input{R: &gpPieceReader{rest: doc, n: max(7, len(doc)/50)}, Name: "x", Host: "h"}
+	w := &gpWalker{sc: &gpScanner{r: in.R}, in: in, sink: rec}
 	err := w.decode()
 	return rec, err, w.onePassRead
 }
@@ -46,33 +42,20 @@ func (r *gpPieceReader) Read(p []byte) (int, error) {
 	return k, nil
 }
 
-// checkGpQuick decodes doc by both routes and fails when the events,
-// rejects or errors differ; it returns how many requests the one-pass
-// route read.
-func checkGpQuick(t testing.TB, doc []byte) int64 {
+// checkGpPieces decodes doc read in pieces and whole and fails when the
+// events, rejects or errors differ; it returns how many requests were read
+// in one pass.
+func checkGpPieces(t testing.TB, doc []byte) int64 {
 	t.Helper()
-	quick, qErr, n := gpDecodeRoute(doc, false)
-	general, gErr, _ := gpDecodeRoute(doc, true)
-	if fmt.Sprint(qErr) != fmt.Sprint(gErr) {
-		t.Fatalf("doc %.300q:\none-pass error %v\ngeneral error  %v", doc, qErr, gErr)
-	}
-	if !reflect.DeepEqual(quick, general) {
-		t.Fatalf("doc %.300q:\n%s", doc, gpFirstDiff(quick, general))
+	pieces, pErr, n := gpDecodePieces(doc)
+	whole := &decodetest.Recorder{}
+	wErr := Format{}.Decode(&decode.Input{R: bytes.NewReader(doc), Name: "x", Host: "h"}, whole)
+	if fmt.Sprint(pErr) != fmt.Sprint(wErr) || !reflect.DeepEqual(pieces, whole) {
+		x, _ := json.Marshal(pieces)
+		y, _ := json.Marshal(whole)
+		t.Fatalf("doc %.300q:\nin pieces %v %.2000s\nwhole     %v %.2000s", doc, pErr, x, wErr, y)
 	}
 	return n
-}
-
-// gpFirstDiff describes the first record on which a and b differ.
-func gpFirstDiff(a, b *decodetest.Recorder) string {
-	for i := range min(len(a.Events), len(b.Events)) {
-		if !reflect.DeepEqual(a.Events[i], b.Events[i]) {
-			x, _ := json.Marshal(a.Events[i])
-			y, _ := json.Marshal(b.Events[i])
-			return fmt.Sprintf("one-pass %s\ngeneral  %s", x, y)
-		}
-	}
-	return fmt.Sprintf("one-pass %d events, rejects %v\ngeneral  %d events, rejects %v",
-		len(a.Events), a.Rejects, len(b.Events), b.Rejects)
 }
 
 // gpDocOf builds a one-request document whose responses are texts, read
@@ -100,7 +83,7 @@ func gpDocOf(texts []string, html bool) []byte {
 }
 
 // gpEdgeEvents are SSE event JSONs (the text after "data: ") that the
-// one-pass route must read exactly as the general route does, or hand to it.
+// escaped reading must read exactly as the unescaped one, or leave to it.
 var gpEdgeEvents = []string{
 	`{"id":"a","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"x"},"finish_reason":null}]}`,
 	`{"id":"a","choices":[{"delta":{"content":"caf\u00e9 \"q\" \\ \n \/ \ud83d\ude00"}}]}`,
@@ -229,19 +212,16 @@ var gpEdgeRequests = []string{
 	`{"timestamp":9223372036854775807,"response_timestamps":[9223372036854775807]}`,
 	`{"timestamp":9223372036854775808}`,
 	`{"timestamp":01}`,
-	`{"timestamp":1,"timestamp":2}`,
 	`{"Timestamp":1}`,
 	`{"time\u0073tamp":1}`,
 	`{"timestamp":"1"}`,
 	`{"timestamp":1,"response_timestamps":[2],"response_outputs":[{"response":"data: [DONE]\n\n"},{"response":"x"}]}`,
 	`{"timestamp":1,"response_timestamps":[2],"response_outputs":[{"text_output":"I"}]}`,
 	`{"timestamp":1,"response_timestamps":[2],"response_outputs":[{"response":null}]}`,
-	`{"timestamp":1,"response_timestamps":[2],"response_outputs":[{"response":"data: [DONE]\n\n","response":""}]}`,
 	`{"timestamp":1,"response_timestamps":[2],"response_outputs":[{"Response":"data: [DONE]\n\n"}]}`,
 	`{"timestamp":1,"request_inputs":{"payload":"{\"model\":\"\u00e9\",\"stream\":false}"},"response_timestamps":[2],"response_outputs":[{"response":"data: [DONE]\n\n"}]}`,
 	`{"timestamp":1,"request_inputs":{"payload":"\ud800"},"response_timestamps":[2]}`,
 	`{"timestamp":1,"request_inputs":{"payload":5},"response_timestamps":[2]}`,
-	`{"timestamp":1,"request_inputs":{"payload":"a","payload":"b"}}`,
 	`{"timestamp":1,"request_inputs":[],"response_timestamps":[2]}`,
 	`{"timestamp":1,"response_timestamps":null}`,
 	`{"timestamp":1,"response_timestamps":[2],"response_outputs":[{"response":"data: [DONE]\n\n"}]`,
@@ -253,57 +233,32 @@ var gpEdgeRequests = []string{
 	`[]`,
 }
 
-// TestGenaiPerfQuickMatches checks that the one-pass route gives the same
-// events and rejects as the general route, on the testdata, a generated
-// export and hand-made edge cases, and that it reads the ordinary requests.
-func TestGenaiPerfQuickMatches(t *testing.T) {
+// TestGenaiPerfOnePass checks that the ordinary requests are read in one
+// pass (the testdata's, a generated export's, one larger than the
+// look-ahead) and that reading any edge input in small pieces gives what
+// reading it whole gives.
+func TestGenaiPerfOnePass(t *testing.T) {
 	export, err := os.ReadFile("testdata/profile_export.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := checkGpQuick(t, export); n < 6 {
-		t.Errorf("the one-pass route read %d testdata requests; want 6 of 8", n)
+	if n := checkGpPieces(t, export); n != 7 {
+		t.Errorf("%d testdata requests read in one pass; want 7 of 8 (the rejected one's outputs are not read)", n)
 	}
 	gen := decodetest.FleetLog(t, decodetest.SmallFleet(), "bench-1")
-	rec, _, _ := gpDecodeRoute(gen, true)
-	if n := checkGpQuick(t, gen); n != int64(len(rec.Events)) || n < 50 {
-		t.Errorf("the one-pass route read %d of %d generated requests", n, len(rec.Events))
+	rec, _, n := gpDecodePieces(gen)
+	if n != int64(len(rec.Events)) || n < 50 {
+		t.Errorf("%d of %d generated requests read in one pass", n, len(rec.Events))
 	}
-	for _, html := range []bool{false, true} {
-		for _, texts := range gpEdgeStreams() {
-			checkGpQuick(t, gpDocOf(texts, html))
-		}
-	}
-	for _, r := range gpEdgeRequests {
-		checkGpQuick(t, []byte(gpDoc(r)))
-		checkGpQuick(t, []byte(gpDoc(r, r)))
-		checkGpQuick(t, []byte(gpDoc(r))[:len(gpDoc(r))-10])
-	}
-	checkGpQuick(t, []byte(`{"experiments":[{"requests":[{"timestamp":1}, {"timestamp":2}`))
-	// A request larger than the one-pass route's look-ahead, read in pieces:
-	// it is read again once more of it is in the buffer.
+	// A request larger than the look-ahead, read in pieces: it is read
+	// again once more of it is in the buffer.
 	big := gpTokenTexts(strings.Split(strings.Repeat("tok ", 4000), " ")...)
-	if n := checkGpQuick(t, gpDocOf(big, false)); n != 1 {
-		t.Errorf("the one-pass route did not read the %d-response request", len(big))
+	if n := checkGpPieces(t, gpDocOf(big, false)); n != 1 {
+		t.Errorf("the %d-response request was not read in one pass", len(big))
 	}
-}
-
-// FuzzGenaiPerfQuick is the differential fuzz test of the one-pass route:
-// raw documents, and documents built from response texts split at '\x1e'.
-func FuzzGenaiPerfQuick(f *testing.F) {
-	for _, texts := range gpEdgeStreams() {
-		f.Add([]byte(gpDoc()), strings.Join(texts, "\x1e"), false)
+	for _, e := range gpEdges(t) {
+		checkGpPieces(t, []byte(e))
 	}
-	for _, r := range gpEdgeRequests {
-		f.Add([]byte(gpDoc(r)), "", true)
-	}
-	if export, err := os.ReadFile("testdata/profile_export.json"); err == nil {
-		f.Add(export, "", true)
-	}
-	f.Fuzz(func(t *testing.T, doc []byte, texts string, html bool) {
-		checkGpQuick(t, doc)
-		checkGpQuick(t, gpDocOf(strings.Split(texts, "\x1e"), html))
-	})
 }
 
 // TestGpEscKey checks key matching, with case folded, and that every key
@@ -346,4 +301,27 @@ func TestGpOuterInt(t *testing.T) {
 			t.Errorf("%q: read %d to %d; want %d", s, v, end, want)
 		}
 	}
+}
+
+// FuzzGenaiPerfEscapedEvents checks the escaped reading of SSE events
+// (genaiperf_esc_facts.go) against decoding them into gpChunk: the same
+// stream of events is decoded as written and with each response's "data:"
+// written "\u0064ata:", which the escaped reading leaves to the unescaped
+// path (gpStream.decodeChunk).
+func FuzzGenaiPerfEscapedEvents(f *testing.F) {
+	for _, e := range gpEdgeEvents {
+		f.Add(e, true)
+	}
+	f.Fuzz(func(t *testing.T, event string, html bool) {
+		ev := "data: " + event + "\n\n"
+		doc := gpDocOf([]string{ev, gpTokenTexts("a")[0], ev + "data: [DONE]\n\n"}, html)
+		plain := bytes.ReplaceAll(doc, []byte(`"response":"data: `), []byte(`"response":"\u0064ata: `))
+		escaped, eErr, _ := gpDecodePieces(doc)
+		unescaped, uErr, _ := gpDecodePieces(plain)
+		if fmt.Sprint(eErr) != fmt.Sprint(uErr) || !reflect.DeepEqual(escaped, unescaped) {
+			x, _ := json.Marshal(escaped)
+			y, _ := json.Marshal(unescaped)
+			t.Fatalf("event %q:\nescaped   %v %s\nunescaped %v %s", event, eErr, x, uErr, y)
+		}
+	})
 }

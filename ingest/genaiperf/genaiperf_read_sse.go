@@ -65,13 +65,13 @@ func (q *gpQuick) whole(b []byte, i int, tNs int64) int {
 	u, ok := jsonwalk.AppendUnescaped(q.unescaped[:0], b[i:end])
 	q.unescaped = u
 	if !ok || q.s.output(gpOut{resp: u, hasResp: true}, tNs) != "" {
-		return gpBail // the general route decodes or rejects it
+		return gpBail // read unescaped: decoded or rejected there
 	}
 	return end
 }
 
 // general accounts for the rest of a stream's response string from b[from]
-// (a line start) the general way, after the escaped scan stopped there
+// (a line start) unescaped, after the escaped scan stopped there
 // with status st (gpMore is passed on).
 func (q *gpQuick) general(b []byte, from, st int, tNs int64) int {
 	if st == gpMore {
@@ -92,8 +92,8 @@ func (q *gpQuick) general(b []byte, from, st int, tNs int64) int {
 }
 
 // feed unescapes escaped SSE text (already validated) and feeds it to the
-// stream; it reports false when the text needs the general route or holds
-// an event the general route rejects.
+// stream; it reports false when the text needs the request read unescaped or
+// holds an event that is rejected.
 func (q *gpQuick) feed(text []byte) bool {
 	u, ok := jsonwalk.AppendUnescapedText(q.unescaped[:0], text)
 	q.unescaped = u
