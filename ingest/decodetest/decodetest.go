@@ -10,7 +10,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -208,33 +207,5 @@ func BenchDecode(b *testing.B, format Format, data []byte, opts decode.Options) 
 		if rec.Events == 0 || rec.Rejects != 0 {
 			b.Fatalf("%d events, %d rejects", rec.Events, rec.Rejects)
 		}
-	}
-}
-
-// RoutesAgree decodes data by decode's fast route and by its general one
-// (fast false) and fails unless the sink was told the same by both: events,
-// skips, rejects and their reasons, in order.
-func RoutesAgree(t *testing.T, decodeRoute func(in *decode.Input, sink decode.Sink, fast bool) error, opts decode.Options, data []byte) {
-	t.Helper()
-	var fast, general Recorder
-	for _, r := range []struct {
-		rec  *Recorder
-		fast bool
-	}{{&fast, true}, {&general, false}} {
-		in := &decode.Input{R: bytes.NewReader(data), Name: "t.log", Host: "h", Opts: opts}
-		if err := decodeRoute(in, r.rec, r.fast); err != nil {
-			t.Fatal(err)
-		}
-	}
-	RecordersAgree(t, data[:min(len(data), 100)], &fast, &general)
-}
-
-// RecordersAgree fails unless two routes told their sinks the same.
-func RecordersAgree(t *testing.T, input []byte, fast, general *Recorder) {
-	t.Helper()
-	if !reflect.DeepEqual(fast, general) {
-		f, _ := json.Marshal(fast)
-		g, _ := json.Marshal(general)
-		t.Fatalf("%q:\nfast    %s\ngeneral %s", input, f, g)
 	}
 }
