@@ -103,26 +103,17 @@ func TopReasons(m map[string]int64, n int) string {
 	return strings.Join(parts, ", ")
 }
 
-// timingHint says, for a format, what its records lack for a latency
-// figure and how to get it.
-type timingHint struct{ lack, fix string }
-
-// timingHints are the hints of the formats whose fix is known; others get
-// defaultTimingHint.
-var timingHints = map[string]timingHint{
-	"nginx": {"carry no `$request_time`/`$msec` (as `combined` writes them)",
-		"give `--log-format nginx=@FILE` with the log_format line of that log"},
-	"envoy": {"carry no `%START_TIME%`/`%DURATION%`/`%RESPONSE_DURATION%`",
-		"give `--log-format envoy=@FILE` with the access log format of that listener"},
-	"haproxy": {"carry no timers (TR/Tw/Tc/Tr/Ta)", "log with `option httplog`"},
-	"jsonl":   {"have no start instant or no instant after it", "map them in --map"},
-}
-
-var defaultTimingHint = timingHint{"have no start instant or no instant after it",
-	"check the settings of the tool that wrote them"}
+// defaultTimingNote is the note of an input whose format declares none
+// (schema.InputStats.TimingNote nil), or of events analysed without their
+// inputs.
+var defaultTimingNote = schema.TimingNote{Lack: "they have no start instant or no instant after it",
+	Fix: "check the settings of the tool that wrote them"}
 
 // timingWarnings warns, per input, of successful requests that give no
-// latency figure: no start instant, or no instant after it.
+// latency figure (no start instant, or no instant after it), with the
+// note the input's format declared for the log format it was read with
+// (timingNotes): what that log format lacks, naming its fields, and what
+// to give instead.
 func timingWarnings(c *dataset.Columns, inputs []schema.InputStats) []Warning {
 	counts := make([]int64, len(c.InputFile.Values))
 	formats := make([]string, len(c.InputFile.Values))
@@ -139,17 +130,30 @@ func timingWarnings(c *dataset.Columns, inputs []schema.InputStats) []Warning {
 			count[c.InputFile.Values[in]], format[c.InputFile.Values[in]] = n, formats[in]
 		}
 	}
+	notes := timingNotes(inputs)
 	ws := []Warning{}
 	for _, path := range inputOrder(inputs, count) {
-		h, ok := timingHints[format[path]]
+		n, ok := notes[path]
 		if !ok {
-			h = defaultTimingHint
+			n = defaultTimingNote
 		}
 		ws = append(ws, Warning{WarnNoTiming, path, fmt.Sprintf(
-			"%s: %s successful %s records %s, so they count as succeeded requests but are in no latency figure: %s",
-			path, Grouped(count[path]), format[path], h.lack, h.fix)})
+			"%s: %s successful %s records are in no latency figure (they count as succeeded requests): %s: %s",
+			path, Grouped(count[path]), format[path], n.Lack, n.Fix)})
 	}
 	return ws
+}
+
+// timingNotes returns the timing note of each input path that has one;
+// of one path read twice (two ingests), the first note.
+func timingNotes(inputs []schema.InputStats) map[string]schema.TimingNote {
+	notes := map[string]schema.TimingNote{}
+	for _, in := range inputs {
+		if _, seen := notes[in.Path]; !seen && in.TimingNote != nil {
+			notes[in.Path] = *in.TimingNote
+		}
+	}
+	return notes
 }
 
 // hasLatency reports whether row i gives at least one latency figure: a

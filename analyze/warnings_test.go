@@ -46,7 +46,8 @@ func i64(v int64) *int64 { return &v }
 
 // TestTimingWarnings counts, per input, the successful events without a
 // start or without any later instant; failed ones and complete ones are
-// not counted.
+// not counted. Inputs without a timing note get the general one
+// (TestTimingWarningNotes checks the formats' notes).
 func TestTimingWarnings(t *testing.T) {
 	evs := []schema.Event{
 		{InputFile: "p.log", Format: "nginx", EndNs: i64(5)},                       // no start
@@ -58,8 +59,9 @@ func TestTimingWarnings(t *testing.T) {
 	}
 	inputs := []schema.InputStats{{Path: "s.jsonl"}, {Path: "p.log"}}
 	checkWarnings(t, timingWarnings(columnsOf(t, evs, nil), inputs), []Warning{
-		{WarnNoTiming, "s.jsonl", "s.jsonl: 1 successful otlp records have no start instant"},
-		{WarnNoTiming, "p.log", "p.log: 2 successful nginx records carry no `$request_time`/`$msec`"},
+		{WarnNoTiming, "s.jsonl", "s.jsonl: 1 successful otlp records are in no latency figure (they count as succeeded requests): " +
+			"they have no start instant or no instant after it: check the settings of the tool that wrote them"},
+		{WarnNoTiming, "p.log", "p.log: 2 successful nginx records are in no latency figure"},
 	})
 }
 

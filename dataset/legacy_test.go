@@ -47,7 +47,7 @@ func writeLines[T any](t *testing.T, path string, items []T) {
 // before and after, and that the migration's commit 0 names every part.
 func TestLegacyReadAndMigrate(t *testing.T) {
 	dir, inputs, rejects := legacyDataset(t)
-	inputs = withLegacyErrors(inputs)
+	inputs = withLegacyNotes(withLegacyErrors(inputs))
 	before := openAll(t, dir)
 	if len(before.Files) != 4 || !reflect.DeepEqual(before.Inputs, inputs) || !reflect.DeepEqual(readRejects(t, before), rejects) {
 		t.Fatalf("legacy read: %d files, inputs %+v, rejects %+v", len(before.Files), before.Inputs, readRejects(t, before))

@@ -75,6 +75,7 @@ func (s *Snapshot) add(root string) error {
 			files = append(files, filepath.Join(root, filepath.FromSlash(p)))
 		}
 		fillInstantErrors(c.Inputs)
+		fillTimingNotes(c.Inputs)
 		s.Inputs = append(s.Inputs, c.Inputs...)
 		if c.Rejects != "" {
 			s.rejectFiles = append(s.rejectFiles, filepath.Join(root, filepath.FromSlash(c.Rejects)))
@@ -105,6 +106,7 @@ func (s *Snapshot) addLegacy(root string) error {
 		return err
 	}
 	fillInstantErrors(s.Inputs[n:])
+	fillTimingNotes(s.Inputs[n:])
 	s.rejectFiles = append(s.rejectFiles, filepath.Join(root, RejectsFile))
 	return nil
 }

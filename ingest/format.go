@@ -60,6 +60,16 @@ type InstantErrorer interface {
 	InstantErrors(opts decode.Options) schema.InstantErrors
 }
 
+// TimingNoter is implemented by a format whose records' timing depends on
+// what its log format logs (in its folder's timing.go): for the log format
+// of opts (the default one when opts gives none) it says why a successful
+// record may be in no latency figure and what to give instead. The driver
+// records it on each input's stats, so the warnings of analysis name the
+// fields of the log format actually used, never a format's name.
+type TimingNoter interface {
+	TimingNote(opts decode.Options) schema.TimingNote
+}
+
 // PerRunFielder is implemented by a format that sets some event fields
 // once per run rather than per request (in its folder's facts.go): it
 // names them ("endpoint", "model"), and the driver records them on each

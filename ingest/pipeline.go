@@ -147,6 +147,10 @@ func (p *pipeline) produceInput(i int, name string) {
 		errs := ie.InstantErrors(input.Opts)
 		in.stats.InstantErrors = &errs
 	}
+	if tn, ok := f.(TimingNoter); ok {
+		note := tn.TimingNote(input.Opts)
+		in.stats.TimingNote = &note
+	}
 	if pr, ok := f.(PerRunFielder); ok {
 		in.stats.PerRunFields = pr.PerRunFields()
 	}

@@ -27,6 +27,12 @@ type InputStats struct {
 	// document): weak evidence, which reconciliation uses only to break
 	// ties between equally good time fits, never to refuse one.
 	PerRunFields []string `json:"per_run_fields,omitempty"`
+	// TimingNote says why the input's successful records may be in no
+	// latency figure and what to do, as its format declared it for the log
+	// format used; nil for a format that declares none, and in commit logs
+	// written before formats declared it (the dataset package fills those
+	// in when it reads the log).
+	TimingNote *TimingNote `json:"timing_note,omitempty"`
 	// Error is why the input could not be read at all, or nil.
 	Error *string `json:"error"`
 	// RejectsByReason counts the rejects by their reason.
