@@ -196,7 +196,7 @@ func safeDecode(f Format, in *Input, s Sink) (err error) {
 }
 
 // chooseFormat returns the --format when given, else the one format whose
-// Sniff claims head. It returns (nil, nil) for an empty head, and an error
+// Sniff claims head, or whose lines fit the --log-format given for it. It returns (nil, nil) for an empty head, and an error
 // naming the candidates when none or several claim it.
 func chooseFormat(opts DriverOptions, head []byte) (Format, error) {
 	if opts.Format != "" {
@@ -208,7 +208,8 @@ func chooseFormat(opts DriverOptions, head []byte) (Format, error) {
 	var claims []Format
 	var names []string
 	for _, f := range opts.Formats {
-		if f.Sniff(head) {
+		lf, given := opts.LogFormats[f.Name()]
+		if f.Sniff(head) || given && fitsLogFormat(f, lf, head) {
 			claims = append(claims, f)
 			names = append(names, f.Name())
 		}
