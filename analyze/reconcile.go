@@ -128,16 +128,18 @@ func Reconcile(events []schema.Event) *Reconciliation {
 	if err != nil { // only beyond 255 distinct sources, clocks, formats or error classes
 		return &Reconciliation{Notes: []string{"events not reconciled: " + err.Error()}}
 	}
-	return reconcileColumns(c, true, func() {}, nil)
+	return reconcileColumns(c, parallelism{}, true, func() {}, nil)
 }
 
 // reconcileColumns is Reconcile over the events of c, read with
-// ColumnsOptions; keep keeps Requests (else nil). It calls idsJoined once
+// ColumnsOptions, its loops split as par says; keep keeps Requests (else
+// nil). It calls idsJoined once
 // the id joins are done and their index and c's id columns released, and
 // each (when not nil) with every joined request, which it must copy what it
 // keeps of.
-func reconcileColumns(c *dataset.Columns, keep bool, idsJoined func(), each func(q *ReconciledRequest)) *Reconciliation {
+func reconcileColumns(c *dataset.Columns, par parallelism, keep bool, idsJoined func(), each func(q *ReconciledRequest)) *Reconciliation {
 	r := newReconciler(c)
+	r.par = par
 	r.joinAllIDs()
 	idsJoined()
 	ck := r.estimateClocks(false)
@@ -166,9 +168,11 @@ func reconcileColumns(c *dataset.Columns, keep bool, idsJoined func(), each func
 
 // joinAllIDs runs the trace and id joins of the three source pairs.
 func (r *reconciler) joinAllIDs() {
+	var tasks []func()
 	for _, s := range r.sources {
-		s.index()
+		tasks = append(tasks, s.index)
 	}
+	runTasks(tasks, r.par.workers)
 	r.joinIDs(r.cp)
 	r.joinIDs(r.ps)
 	r.joinIDs(r.cs)
