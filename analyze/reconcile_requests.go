@@ -133,7 +133,7 @@ func (r *reconciler) row(ck *clocks, ms [3]reqMember) ReconciledRequest {
 	ref := int32(-1)
 	for _, m := range ms {
 		if m.k >= 0 && ref < 0 {
-			ref = ck.host[m.obs().host].ref
+			ref = ck.host[m.s.obs[m.k].host].ref
 		}
 	}
 	q.Reference = ck.hosts[ref]
@@ -169,7 +169,7 @@ func (r *reconciler) row(ck *clocks, ms [3]reqMember) ReconciledRequest {
 	q.ClientTTFTNs = r.slab.diff(q.ClientFirstTokenNs, q.ClientStartNs)
 	q.ServerTTFTNs = r.slab.diff(q.ServerFirstTokenNs, q.ServerStartNs)
 	if ms[2].k >= 0 {
-		fillBreakdown(&q, event{r.cols, int(ms[2].obs().event)}, &r.slab)
+		fillBreakdown(&q, event{r.cols, int(ms[2].s.obs[ms[2].k].event)}, &r.slab)
 	}
 	return q
 }
