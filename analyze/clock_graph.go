@@ -22,13 +22,27 @@ type clocks struct {
 }
 
 // estimateClocks estimates the offset of every host pair from the joined
-// requests (only the trace- and id-joined ones unless withTime), then chains
-// them to a reference host per connected component (SPEC §4, §7).
+// requests (all but the time-joined ones unless withTime), then chains them
+// to a reference host per connected component (SPEC §4, §7). The trace and
+// id joins do not change between rounds: their bounds are gathered once,
+// by the first round (withTime false), and kept in r.idBounds, which later
+// rounds reuse and add the other joins' bounds to.
 func (r *reconciler) estimateClocks(withTime bool) *clocks {
-	bounds := r.gatherBounds(withTime)
-	pairs := make([]hostPair, 0, len(bounds))
-	for hp := range bounds {
+	if !withTime {
+		r.idBounds = map[hostPair]*offsetBounds{}
+		for hp, parts := range r.gatherBounds(func(m uint8) bool { return m == joinCodeTrace || m == joinCodeID }) {
+			r.idBounds[hp] = mergeBounds(nil, parts)
+		}
+	}
+	extra := r.gatherBounds(func(m uint8) bool { return m == joinCodeChain || withTime && m == joinCodeTime })
+	pairs := make([]hostPair, 0, len(r.idBounds)+len(extra))
+	for hp := range r.idBounds {
 		pairs = append(pairs, hp)
+	}
+	for hp := range extra {
+		if r.idBounds[hp] == nil {
+			pairs = append(pairs, hp)
+		}
 	}
 	slices.SortFunc(pairs, func(x, y hostPair) int {
 		return cmp.Or(cmp.Compare(r.hosts[x.a], r.hosts[y.a]), cmp.Compare(r.hosts[x.b], r.hosts[y.b]))
@@ -36,7 +50,7 @@ func (r *reconciler) estimateClocks(withTime bool) *clocks {
 	ests, oks := make([]offsetEstimate, len(pairs)), make([]bool, len(pairs))
 	r.par.forParts(len(pairs), 1, func(_, from, to int) {
 		for k := from; k < to; k++ {
-			ests[k], oks[k] = mergeBounds(bounds[pairs[k]]).estimate()
+			ests[k], oks[k] = mergeBounds(r.idBounds[pairs[k]], extra[pairs[k]]).estimate()
 		}
 	})
 	ck := &clocks{hosts: r.hosts, edges: map[hostPair]offsetEstimate{}}
@@ -50,21 +64,29 @@ func (r *reconciler) estimateClocks(withTime bool) *clocks {
 	return ck
 }
 
+// Codes of joinPair.method (indices into joinMethods).
+const (
+	joinCodeTrace = 1 + iota
+	joinCodeID
+	joinCodeTime
+	joinCodeChain
+)
+
 // boundsPart is the number of joined pairs whose bounds one part of
 // gatherBounds collects.
 const boundsPart = 1 << 16
 
-// gatherBounds collects the bounds of every joined request (only the
-// trace- and id-joined ones unless withTime) by host pair: in parts, each
-// part's bounds of a host pair in its own offsetBounds, listed in part
-// order (join pairs client⊃proxy, proxy⊃server, client⊃server, each by
-// outer observation), as one sequential pass would append them.
-func (r *reconciler) gatherBounds(withTime bool) map[hostPair][]*offsetBounds {
+// gatherBounds collects the bounds of every request joined by a method
+// whose code keep admits, by host pair: in parts, each part's bounds of a
+// host pair in its own offsetBounds, listed in part order (join pairs
+// client⊃proxy, proxy⊃server, client⊃server, each by outer observation),
+// as one sequential pass would append them.
+func (r *reconciler) gatherBounds(keep func(method uint8) bool) map[hostPair][]*offsetBounds {
 	bounds := map[hostPair][]*offsetBounds{}
 	for _, p := range []*joinPair{r.cp, r.ps, r.cs} {
 		parts := make([]map[hostPair]*offsetBounds, r.par.partCount(len(p.outerTo), boundsPart))
 		r.par.forParts(len(p.outerTo), boundsPart, func(k, from, to int) {
-			parts[k] = r.pairBounds(p, withTime, from, to)
+			parts[k] = r.pairBounds(p, keep, from, to)
 		})
 		for _, part := range parts {
 			for hp, b := range part {
@@ -76,18 +98,15 @@ func (r *reconciler) gatherBounds(withTime bool) map[hostPair][]*offsetBounds {
 }
 
 // pairBounds returns the bounds of the joins of p's outer observations
-// from, from+1, …, to−1, by host pair.
-func (r *reconciler) pairBounds(p *joinPair, withTime bool, from, to int) map[hostPair]*offsetBounds {
+// from, from+1, …, to−1 whose method keep admits, by host pair.
+func (r *reconciler) pairBounds(p *joinPair, keep func(method uint8) bool, from, to int) map[hostPair]*offsetBounds {
 	bounds := map[hostPair]*offsetBounds{}
 	for o := from; o < to; o++ {
 		i := p.outerTo[o]
-		if i < 0 || (p.methodOf(o) == JoinTime && !withTime) {
+		if i < 0 || !keep(p.method[o]) || p.outer.obs[o].host == p.inner.obs[i].host {
 			continue
 		}
 		ov, iv := p.outer.at(int32(o)), p.inner.at(i)
-		if ov.host == iv.host {
-			continue
-		}
 		hp, flip := hostPair{ov.host, iv.host}, false
 		if hp.a > hp.b {
 			hp, flip = hostPair{iv.host, ov.host}, true
@@ -102,12 +121,20 @@ func (r *reconciler) pairBounds(p *joinPair, withTime bool, from, to int) map[ho
 	return bounds
 }
 
-// mergeBounds returns one host pair's bounds, gathered in parts, as one
-// offsetBounds: each list the parts' lists in order. It releases the
-// parts' lists as it goes.
-func mergeBounds(parts []*offsetBounds) *offsetBounds {
-	if len(parts) == 1 {
+// mergeBounds returns one host pair's bounds as one offsetBounds: those of
+// base (nil: none), kept as they are, then those of the parts, in order,
+// whose lists it releases as it goes. The estimates use order statistics
+// only, so the order the bounds are listed in does not change them.
+func mergeBounds(base *offsetBounds, parts []*offsetBounds) *offsetBounds {
+	switch {
+	case base == nil && len(parts) == 1:
 		return parts[0]
+	case len(parts) == 0:
+		return base
+	}
+	all := parts
+	if base != nil {
+		all = append([]*offsetBounds{base}, parts...)
 	}
 	m := &offsetBounds{}
 	lists := func(b *offsetBounds) [6]*[]int64 {
@@ -116,16 +143,18 @@ func mergeBounds(parts []*offsetBounds) *offsetBounds {
 	into := lists(m)
 	for f := range into {
 		n := 0
-		for _, b := range parts {
+		for _, b := range all {
 			n += len(*lists(b)[f])
 		}
 		*into[f] = make([]int64, 0, n)
-		for _, b := range parts {
+		for _, b := range all {
 			*into[f] = append(*into[f], *lists(b)[f]...)
+		}
+		for _, b := range parts {
 			*lists(b)[f] = nil
 		}
 	}
-	for _, b := range parts {
+	for _, b := range all {
 		m.dir |= b.dir
 		m.widen = max(m.widen, b.widen)
 	}

@@ -69,3 +69,13 @@ func TestForParts(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinCodes checks that the method codes the clock bounds filter on
+// name the methods joinMethods lists at those codes.
+func TestJoinCodes(t *testing.T) {
+	for code, name := range map[int]string{joinCodeTrace: JoinTrace, joinCodeID: JoinID, joinCodeTime: JoinTime, joinCodeChain: JoinChain} {
+		if joinMethods[code] != name {
+			t.Errorf("code %d is %q in joinMethods, want %q", code, joinMethods[code], name)
+		}
+	}
+}

@@ -149,6 +149,7 @@ func reconcileColumns(c *dataset.Columns, par parallelism, keep bool, idsJoined 
 		r.joinChains(ck)
 		ck = r.estimateClocks(true)
 	}
+	r.idBounds = nil
 	r.releaseShadowedServers()
 	out := &Reconciliation{Matching: r.matching(), ClockOffsets: ck.report()}
 	var sum requestSummary
