@@ -27,9 +27,10 @@ func idKey(id string) (dataset.ColumnsID, bool) {
 }
 
 // packHexID packs a UUID (8-4-4-4-12 hex digits) or 32 hex digits, in any
-// case, into the ColumnsID of their lowercase digits. It reads the digits
-// through a table, sixteen to a word: every id of a production week passes
-// here while the dataset is read.
+// case, into the ColumnsID of their lowercase digits: it gathers the digits
+// into a buffer, folds A–F to lowercase and packs them as
+// dataset.PackHex32 does. Every id of a production week passes here while
+// the dataset is read.
 func packHexID(s string) (dataset.ColumnsID, bool) {
 	var digits [32]byte
 	switch {
@@ -44,34 +45,13 @@ func packHexID(s string) (dataset.ColumnsID, bool) {
 	default:
 		return dataset.ColumnsID{}, false
 	}
-	var v dataset.ColumnsID
-	var bad uint8
-	for half := range 2 {
-		var x uint64
-		for _, c := range digits[half*16 : half*16+16] {
-			d := anyCaseHex[c]
-			bad |= d
-			x = x<<4 | uint64(d&15)
+	for i, c := range digits {
+		if c-'A' < 6 {
+			digits[i] = c + 'a' - 'A'
 		}
-		v[half] = x
 	}
-	return v, bad&0x80 == 0
+	return dataset.PackHex32(digits[:])
 }
-
-// anyCaseHex maps a hex digit of either case to its value and any other
-// byte to 0x80.
-var anyCaseHex = func() (t [256]uint8) {
-	for i := range t {
-		t[i] = 0x80
-	}
-	for c := 0; c < 10; c++ {
-		t['0'+c] = uint8(c)
-	}
-	for c := 0; c < 6; c++ {
-		t['a'+c], t['A'+c] = uint8(10+c), uint8(10+c)
-	}
-	return t
-}()
 
 // normalizeID returns the join key of a request or response id, or "" for
 // none. vLLM builds response ids as "chatcmpl-<request id>" and
