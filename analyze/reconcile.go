@@ -149,7 +149,6 @@ func reconcileColumns(c *dataset.Columns, par parallelism, keep bool, idsJoined 
 		r.joinChains(ck)
 		ck = r.estimateClocks(true)
 	}
-	r.idBounds = nil
 	r.releaseShadowedServers()
 	out := &Reconciliation{Matching: r.matching(), ClockOffsets: ck.report()}
 	var sum requestSummary

@@ -153,9 +153,6 @@ type reconciler struct {
 	cs      *joinPair     // client ⊃ server, for requests no proxy joins
 	slab    int64Slab     // backs the nullable fields of the ReconciledRequests
 	par     parallelism   // how its loops split
-	// idBounds are the clock bounds of the trace and id joins by host
-	// pair, kept from the first clock estimate to the last.
-	idBounds map[hostPair]*offsetBounds
 }
 
 func newReconciler(c *dataset.Columns) *reconciler {
