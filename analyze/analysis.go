@@ -10,9 +10,6 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// SchemaVersion is the analysis.json schema_version.
-const SchemaVersion = 1
-
 // Options are the user's analysis settings.
 type Options struct {
 	// By lists the breakdowns; each is one key or several crossed keys
