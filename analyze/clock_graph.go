@@ -25,9 +25,9 @@ type clocks struct {
 // requests (all but the time-joined ones unless withTime), then chains them
 // to a reference host per connected component (SPEC §4, §7). Each round
 // gathers every join's bounds again: keeping the trace and id joins' from
-// the first round for the later two saved 5% of the CPU of a million-
-// request week but held 48 bytes per request through the time joins, where
-// the peak of memory is from two million requests.
+// the first round for the later two saved 5% of the CPU on a week of a
+// million requests, but held 48 bytes per request through the time joins,
+// where the memory peaks from two million requests on.
 func (r *reconciler) estimateClocks(withTime bool) *clocks {
 	bounds := r.gatherBounds(func(m uint8) bool { return m != joinCodeTime || withTime })
 	pairs := make([]hostPair, 0, len(bounds))

@@ -133,10 +133,9 @@ func Reconcile(events []schema.Event) *Reconciliation {
 
 // reconcileColumns is Reconcile over the events of c, read with
 // ColumnsOptions, its loops split as par says; keep keeps Requests (else
-// nil). It calls idsJoined once
-// the id joins are done and their index and c's id columns released, and
-// each (when not nil) with every joined request, which it must copy what it
-// keeps of.
+// nil). It calls idsJoined once the id joins are done and their index and
+// c's id columns released, and each (when not nil) with every joined
+// request, which it must copy what it keeps of.
 func reconcileColumns(c *dataset.Columns, par parallelism, keep bool, idsJoined func(), each func(q *ReconciledRequest)) *Reconciliation {
 	r := newReconciler(c)
 	r.par = par
