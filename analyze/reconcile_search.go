@@ -35,7 +35,8 @@ func (r *reconciler) searchOffsets(ck *clocks) []string {
 		if !unrelatedHosts(p, ck) {
 			continue // the usual case: every host pair is related, nothing to gather
 		}
-		outs, ins := searchObs(p.outer), searchObs(p.inner)
+		var outs, ins map[int32][]searchOb
+		runTasks([]func(){func() { outs = searchObs(p.outer) }, func() { ins = searchObs(p.inner) }}, r.par.workers)
 		sorted := map[int32]bool{}
 		for _, ho := range sortedHosts(r.hosts, outs) {
 			for _, hi := range sortedHosts(r.hosts, ins) {
