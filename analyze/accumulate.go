@@ -85,7 +85,8 @@ func (acc *sourceAcc) metrics(src string, defs []metricDef) []Metric {
 	for _, ga := range acc.sorted() {
 		done := map[string]stats{}
 		unit := acc.unitGaps(ga)
-		for _, d := range defs {
+		counts := acc.countSamples(ga, defs, unit)
+		for k, d := range defs {
 			key := samplesKey(d.name, unit)
 			if s, ok := done[key]; ok {
 				out = append(out, newMetric(src, d, ga.key.labels(), s))
@@ -97,10 +98,10 @@ func (acc *sourceAcc) metrics(src string, defs []metricDef) []Metric {
 				}
 				continue
 			}
-			buf = acc.samples(ga, d, buf[:0])
-			if len(buf) == 0 {
+			if counts[k] == 0 {
 				continue
 			}
+			buf = acc.samples(ga, d, counts[k], buf[:0])
 			sorter.sort(buf)
 			s := summarizeSorted(buf)
 			done[key] = s
@@ -142,12 +143,12 @@ func (acc *sourceAcc) unitGaps(ga *groupAcc) bool {
 	return true
 }
 
-// samples appends the samples of metric d over group ga's requests to dst,
-// growing dst once, to the exact size, when it is too small (pooled metrics
-// such as itl are counted first: append's doubling left a trail of
-// discarded arrays as large as the samples themselves).
-func (acc *sourceAcc) samples(ga *groupAcc, d metricDef, dst []float64) []float64 {
-	if n := acc.countSamples(ga, d); cap(dst)-len(dst) < n {
+// samples appends the n samples of metric d over group ga's requests to
+// dst, growing dst once, to the exact size, when it is too small (append's
+// doubling left a trail of discarded arrays as large as the samples
+// themselves).
+func (acc *sourceAcc) samples(ga *groupAcc, d metricDef, n int, dst []float64) []float64 {
+	if cap(dst)-len(dst) < n {
 		dst = slices.Grow(dst, n)
 	}
 	var r request // one for the loop: its address escapes into d.samples
@@ -161,21 +162,31 @@ func (acc *sourceAcc) samples(ga *groupAcc, d metricDef, dst []float64) []float6
 // event returns successful request i of the source.
 func (acc *sourceAcc) event(i int32) event { return event{acc.cols, int(acc.reqs[i])} }
 
-// countSamples returns how many samples metric d has over ga's requests: at
-// most one per request for a scalar metric, else counted.
-func (acc *sourceAcc) countSamples(ga *groupAcc, d metricDef) int {
-	if d.scalar {
-		return len(ga.reqs)
+// countSamples returns how many samples each metric of defs has over ga's
+// requests, resolving each request once: the metrics without samples (a
+// gateway logs no queue time) then cost no further pass. A weighted compat
+// metric, or one whose samples equal an earlier metric's (samplesKey), is
+// not counted (0): metrics does not draw its samples.
+func (acc *sourceAcc) countSamples(ga *groupAcc, defs []metricDef, unit bool) []int {
+	counts := make([]int, len(defs))
+	var counted []int
+	keys := map[string]bool{}
+	for k, d := range defs {
+		if key := samplesKey(d.name, unit); weightedCompat[d.name] == nil && !keys[key] {
+			keys[key] = true
+			counted = append(counted, k)
+		}
 	}
-	n := 0
 	var one []float64
 	var r request
 	for _, i := range ga.reqs {
 		r = newRequest(acc.event(i))
-		one = d.samples(&r, one[:0])
-		n += len(one)
+		for _, k := range counted {
+			one = defs[k].samples(&r, one[:0])
+			counts[k] += len(one)
+		}
 	}
-	return n
+	return counts
 }
 
 // newMetric fills a Metric from its definition and statistics.

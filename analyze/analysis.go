@@ -10,9 +10,6 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// SchemaVersion is the analysis.json schema_version.
-const SchemaVersion = 1
-
 // Options are the user's analysis settings.
 type Options struct {
 	// By lists the breakdowns; each is one key or several crossed keys
@@ -31,8 +28,12 @@ type Options struct {
 	// Analysis.Requests (for analyze --requests-out).
 	KeepRequests bool
 	// Workers is how many of analysis's tasks run at once; 0 is
-	// runtime.GOMAXPROCS. Fewer take less memory at once.
+	// runtime.GOMAXPROCS. Fewer take less memory at once. The output is
+	// the same whatever their number.
 	Workers int
+	// partSize, when set, is the size of every part reconciliation's
+	// parallel loops split into (tests: it must not change the output).
+	partSize int
 }
 
 // Analysis is the whole analysis.json document.

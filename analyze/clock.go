@@ -104,16 +104,13 @@ func (b *offsetBounds) estimate() (offsetEstimate, bool) {
 	if len(b.lower) == 0 || len(b.upper) == 0 {
 		return offsetEstimate{}, false
 	}
-	sortInts(b.lower)
-	sortInts(b.upper)
-	low := float64(b.lower[len(b.lower)-1-trimCount(len(b.lower))])
-	high := float64(b.upper[trimCount(len(b.upper))])
+	low := float64(selectInts(b.lower, len(b.lower)-1-trimCount(len(b.lower)))[0])
+	high := float64(selectInts(b.upper, trimCount(len(b.upper)))[0])
 	e := offsetEstimate{low: low, high: high, consistent: low <= high,
 		requests: int64(max(len(b.lower), len(b.upper)))}
 	if len(b.trips) > 0 {
-		sortInts(b.trips)
-		at := func(q float64) int64 { return b.trips[int(q*float64(len(b.trips)-1))] }
-		e.tripLow, e.tripIQR = at(0.01), at(0.75)-at(0.25)
+		q := quantiles(b.trips, 0.01, 0.25, 0.75)
+		e.tripLow, e.tripIQR = q[0], q[2]-q[1]
 	}
 	b.fences(&e)
 	if e.consistent {
@@ -135,21 +132,28 @@ func (b *offsetBounds) fences(e *offsetEstimate) {
 	if len(b.starts) < minFenceRequests || b.dir == 3 {
 		return
 	}
-	sortInts(b.starts)
-	sortInts(b.ends)
-	q := func(xs []int64, f float64) int64 { return xs[int(f*float64(len(xs)-1))] }
+	s, d := quantiles(b.starts, 0.25, 0.75), quantiles(b.ends, 0.25, 0.75)
 	e.fenced, e.flipped = true, b.dir == 2
-	e.startFence = q(b.starts, 0.75) + fenceIQRs*(q(b.starts, 0.75)-q(b.starts, 0.25))
-	e.endFence = q(b.ends, 0.25) - fenceIQRs*(q(b.ends, 0.75)-q(b.ends, 0.25))
+	e.startFence = s[1] + fenceIQRs*(s[1]-s[0])
+	e.endFence = d[0] - fenceIQRs*(d[1]-d[0])
 }
 
-// lowerMedian returns the lower median of xs, sorting it; 0 for none.
+// quantiles returns the values of xs (not empty) at the sorted positions
+// ⌊q·(n−1)⌋ of the ascending fractions qs, reordering xs.
+func quantiles(xs []int64, qs ...float64) []int64 {
+	ks := make([]int, len(qs))
+	for j, q := range qs {
+		ks[j] = int(q * float64(len(xs)-1))
+	}
+	return selectInts(xs, ks...)
+}
+
+// lowerMedian returns the lower median of xs, reordering it; 0 for none.
 func lowerMedian(xs []int64) int64 {
 	if len(xs) == 0 {
 		return 0
 	}
-	sortInts(xs)
-	return xs[(len(xs)-1)/2]
+	return selectInts(xs, (len(xs)-1)/2)[0]
 }
 
 // hostClock is one host's clock relative to the reference of its connected

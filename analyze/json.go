@@ -5,6 +5,10 @@ import (
 	"fmt"
 )
 
+// SchemaVersion is the analysis.json schema_version, the one version Decode
+// reads.
+const SchemaVersion = 1
+
 // Encode returns a as analysis.json: indented JSON ending in a newline, its
 // keys in Analysis's field order, so the same analysis gives the same bytes.
 func Encode(a *Analysis) ([]byte, error) {

@@ -142,16 +142,18 @@ func ReconcileInputs(events []schema.Event, inputs []schema.InputStats) *Reconci
 	if err != nil { // only beyond 255 distinct sources, clocks, formats or error classes
 		return &Reconciliation{Notes: []string{"events not reconciled: " + err.Error()}}
 	}
-	return reconcileColumns(c, inputs, true, func() {}, nil)
+	return reconcileColumns(c, inputs, parallelism{}, true, func() {}, nil)
 }
 
 // reconcileColumns is Reconcile over the events of c, read with
-// ColumnsOptions; keep keeps Requests (else nil). It calls idsJoined once
-// the id joins are done and their index and c's id columns released, and
-// each (when not nil) with every joined request, which it must copy what it
+// ColumnsOptions, their inputs' facts from inputs, its loops split as par
+// says; keep keeps Requests (else nil). It calls idsJoined once the id
+// joins are done and their index and c's id columns released, and each
+// (when not nil) with every joined request, which it must copy what it
 // keeps of.
-func reconcileColumns(c *dataset.Columns, inputs []schema.InputStats, keep bool, idsJoined func(), each func(q *ReconciledRequest)) *Reconciliation {
+func reconcileColumns(c *dataset.Columns, inputs []schema.InputStats, par parallelism, keep bool, idsJoined func(), each func(q *ReconciledRequest)) *Reconciliation {
 	r := newReconciler(c, inputs)
+	r.par = par
 	r.joinAllIDs()
 	idsJoined()
 	ck := r.estimateClocks(false)
@@ -180,9 +182,11 @@ func reconcileColumns(c *dataset.Columns, inputs []schema.InputStats, keep bool,
 
 // joinAllIDs runs the trace and id joins of the three source pairs.
 func (r *reconciler) joinAllIDs() {
+	var tasks []func()
 	for _, s := range r.sources {
-		s.index()
+		tasks = append(tasks, s.index)
 	}
+	runTasks(tasks, r.par.workers)
 	r.joinIDs(r.cp)
 	r.joinIDs(r.ps)
 	r.joinIDs(r.cs)

@@ -5,6 +5,20 @@ import (
 	"slices"
 )
 
+// timeEdgePart is how many outer candidates one part of timeEdgesInParts
+// takes.
+const timeEdgePart = 1 << 12
+
+// timeEdgesInParts is timeEdges over parts of outs in parallel, their edges
+// listed in part order: the same edges in the same order.
+func (r *reconciler) timeEdgesInParts(p *joinPair, ck *clocks, outs, ins []timeCand) []timeEdge {
+	parts := make([][]timeEdge, r.par.partCount(len(outs), timeEdgePart))
+	r.par.forParts(len(outs), timeEdgePart, func(k, from, to int) {
+		parts[k] = r.timeEdges(p, ck, outs[from:to], ins)
+	})
+	return slices.Concat(parts...)
+}
+
 // assign makes the one-to-one time joins from the candidate edges, smallest
 // slack first. An edge whose outer has another free inner candidate, or
 // whose inner has another free outer candidate, within the edge's margin

@@ -27,32 +27,30 @@ func idKey(id string) (dataset.ColumnsID, bool) {
 }
 
 // packHexID packs a UUID (8-4-4-4-12 hex digits) or 32 hex digits, in any
-// case, into the ColumnsID of their lowercase digits.
+// case, into the ColumnsID of their lowercase digits: it gathers the digits
+// into a buffer, folds A–F to lowercase and packs them as
+// dataset.PackHex32 does. Every id of a production week passes here while
+// the dataset is read.
 func packHexID(s string) (dataset.ColumnsID, bool) {
-	if len(s) == 36 && (s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-') || len(s) != 36 && len(s) != 32 {
+	var digits [32]byte
+	switch {
+	case len(s) == 32:
+		copy(digits[:], s)
+	case len(s) == 36 && s[8] == '-' && s[13] == '-' && s[18] == '-' && s[23] == '-':
+		copy(digits[:], s[:8])
+		copy(digits[8:], s[9:13])
+		copy(digits[12:], s[14:18])
+		copy(digits[16:], s[19:23])
+		copy(digits[20:], s[24:])
+	default:
 		return dataset.ColumnsID{}, false
 	}
-	var v dataset.ColumnsID
-	n := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		var d byte
-		switch {
-		case c >= '0' && c <= '9':
-			d = c - '0'
-		case c >= 'a' && c <= 'f':
-			d = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			d = c - 'A' + 10
-		case c == '-' && len(s) == 36:
-			continue
-		default:
-			return dataset.ColumnsID{}, false
+	for i, c := range digits {
+		if c-'A' < 6 {
+			digits[i] = c + 'a' - 'A'
 		}
-		v[n/16] = v[n/16]<<4 | uint64(d)
-		n++
 	}
-	return v, n == 32
+	return dataset.PackHex32(digits[:])
 }
 
 // normalizeID returns the join key of a request or response id, or "" for

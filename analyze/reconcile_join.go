@@ -156,6 +156,7 @@ type reconciler struct {
 	slab    int64Slab     // backs the nullable fields of the ReconciledRequests
 	perRun  []uint8       // by input file code: the fields its format sets per run (inputPerRun)
 	splits  splitTable    // the breakdown's network parts' slacks per triple of hosts
+	par     parallelism   // how its loops split
 }
 
 func newReconciler(c *dataset.Columns, inputs []schema.InputStats) *reconciler {
@@ -231,20 +232,61 @@ func loggedInstant(t instant, bit, has uint8) (int64, uint8) {
 	return t.ns, has | bit
 }
 
+// idJoinBlock is how many outer observations joinIDs looks up at once
+// (in parts of idJoinPart) before joining them in order.
+const (
+	idJoinBlock = 1 << 16
+	idJoinPart  = 1 << 12
+)
+
+// idCands are the inner observations an outer one shares its trace id and
+// one of its normalized ids with (−1: none or several; id is looked up only
+// without a trace).
+type idCands struct{ trace, id int32 }
+
 // joinIDs joins the free observations of p by trace id, then by any shared
 // normalized id. A key carried by several observations of one source is
 // ambiguous and never used; an outer whose keys point to different inner
-// observations is not joined.
+// observations is not joined. The lookups, which only read the id tables,
+// run in parallel a block at a time; the joins are then made in outer
+// order, as whether an inner is still free depends on the earlier ones.
 func (r *reconciler) joinIDs(p *joinPair) {
-	for o := range p.outerTo {
-		if i, ok := r.traceMatch(p, int(p.outer.obs[o].event)); ok && p.free(int32(o), i) {
-			p.join(int32(o), i, JoinTrace)
-			continue
-		}
-		if i, ok := idMatch(p, int32(o)); ok && p.free(int32(o), i) {
-			p.join(int32(o), i, JoinID)
+	cands := make([]idCands, min(idJoinBlock, len(p.outerTo)))
+	for from := 0; from < len(p.outerTo); from += idJoinBlock {
+		n := min(idJoinBlock, len(p.outerTo)-from)
+		r.par.forParts(n, idJoinPart, func(_, a, b int) {
+			for k := a; k < b; k++ {
+				cands[k] = r.idCandsOf(p, int32(from+k))
+			}
+		})
+		for k, c := range cands[:n] {
+			o := int32(from + k)
+			if c.trace >= 0 && p.free(o, c.trace) {
+				p.join(o, c.trace, JoinTrace)
+				continue
+			}
+			if c.trace >= 0 { // its trace's inner is taken (rare): its ids were not looked up
+				if i, ok := idMatch(p, o); ok {
+					c.id = i
+				}
+			}
+			if c.id >= 0 && p.free(o, c.id) {
+				p.join(o, c.id, JoinID)
+			}
 		}
 	}
+}
+
+// idCandsOf looks up the inner observations outer observation o shares
+// its trace id and its ids with.
+func (r *reconciler) idCandsOf(p *joinPair, o int32) idCands {
+	c := idCands{-1, -1}
+	if i, ok := r.traceMatch(p, int(p.outer.obs[o].event)); ok {
+		c.trace = i
+	} else if i, ok := idMatch(p, o); ok {
+		c.id = i
+	}
+	return c
 }
 
 func (r *reconciler) traceMatch(p *joinPair, row int) (int32, bool) {

@@ -133,7 +133,7 @@ func (r *reconciler) row(ck *clocks, ms [3]reqMember) ReconciledRequest {
 	ref := int32(-1)
 	for _, m := range ms {
 		if m.k >= 0 && ref < 0 {
-			ref = ck.host[m.obs().host].ref
+			ref = ck.host[m.s.obs[m.k].host].ref
 		}
 	}
 	q.Reference = ck.hosts[ref]

@@ -35,14 +35,17 @@ func (r *reconciler) searchOffsets(ck *clocks) []string {
 		if !unrelatedHosts(p, ck) {
 			continue // the usual case: every host pair is related, nothing to gather
 		}
-		outs, ins := searchObs(p.outer), searchObs(p.inner)
-		for _, o := range outs {
-			slices.SortFunc(o, func(a, b searchOb) int { return cmp.Or(cmp.Compare(a.dur(), b.dur()), cmp.Compare(a.event, b.event)) })
-		}
+		var outs, ins map[int32][]searchOb
+		runTasks([]func(){func() { outs = searchObs(p.outer) }, func() { ins = searchObs(p.inner) }}, r.par.workers)
+		sorted := map[int32]bool{}
 		for _, ho := range sortedHosts(r.hosts, outs) {
 			for _, hi := range sortedHosts(r.hosts, ins) {
 				if ck.host[ho].ref == ck.host[hi].ref {
 					continue
+				}
+				if !sorted[ho] { // only the hosts searched: usually one of them
+					sortByDuration(outs[ho])
+					sorted[ho] = true
 				}
 				e, why := searchOffset(outs[ho], ins[hi])
 				if why != "" {
@@ -93,6 +96,12 @@ func searchObs(s *obsSource) map[int32][]searchOb {
 		}
 	}
 	return out
+}
+
+// sortByDuration sorts obs by duration, then event, as searchOffset needs
+// its outer observations.
+func sortByDuration(obs []searchOb) {
+	slices.SortFunc(obs, func(a, b searchOb) int { return cmp.Or(cmp.Compare(a.dur(), b.dur()), cmp.Compare(a.event, b.event)) })
 }
 
 // searchOb is what the offset search needs of an observation: 32 bytes

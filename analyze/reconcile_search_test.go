@@ -125,3 +125,19 @@ func TestIDKey(t *testing.T) {
 		}
 	}
 }
+
+// FuzzIDKey checks idKey's packed route against ColumnsIDOf(normalizeID) on
+// any string: a UUID or hex id in any case, with or without a vLLM prefix,
+// must pack to the key of its normalized form, anything else hash to it.
+func FuzzIDKey(f *testing.F) {
+	for _, id := range []string{"3F2A9C4E-1B2D-4E5F-8A9B-0C1D2E3F4A5B", "chatcmpl-3f2a9c4e1b2d4e5f8a9b0c1d2e3f4a5b",
+		"3f2a9c4e-1b2d-4e5f-8a9b-0c1d2e3f4a5-", "3f2a9c4e-1b2d-4e5f-8a9b-0c1d2e3f4a5g", "-", ""} {
+		f.Add(id)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		want := normalizeID(id)
+		if got, ok := idKey(id); ok != (want != "") || got != dataset.ColumnsIDOf(want) {
+			t.Errorf("idKey(%q) = %x, %v; normalizeID gives %q", id, got, ok, want)
+		}
+	})
+}

@@ -69,7 +69,7 @@ func (r *reconciler) joinTime(p *joinPair, ck *clocks) {
 		return
 	}
 	slices.SortFunc(ins, func(x, y timeCand) int { return cmp.Or(cmp.Compare(x.start, y.start), cmp.Compare(x.obs, y.obs)) })
-	edges := r.timeEdges(p, ck, outs, ins)
+	edges := r.timeEdgesInParts(p, ck, outs, ins)
 	p.assign(edges)
 }
 

@@ -2,12 +2,9 @@ package analyze
 
 import (
 	"maps"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/ttftrace/ttftrace/dataset"
@@ -68,7 +65,7 @@ func RunColumns(c *dataset.Columns, inputs []schema.InputStats, opts Options) *A
 	slow, refs := newSlowest(c, bySource[schema.SourceClient], slowestCount), referenceCounts{}
 	idsJoined := make(chan struct{})
 	tasks := []func(){func() {
-		rec = reconcileColumns(c, inputs, opts.KeepRequests, func() { close(idsJoined) }, func(q *ReconciledRequest) {
+		rec = reconcileColumns(c, inputs, parallelism{opts.Workers, opts.partSize}, opts.KeepRequests, func() { close(idsJoined) }, func(q *ReconciledRequest) {
 			slow.add(c, q)
 			refs.add(q)
 		})
@@ -99,27 +96,6 @@ func RunColumns(c *dataset.Columns, inputs []schema.InputStats, opts Options) *A
 	a.Notes = append(a.Notes, optionNotes(opts, defs)...)
 	a.Notes = append(a.Notes, rec.Notes...)
 	return a
-}
-
-// runTasks runs tasks on up to workers goroutines (0: GOMAXPROCS), taking
-// them in order, and waits for all. It is the one place analysis runs
-// concurrently: every task writes only its own results. Running at most a
-// few at once bounds the memory their working data take together: the
-// largest tasks (reconciliation first) start first.
-func runTasks(tasks []func(), workers int) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers, len(tasks)) {
-		wg.Go(func() {
-			for i := next.Add(1) - 1; i < int64(len(tasks)); i = next.Add(1) - 1 {
-				tasks[i]()
-			}
-		})
-	}
-	wg.Wait()
 }
 
 // sourceFigures are the figures of one source, computed by independent

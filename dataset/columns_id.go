@@ -18,14 +18,15 @@ func ColumnsIDOf(id string) ColumnsID {
 	if id == "" {
 		return ColumnsID{}
 	}
-	if v, ok := packHex32(id); ok {
+	if v, ok := PackHex32(id); ok {
 		return v
 	}
 	return ColumnsID{hashString(id, 0x9e3779b97f4a7c15), hashString(id, 0xc2b2ae3d27d4eb4f) | 1}
 }
 
-// packHex32 packs 32 lowercase hex digits into 128 bits.
-func packHex32(s string) (ColumnsID, bool) {
+// PackHex32 packs 32 lowercase hex digits into 128 bits (the ColumnsID of
+// that id), and returns false for anything else.
+func PackHex32[T ~string | ~[]byte](s T) (ColumnsID, bool) {
 	if len(s) != 32 {
 		return ColumnsID{}, false
 	}
