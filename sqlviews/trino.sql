@@ -19,6 +19,7 @@ SELECT
       THEN reduce(chunk_tokens, BIGINT '0', (s, k) -> s + greatest(k, 0), s -> s)
     ELSE CAST(cardinality(chunk_offsets_ns) AS BIGINT)
   END AS tokens,
+  CAST(cardinality(chunk_offsets_ns) AS BIGINT) AS chunks,
   {{template "window" .}}
 FROM grouped_events;
 
@@ -101,5 +102,51 @@ GROUP BY source, window_ns, metric;
 {{- end}}
 
 {{template "series" .}}
+
+-- token_windows: one row per chunk of a wall-clock request with a start:
+-- the window its tokens arrived in (start + chunk offset) and how many:
+-- the chunk's chunk_tokens when every chunk has one, else output_tokens
+-- spread evenly over the chunks, else 1; a request without chunks brings
+-- all its tokens at its end.
+CREATE OR REPLACE VIEW token_windows AS
+SELECT source, at_ns - (((at_ns) % {{.WindowNs}}) + {{.WindowNs}}) % {{.WindowNs}} AS window_ns, tokens
+FROM (
+  SELECT e.source, e.start_ns + c.offset_ns AS at_ns,
+    CASE
+      WHEN cardinality(e.chunk_tokens) = cardinality(e.chunk_offsets_ns)
+        THEN CAST(greatest(element_at(e.chunk_tokens, c.chunk), 0) AS DOUBLE)
+      WHEN e.output_tokens IS NOT NULL
+        THEN CAST(greatest(e.output_tokens, 0) AS DOUBLE) / CAST(cardinality(e.chunk_offsets_ns) AS DOUBLE)
+      ELSE 1.0E0
+    END AS tokens
+  FROM ttft_events e
+  CROSS JOIN UNNEST(e.chunk_offsets_ns) WITH ORDINALITY AS c (offset_ns, chunk)
+  WHERE clock = 'wall' AND start_ns IS NOT NULL
+  UNION ALL
+  SELECT source, end_ns, CAST(tokens AS DOUBLE)
+  FROM request_instants
+  WHERE group_key = '' AND window_ns IS NOT NULL AND chunks = 0 AND end_ns IS NOT NULL
+) a;
+
+-- busy_windows: one row per wall-clock request and window it is in flight
+-- in, from its start to its end (else its last token): busy_ns, the time
+-- it overlaps the window; instant: it starts and ends at once.
+CREATE OR REPLACE VIEW busy_windows AS
+WITH spans AS (
+  SELECT source, start_ns, coalesce(end_ns, last_ns) AS stop_ns, window_ns
+  FROM request_instants
+  WHERE group_key = '' AND window_ns IS NOT NULL AND coalesce(end_ns, last_ns) >= start_ns
+)
+SELECT s.source, s.window_ns + b.lo * {{.WindowNs}} AS window_ns,
+  least(s.stop_ns, s.window_ns + b.lo * {{.WindowNs}} + {{.WindowNs}}) - greatest(s.start_ns, s.window_ns + b.lo * {{.WindowNs}}) AS busy_ns,
+  s.start_ns = s.stop_ns AS instant
+-- sequence() refuses more than 10,000 elements: the windows are numbered
+-- in blocks of 10,000 (hi) and within a block (lo).
+FROM spans s
+CROSS JOIN UNNEST(sequence(0, (s.stop_ns - (((s.stop_ns) % {{.WindowNs}}) + {{.WindowNs}}) % {{.WindowNs}} - s.window_ns) / {{.WindowNs}} / 10000)) AS a (hi)
+CROSS JOIN UNNEST(sequence(a.hi * 10000,
+  least(a.hi * 10000 + 9999, (s.stop_ns - (((s.stop_ns) % {{.WindowNs}}) + {{.WindowNs}}) % {{.WindowNs}} - s.window_ns) / {{.WindowNs}}))) AS b (lo);
+
+{{template "throughput" .}}
 
 {{template "joins" .}}
