@@ -517,3 +517,34 @@ FROM w
 CROSS JOIN grid
 WHERE w.window_ns <= grid.hi_ns - ((grid.hi_ns % {{.WindowNs}}) + {{.WindowNs}}) % {{.WindowNs}};
 {{- end}}
+
+{{define "token_windows_head" -}}
+-- token_windows: one row per chunk of a wall-clock request with a start:
+-- the window its tokens arrived in (start + chunk offset) and how many:
+-- the chunk's chunk_tokens when every chunk has one, else output_tokens
+-- spread evenly over the chunks, else 1; a request without chunks brings
+-- all its tokens at its end.
+CREATE OR REPLACE VIEW token_windows AS
+SELECT source, at_ns - (((at_ns) % {{.WindowNs}}) + {{.WindowNs}}) % {{.WindowNs}} AS window_ns, tokens
+FROM (
+{{- end}}
+
+{{define "token_windows_tail"}}
+  UNION ALL
+  SELECT source, end_ns, CAST(tokens AS DOUBLE)
+  FROM request_instants
+  WHERE group_key = '' AND window_ns IS NOT NULL AND chunks = 0 AND end_ns IS NOT NULL
+) a;
+{{- end}}
+
+{{define "busy_windows_head" -}}
+-- busy_windows: one row per wall-clock request and window it is in flight
+-- in, from its start to its end (else its last token): busy_ns, the time
+-- it overlaps the window; instant: it starts and ends at once.
+CREATE OR REPLACE VIEW busy_windows AS
+WITH spans AS (
+  SELECT source, start_ns, coalesce(end_ns, last_ns) AS stop_ns, window_ns
+  FROM request_instants
+  WHERE group_key = '' AND window_ns IS NOT NULL AND coalesce(end_ns, last_ns) >= start_ns
+)
+{{- end}}

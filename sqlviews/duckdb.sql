@@ -98,14 +98,7 @@ GROUP BY source, window_ns, metric;
 
 {{template "series" .}}
 
--- token_windows: one row per chunk of a wall-clock request with a start:
--- the window its tokens arrived in (start + chunk offset) and how many:
--- the chunk's chunk_tokens when every chunk has one, else output_tokens
--- spread evenly over the chunks, else 1; a request without chunks brings
--- all its tokens at its end.
-CREATE OR REPLACE VIEW token_windows AS
-SELECT source, at_ns - (((at_ns) % {{.WindowNs}}) + {{.WindowNs}}) % {{.WindowNs}} AS window_ns, tokens
-FROM (
+{{template "token_windows_head" .}}
   SELECT source, start_ns + chunk_offsets_ns[chunk] AS at_ns,
     CASE
       WHEN len(chunk_tokens) = len(chunk_offsets_ns)
@@ -118,22 +111,9 @@ FROM (
     SELECT *, unnest(generate_series(1, len(chunk_offsets_ns))) AS chunk
     FROM ttft_events
     WHERE clock = 'wall' AND start_ns IS NOT NULL
-  ) e
-  UNION ALL
-  SELECT source, end_ns, CAST(tokens AS DOUBLE)
-  FROM request_instants
-  WHERE group_key = '' AND window_ns IS NOT NULL AND chunks = 0 AND end_ns IS NOT NULL
-) a;
+  ) e{{template "token_windows_tail" .}}
 
--- busy_windows: one row per wall-clock request and window it is in flight
--- in, from its start to its end (else its last token): busy_ns, the time
--- it overlaps the window; instant: it starts and ends at once.
-CREATE OR REPLACE VIEW busy_windows AS
-WITH spans AS (
-  SELECT source, start_ns, coalesce(end_ns, last_ns) AS stop_ns, window_ns
-  FROM request_instants
-  WHERE group_key = '' AND window_ns IS NOT NULL AND coalesce(end_ns, last_ns) >= start_ns
-)
+{{template "busy_windows_head" .}}
 SELECT source, window_ns,
   least(stop_ns, window_ns + {{.WindowNs}}) - greatest(start_ns, window_ns) AS busy_ns,
   start_ns = stop_ns AS instant

@@ -106,14 +106,7 @@ GROUP BY source, window_ns, metric;
 
 {{template "series" .}}
 
--- token_windows: one row per chunk of a wall-clock request with a start:
--- the window its tokens arrived in (start + chunk offset) and how many:
--- the chunk's chunk_tokens when every chunk has one, else output_tokens
--- spread evenly over the chunks, else 1; a request without chunks brings
--- all its tokens at its end.
-CREATE OR REPLACE VIEW token_windows AS
-SELECT source, at_ns - (((at_ns) % {{.WindowNs}}) + {{.WindowNs}}) % {{.WindowNs}} AS window_ns, tokens
-FROM (
+{{template "token_windows_head" .}}
   SELECT source, start_ns + offset_ns AS at_ns,
     CASE
       WHEN size(chunk_tokens) = size(chunk_offsets_ns)
@@ -124,27 +117,14 @@ FROM (
     END AS tokens
   FROM ttft_events
   LATERAL VIEW posexplode(chunk_offsets_ns) c AS pos, offset_ns
-  WHERE clock = 'wall' AND start_ns IS NOT NULL
-  UNION ALL
-  SELECT source, end_ns, CAST(tokens AS DOUBLE)
-  FROM request_instants
-  WHERE group_key = '' AND window_ns IS NOT NULL AND chunks = 0 AND end_ns IS NOT NULL
-) a;
+  WHERE clock = 'wall' AND start_ns IS NOT NULL{{template "token_windows_tail" .}}
 
--- busy_windows: one row per wall-clock request and window it is in flight
--- in, from its start to its end (else its last token): busy_ns, the time
--- it overlaps the window; instant: it starts and ends at once.
-CREATE OR REPLACE VIEW busy_windows AS
-WITH spans AS (
-  SELECT source, start_ns, coalesce(end_ns, last_ns) AS stop_ns, window_ns
-  FROM request_instants
-  WHERE group_key = '' AND window_ns IS NOT NULL AND coalesce(end_ns, last_ns) >= start_ns
-)
-SELECT source, window_ns,
-  least(stop_ns, window_ns + {{.WindowNs}}) - greatest(start_ns, window_ns) AS busy_ns,
+{{template "busy_windows_head" .}}
+SELECT source, w.win AS window_ns,
+  least(stop_ns, w.win + {{.WindowNs}}) - greatest(start_ns, w.win) AS busy_ns,
   start_ns = stop_ns AS instant
 FROM spans
-LATERAL VIEW explode(sequence(window_ns, stop_ns - (((stop_ns) % {{.WindowNs}}) + {{.WindowNs}}) % {{.WindowNs}}, CAST({{.WindowNs}} AS BIGINT))) w AS window_ns;
+LATERAL VIEW explode(sequence(window_ns, stop_ns - (((stop_ns) % {{.WindowNs}}) + {{.WindowNs}}) % {{.WindowNs}}, CAST({{.WindowNs}} AS BIGINT))) w AS win;
 
 {{template "throughput" .}}
 

@@ -140,3 +140,27 @@ func TestTrinoDDL(t *testing.T) {
 		}
 	}
 }
+
+// TestSparkTables checks that the Spark script writes id_joins and
+// clock_bounds once as tables, each dropped first and defined after the
+// views it reads, and that the other dialects keep them views.
+func TestSparkTables(t *testing.T) {
+	for _, d := range Dialects {
+		var b strings.Builder
+		if err := Write(&b, Options{Dialect: d}); err != nil {
+			t.Fatal(err)
+		}
+		got := b.String()
+		for _, name := range []string{"id_joins", "clock_bounds"} {
+			table := "DROP TABLE IF EXISTS " + name + ";\nCREATE TABLE " + name + " USING parquet AS\n"
+			view := "CREATE OR REPLACE VIEW " + name + " AS\n"
+			want, not := view, table
+			if d == "spark" {
+				want, not = table, view
+			}
+			if strings.Count(got, want) != 1 || strings.Contains(got, not) {
+				t.Errorf("%s: %s is not defined once by %q", d, name, want)
+			}
+		}
+	}
+}

@@ -103,14 +103,7 @@ GROUP BY source, window_ns, metric;
 
 {{template "series" .}}
 
--- token_windows: one row per chunk of a wall-clock request with a start:
--- the window its tokens arrived in (start + chunk offset) and how many:
--- the chunk's chunk_tokens when every chunk has one, else output_tokens
--- spread evenly over the chunks, else 1; a request without chunks brings
--- all its tokens at its end.
-CREATE OR REPLACE VIEW token_windows AS
-SELECT source, at_ns - (((at_ns) % {{.WindowNs}}) + {{.WindowNs}}) % {{.WindowNs}} AS window_ns, tokens
-FROM (
+{{template "token_windows_head" .}}
   SELECT e.source, e.start_ns + c.offset_ns AS at_ns,
     CASE
       WHEN cardinality(e.chunk_tokens) = cardinality(e.chunk_offsets_ns)
@@ -121,22 +114,9 @@ FROM (
     END AS tokens
   FROM ttft_events e
   CROSS JOIN UNNEST(e.chunk_offsets_ns) WITH ORDINALITY AS c (offset_ns, chunk)
-  WHERE clock = 'wall' AND start_ns IS NOT NULL
-  UNION ALL
-  SELECT source, end_ns, CAST(tokens AS DOUBLE)
-  FROM request_instants
-  WHERE group_key = '' AND window_ns IS NOT NULL AND chunks = 0 AND end_ns IS NOT NULL
-) a;
+  WHERE clock = 'wall' AND start_ns IS NOT NULL{{template "token_windows_tail" .}}
 
--- busy_windows: one row per wall-clock request and window it is in flight
--- in, from its start to its end (else its last token): busy_ns, the time
--- it overlaps the window; instant: it starts and ends at once.
-CREATE OR REPLACE VIEW busy_windows AS
-WITH spans AS (
-  SELECT source, start_ns, coalesce(end_ns, last_ns) AS stop_ns, window_ns
-  FROM request_instants
-  WHERE group_key = '' AND window_ns IS NOT NULL AND coalesce(end_ns, last_ns) >= start_ns
-)
+{{template "busy_windows_head" .}}
 SELECT s.source, s.window_ns + b.lo * {{.WindowNs}} AS window_ns,
   least(s.stop_ns, s.window_ns + b.lo * {{.WindowNs}} + {{.WindowNs}}) - greatest(s.start_ns, s.window_ns + b.lo * {{.WindowNs}}) AS busy_ns,
   s.start_ns = s.stop_ns AS instant
