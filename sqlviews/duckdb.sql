@@ -3,7 +3,8 @@
 -- request_instants: the instants and output token count the metrics use.
 -- first_ns falls back to start + the first chunk offset, last_ns to start +
 -- the last chunk offset; tokens is output_tokens, else the sum of
--- chunk_tokens, else the number of chunks (0 = unknown). window_ns is the
+-- chunk_tokens, else the number of chunks (0 = unknown); chunks counts the
+-- chunk offsets. window_ns is the
 -- start of the time-series window the request started in.
 CREATE OR REPLACE VIEW request_instants AS
 SELECT
