@@ -288,7 +288,7 @@ JOIN u i ON i.source = p.inner_source AND i.kind = o.kind AND i.id = o.id;
 -- outer claims it. client ⊃ server joins only a client whose proxy is not
 -- joined to a server, and a server no proxy holds. The requests analyze
 -- then joins by time window are not here.
-CREATE OR REPLACE VIEW id_joins AS
+{{create "id_joins" .Materialize}}
 WITH direct AS (
 {{template "pairjoin" "(SELECT * FROM id_join_candidates WHERE inner_source = 'proxy' OR outer_source = 'proxy') cp"}}
 ),
@@ -320,7 +320,7 @@ GROUP BY outer_source, inner_source;
 -- whole milliseconds (nginx, Envoy, HAProxy truncate to the ms). analyze
 -- widens by each format's known error and also uses its time-window joins,
 -- so its offsets lie within these bounds, not at their middle.
-CREATE OR REPLACE VIEW clock_bounds AS
+{{create "clock_bounds" .Materialize}}
 WITH j AS (
   SELECT
     j.outer_source, o.host AS outer_host, i.host AS inner_host,
@@ -402,16 +402,35 @@ WHERE c.start_ns IS NOT NULL AND c.first_token_ns IS NOT NULL AND p.start_ns IS 
   AND s.start_ns IS NOT NULL AND s.first_token_ns IS NOT NULL;
 
 -- ttft_breakdown: the mean breakdown over the succeeded id-joined
--- requests (analyze's band "all", over these requests only), ms.
+-- requests, ms, per band of client TTFT as analyze's bands (over these
+-- requests only): with the n requests sorted by client TTFT (then client
+-- event), band all takes every one, p50, p90 and p99 the ranks (from 0)
+-- ⌊lo·(n−1)⌋ … ⌈hi·(n−1)⌉ for lo–hi 0.45–0.55, 0.85–0.95 and 0.985–0.995.
+-- The band ranks sort these requests in one partition: they are the
+-- fraction of a fleet's requests seen by all three observers and joined by id.
 CREATE OR REPLACE VIEW ttft_breakdown AS
+WITH r AS (
+  SELECT *,
+    row_number() OVER (ORDER BY client_ttft_ms, client_event) - 1 AS k,
+    count(*) OVER () AS n
+  FROM ttft_breakdown_requests
+  WHERE succeeded AND client_to_proxy_ms IS NOT NULL AND return_path_ms IS NOT NULL
+),
+bands AS (
+  SELECT 1 AS band_order, 'all' AS band, 0.0E0 AS lo, 1.0E0 AS hi
+  UNION ALL SELECT 2, 'p50', 0.45E0, 0.55E0
+  UNION ALL SELECT 3, 'p90', 0.85E0, 0.95E0
+  UNION ALL SELECT 4, 'p99', 0.985E0, 0.995E0
+)
 SELECT
-  'all' AS band, count(*) AS requests,
+  b.band_order, b.band, count(*) AS requests,
   avg(client_to_proxy_ms) AS client_to_proxy_ms, avg(proxy_to_server_ms) AS proxy_to_server_ms,
   avg(server_queue_ms) AS server_queue_ms, avg(server_prefill_ms) AS server_prefill_ms,
   avg(server_other_ms) AS server_other_ms, avg(return_path_ms) AS return_path_ms,
   avg(client_ttft_ms) AS client_ttft_ms
-FROM ttft_breakdown_requests
-WHERE succeeded AND client_to_proxy_ms IS NOT NULL AND return_path_ms IS NOT NULL;
+FROM r
+JOIN bands b ON r.k BETWEEN floor(b.lo * CAST(r.n - 1 AS DOUBLE)) AND ceil(b.hi * CAST(r.n - 1 AS DOUBLE))
+GROUP BY b.band_order, b.band;
 {{- end}}
 
 {{define "exact_summary" -}}
@@ -425,4 +444,107 @@ CREATE OR REPLACE VIEW metric_summary AS
 SELECT source, window_ns, metric, count, p50, p99 FROM (
 {{template "weighted" (weighted "source, window_ns, metric" "metric_samples WHERE success AND group_key = '' AND window_ns IS NOT NULL AND metric IN ('ttft', 'itl')")}}
 ) w;
+{{- end}}
+
+{{define "throughput" -}}
+-- throughput: per source, over its whole span (first_ns: the earliest
+-- start, last_ns: the latest start or end of its wall-clock requests with
+-- a start): those requests, the succeeded ones, their output tokens (and
+-- Σ tokens², for the rates' standard errors), request_rate (requests/s)
+-- and output_tps (tokens/s). analyze's throughput without goodput.
+CREATE OR REPLACE VIEW throughput AS
+SELECT
+  source, first_ns, last_ns, seconds, requests, succeeded, output_tokens, output_tokens_sq,
+  CAST(requests AS DOUBLE) / seconds AS request_rate,
+  output_tokens / seconds AS output_tps
+FROM (
+  SELECT
+    source, first_ns, last_ns, CAST(last_ns - first_ns AS DOUBLE) / 1e9 AS seconds,
+    requests, succeeded, output_tokens, output_tokens_sq
+  FROM (
+    SELECT
+      source, min(start_ns) AS first_ns,
+      max(greatest(start_ns, coalesce(end_ns, start_ns))) AS last_ns,
+      count(*) AS requests,
+      sum(CASE WHEN success THEN 1 ELSE 0 END) AS succeeded,
+      sum(CAST(tokens AS DOUBLE)) AS output_tokens,
+      sum(CAST(tokens AS DOUBLE) * CAST(tokens AS DOUBLE)) AS output_tokens_sq
+    FROM request_instants
+    WHERE group_key = '' AND window_ns IS NOT NULL
+    GROUP BY source
+  ) t
+  WHERE last_ns > first_ns
+) s;
+
+-- timeseries_throughput: per source and window of {{.Window}} with tokens
+-- or requests in flight: output_tokens arrived (token_windows) and
+-- output_tps = output_tokens / the width in s (analyze's output_tps
+-- series); concurrency, the mean number of requests in flight (their
+-- overlap with the window / its width), and in_flight, the requests in
+-- flight at some time in it (analyze's concurrency series, value and
+-- count). The windows are analyze's: from the earliest wall-clock start
+-- to the latest start or end of any source; later tokens are not counted.
+CREATE OR REPLACE VIEW timeseries_throughput AS
+WITH grid AS (
+  SELECT max(greatest(start_ns, coalesce(end_ns, start_ns))) AS hi_ns
+  FROM ttft_events
+  WHERE clock = 'wall' AND start_ns IS NOT NULL
+),
+t AS (
+  SELECT source, window_ns, sum(tokens) AS output_tokens
+  FROM token_windows
+  GROUP BY source, window_ns
+),
+b AS (
+  SELECT source, window_ns, sum(busy_ns) AS busy_ns, count(*) AS in_flight
+  FROM busy_windows
+  WHERE busy_ns > 0 OR instant
+  GROUP BY source, window_ns
+),
+w AS (
+  SELECT coalesce(t.source, b.source) AS source, coalesce(t.window_ns, b.window_ns) AS window_ns,
+    coalesce(t.output_tokens, 0E0) AS output_tokens,
+    coalesce(b.busy_ns, 0) AS busy_ns, coalesce(b.in_flight, 0) AS in_flight
+  FROM t
+  FULL OUTER JOIN b ON b.source = t.source AND b.window_ns = t.window_ns
+)
+SELECT
+  w.source, w.window_ns, w.output_tokens,
+  w.output_tokens / {{.WindowSeconds}} AS output_tps,
+  CAST(w.busy_ns AS DOUBLE) / {{.WindowNs}}E0 AS concurrency,
+  w.in_flight
+FROM w
+CROSS JOIN grid
+WHERE w.window_ns <= grid.hi_ns - ((grid.hi_ns % {{.WindowNs}}) + {{.WindowNs}}) % {{.WindowNs}};
+{{- end}}
+
+{{define "token_windows_head" -}}
+-- token_windows: one row per chunk of a wall-clock request with a start:
+-- the window its tokens arrived in (start + chunk offset) and how many:
+-- the chunk's chunk_tokens when every chunk has one, else output_tokens
+-- spread evenly over the chunks, else 1; a request without chunks brings
+-- all its tokens at its end.
+CREATE OR REPLACE VIEW token_windows AS
+SELECT source, at_ns - (((at_ns) % {{.WindowNs}}) + {{.WindowNs}}) % {{.WindowNs}} AS window_ns, tokens
+FROM (
+{{- end}}
+
+{{define "token_windows_tail"}}
+  UNION ALL
+  SELECT source, end_ns, CAST(tokens AS DOUBLE)
+  FROM request_instants
+  WHERE group_key = '' AND window_ns IS NOT NULL AND chunks = 0 AND end_ns IS NOT NULL
+) a;
+{{- end}}
+
+{{define "busy_windows_head" -}}
+-- busy_windows: one row per wall-clock request and window it is in flight
+-- in, from its start to its end (else its last token): busy_ns, the time
+-- it overlaps the window; instant: it starts and ends at once.
+CREATE OR REPLACE VIEW busy_windows AS
+WITH spans AS (
+  SELECT source, start_ns, coalesce(end_ns, last_ns) AS stop_ns, window_ns
+  FROM request_instants
+  WHERE group_key = '' AND window_ns IS NOT NULL AND coalesce(end_ns, last_ns) >= start_ns
+)
 {{- end}}

@@ -3,7 +3,8 @@
 -- request_instants: the instants and output token count the metrics use.
 -- first_ns falls back to start + the first chunk offset, last_ns to start +
 -- the last chunk offset; tokens is output_tokens, else the sum of
--- chunk_tokens, else the number of chunks (0 = unknown). window_ns is the
+-- chunk_tokens, else the number of chunks (0 = unknown); chunks counts the
+-- chunk offsets. window_ns is the
 -- start of the time-series window the request started in.
 CREATE OR REPLACE VIEW request_instants AS
 SELECT
@@ -18,6 +19,7 @@ SELECT
       THEN CAST(list_sum(list_transform(chunk_tokens, lambda k: CAST(greatest(k, 0) AS BIGINT))) AS BIGINT)
     ELSE CAST(len(chunk_offsets_ns) AS BIGINT)
   END AS tokens,
+  CAST(len(chunk_offsets_ns) AS BIGINT) AS chunks,
   {{template "window" .}}
 FROM grouped_events;
 
@@ -96,5 +98,32 @@ FROM (SELECT *, unnest(range(weight)) FROM metric_samples
 GROUP BY source, window_ns, metric;
 
 {{template "series" .}}
+
+{{template "token_windows_head" .}}
+  SELECT source, start_ns + chunk_offsets_ns[chunk] AS at_ns,
+    CASE
+      WHEN len(chunk_tokens) = len(chunk_offsets_ns)
+        THEN CAST(greatest(chunk_tokens[chunk], 0) AS DOUBLE)
+      WHEN output_tokens IS NOT NULL
+        THEN CAST(greatest(output_tokens, 0) AS DOUBLE) / CAST(len(chunk_offsets_ns) AS DOUBLE)
+      ELSE 1.0E0
+    END AS tokens
+  FROM (
+    SELECT *, unnest(generate_series(1, len(chunk_offsets_ns))) AS chunk
+    FROM ttft_events
+    WHERE clock = 'wall' AND start_ns IS NOT NULL
+  ) e{{template "token_windows_tail" .}}
+
+{{template "busy_windows_head" .}}
+SELECT source, window_ns,
+  least(stop_ns, window_ns + {{.WindowNs}}) - greatest(start_ns, window_ns) AS busy_ns,
+  start_ns = stop_ns AS instant
+FROM (
+  SELECT source, start_ns, stop_ns,
+    unnest(generate_series(window_ns, stop_ns - (((stop_ns) % {{.WindowNs}}) + {{.WindowNs}}) % {{.WindowNs}}, CAST({{.WindowNs}} AS BIGINT))) AS window_ns
+  FROM spans
+) w;
+
+{{template "throughput" .}}
 
 {{template "joins" .}}

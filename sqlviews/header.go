@@ -26,10 +26,11 @@ var dialectNotes = map[string]string{
 --   CREATE TABLE %[1]s USING parquet LOCATION '/path/to/dataset';
 -- then run this file (spark-sql -f views.sql) and query the views, e.g.
 -- SELECT * FROM metric_summary ORDER BY source, group_key, metric_order;
--- Spark recomputes a view each time a query names it, and the join views
--- name id_joins several times: before querying clock_bounds or the
--- breakdown, materialize them once in the session:
---   CACHE TABLE join_events; CACHE TABLE id_joins; CACHE TABLE clock_bounds;
+-- Spark expands a view wherever a query names it, and the breakdown names
+-- the id join four times (an out-of-memory plan on a 2 GB driver): so
+-- id_joins and clock_bounds are Parquet tables in the warehouse, written
+-- once when this file runs (DROP TABLE, CREATE TABLE … AS). They are a
+-- snapshot: run the file again after an ingest.
 `,
 }
 
@@ -69,8 +70,9 @@ func writeHeader(b *strings.Builder, opts Options, rel source, win time.Duration
 		note = p[1]
 	}
 	writeWrapped(b, "-- Percentiles: "+note+".", 78)
-	writeWrapped(b, "-- Not in SQL (analyze only): time-window matching of requests without a shared trace or request id, "+
-		"confidence intervals, histograms, ITL by token position, in-flight concurrency and goodput.", 78)
+	writeWrapped(b, "-- Not in SQL (analyze only): time-window and chain matching of requests without a shared trace or "+
+		"request id, and the clock offsets and breakdown bands they add (ttft_breakdown covers the id-joined requests only); "+
+		"goodput (it needs the SLO limits of analyze --slo); confidence intervals, histograms, ITL by token position.", 78)
 	b.WriteString("--\n")
 	fmt.Fprintf(b, dialectNotes[opts.Dialect], rel.dataset, trinoDDL(rel.dataset))
 	b.WriteString("\n")

@@ -3,7 +3,8 @@
 -- request_instants: the instants and output token count the metrics use.
 -- first_ns falls back to start + the first chunk offset, last_ns to start +
 -- the last chunk offset; tokens is output_tokens, else the sum of
--- chunk_tokens, else the number of chunks (0 = unknown). try_element_at
+-- chunk_tokens, else the number of chunks (0 = unknown); chunks counts the
+-- chunk offsets. try_element_at
 -- gives NULL past the end of an array (also under ANSI mode), and counts
 -- from the end for -1. window_ns is the start of the time-series window the
 -- request started in.
@@ -20,6 +21,7 @@ SELECT
       THEN aggregate(chunk_tokens, CAST(0 AS BIGINT), (s, k) -> s + greatest(k, 0))
     ELSE CAST(size(chunk_offsets_ns) AS BIGINT)
   END AS tokens,
+  CAST(size(chunk_offsets_ns) AS BIGINT) AS chunks,
   {{template "window" .}}
 FROM grouped_events;
 
@@ -104,5 +106,27 @@ GROUP BY source, window_ns, metric;
 {{- end}}
 
 {{template "series" .}}
+
+{{template "token_windows_head" .}}
+  SELECT source, start_ns + offset_ns AS at_ns,
+    CASE
+      WHEN size(chunk_tokens) = size(chunk_offsets_ns)
+        THEN CAST(greatest(try_element_at(chunk_tokens, pos + 1), 0) AS DOUBLE)
+      WHEN output_tokens IS NOT NULL
+        THEN CAST(greatest(output_tokens, 0) AS DOUBLE) / CAST(size(chunk_offsets_ns) AS DOUBLE)
+      ELSE 1.0E0
+    END AS tokens
+  FROM ttft_events
+  LATERAL VIEW posexplode(chunk_offsets_ns) c AS pos, offset_ns
+  WHERE clock = 'wall' AND start_ns IS NOT NULL{{template "token_windows_tail" .}}
+
+{{template "busy_windows_head" .}}
+SELECT source, w.win AS window_ns,
+  least(stop_ns, w.win + {{.WindowNs}}) - greatest(start_ns, w.win) AS busy_ns,
+  start_ns = stop_ns AS instant
+FROM spans
+LATERAL VIEW explode(sequence(window_ns, stop_ns - (((stop_ns) % {{.WindowNs}}) + {{.WindowNs}}) % {{.WindowNs}}, CAST({{.WindowNs}} AS BIGINT))) w AS win;
+
+{{template "throughput" .}}
 
 {{template "joins" .}}

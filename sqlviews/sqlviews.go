@@ -38,6 +38,7 @@ var Views = []string{
 	"ttft_events", "grouped_events", "request_instants", "request_metrics",
 	"chunk_gaps", "itl_samples", "metric_samples", "metric_summary",
 	"error_counts", "timeseries_latency", "timeseries_requests", "timeseries_errors",
+	"token_windows", "busy_windows", "throughput", "timeseries_throughput",
 	"join_events", "join_ids", "id_join_candidates", "id_joins", "id_matching",
 	"clock_bounds", "ttft_breakdown_requests", "ttft_breakdown",
 }
@@ -81,6 +82,7 @@ var files embed.FS
 var templates = template.Must(template.New("").Funcs(template.FuncMap{
 	"weighted": newWeighted,
 	"last":     func(i int, l []level) bool { return i == len(l)-1 },
+	"create":   create,
 }).ParseFS(files, "*.sql"))
 
 // level is one percentile the views report: its name suffix (p50 → "50")
@@ -114,6 +116,17 @@ type viewData struct {
 	NormID        string // analyze's normalizeID over the column stripped
 	StrippedID    string // its first steps over the column raw
 	OtherIDs      string // the rows of join_events' other_ids
+	Materialize   bool   // id_joins and clock_bounds are tables (Spark)
+}
+
+// create returns the statement that defines name: a view, or with table a
+// Parquet table written when the script runs (dropped first, as Spark's
+// session catalog cannot replace a table from a query).
+func create(name string, table bool) string {
+	if table {
+		return "DROP TABLE IF EXISTS " + name + ";\nCREATE TABLE " + name + " USING parquet AS"
+	}
+	return "CREATE OR REPLACE VIEW " + name + " AS"
 }
 
 // Write writes the header comment and the CREATE VIEW statements of
@@ -139,7 +152,8 @@ func Write(w io.Writer, opts Options) error {
 	var b strings.Builder
 	writeHeader(&b, opts, rel, win)
 	data := viewData{Relation: rel.expr, Groups: groups, WindowNs: int64(win), Window: win.String(),
-		WindowSeconds: strconv.FormatFloat(win.Seconds(), 'f', -1, 64) + "E0", Approx: opts.Approx}
+		WindowSeconds: strconv.FormatFloat(win.Seconds(), 'f', -1, 64) + "E0", Approx: opts.Approx,
+		Materialize: opts.Dialect == "spark"}
 	syn := syntaxes[opts.Dialect]
 	data.Str, data.NormID, data.StrippedID, data.OtherIDs = syn.str, syn.normIDSQL(), strippedIDSQL, syn.otherIDs
 	if err := templates.ExecuteTemplate(&b, opts.Dialect+".sql", data); err != nil {

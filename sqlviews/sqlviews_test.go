@@ -14,8 +14,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
-// createView finds the views a script defines, in order.
-var createView = regexp.MustCompile(`(?m)^CREATE OR REPLACE VIEW (\w+) AS$`)
+// createView finds the views a script defines, in order (Spark's
+// materialized ones are tables).
+var createView = regexp.MustCompile(`(?m)^(?:CREATE OR REPLACE VIEW (\w+) AS|CREATE TABLE (\w+) USING parquet AS)$`)
 
 // TestGolden writes every dialect's views with its default dataset and
 // compares them with testdata/<dialect>.sql.golden (-update rewrites them).
@@ -33,7 +34,7 @@ func TestGolden(t *testing.T) {
 			got := b.String()
 			var views []string
 			for _, m := range createView.FindAllStringSubmatch(got, -1) {
-				views = append(views, m[1])
+				views = append(views, m[1]+m[2])
 			}
 			if !slices.Equal(views, Views) {
 				t.Errorf("views %v, want %v", views, Views)
@@ -136,6 +137,30 @@ func TestTrinoDDL(t *testing.T) {
 		"source varchar,\n--     \"date\" varchar\n", "sync_partition_metadata('tt', 'events', 'ADD')"} {
 		if !strings.Contains(ddl, s) {
 			t.Errorf("DDL lacks %q:\n%s", s, ddl)
+		}
+	}
+}
+
+// TestSparkTables checks that the Spark script writes id_joins and
+// clock_bounds once as tables, each dropped first and defined after the
+// views it reads, and that the other dialects keep them views.
+func TestSparkTables(t *testing.T) {
+	for _, d := range Dialects {
+		var b strings.Builder
+		if err := Write(&b, Options{Dialect: d}); err != nil {
+			t.Fatal(err)
+		}
+		got := b.String()
+		for _, name := range []string{"id_joins", "clock_bounds"} {
+			table := "DROP TABLE IF EXISTS " + name + ";\nCREATE TABLE " + name + " USING parquet AS\n"
+			view := "CREATE OR REPLACE VIEW " + name + " AS\n"
+			want, not := view, table
+			if d == "spark" {
+				want, not = table, view
+			}
+			if strings.Count(got, want) != 1 || strings.Contains(got, not) {
+				t.Errorf("%s: %s is not defined once by %q", d, name, want)
+			}
 		}
 	}
 }

@@ -3,7 +3,8 @@
 -- request_instants: the instants and output token count the metrics use.
 -- first_ns falls back to start + the first chunk offset, last_ns to start +
 -- the last chunk offset; tokens is output_tokens, else the sum of
--- chunk_tokens, else the number of chunks (0 = unknown). element_at gives
+-- chunk_tokens, else the number of chunks (0 = unknown); chunks counts the
+-- chunk offsets. element_at gives
 -- NULL past the end of an array, and counts from the end for -1. window_ns
 -- is the start of the time-series window the request started in.
 CREATE OR REPLACE VIEW request_instants AS
@@ -19,6 +20,7 @@ SELECT
       THEN reduce(chunk_tokens, BIGINT '0', (s, k) -> s + greatest(k, 0), s -> s)
     ELSE CAST(cardinality(chunk_offsets_ns) AS BIGINT)
   END AS tokens,
+  CAST(cardinality(chunk_offsets_ns) AS BIGINT) AS chunks,
   {{template "window" .}}
 FROM grouped_events;
 
@@ -101,5 +103,31 @@ GROUP BY source, window_ns, metric;
 {{- end}}
 
 {{template "series" .}}
+
+{{template "token_windows_head" .}}
+  SELECT e.source, e.start_ns + c.offset_ns AS at_ns,
+    CASE
+      WHEN cardinality(e.chunk_tokens) = cardinality(e.chunk_offsets_ns)
+        THEN CAST(greatest(element_at(e.chunk_tokens, c.chunk), 0) AS DOUBLE)
+      WHEN e.output_tokens IS NOT NULL
+        THEN CAST(greatest(e.output_tokens, 0) AS DOUBLE) / CAST(cardinality(e.chunk_offsets_ns) AS DOUBLE)
+      ELSE 1.0E0
+    END AS tokens
+  FROM ttft_events e
+  CROSS JOIN UNNEST(e.chunk_offsets_ns) WITH ORDINALITY AS c (offset_ns, chunk)
+  WHERE clock = 'wall' AND start_ns IS NOT NULL{{template "token_windows_tail" .}}
+
+{{template "busy_windows_head" .}}
+SELECT s.source, s.window_ns + b.lo * {{.WindowNs}} AS window_ns,
+  least(s.stop_ns, s.window_ns + b.lo * {{.WindowNs}} + {{.WindowNs}}) - greatest(s.start_ns, s.window_ns + b.lo * {{.WindowNs}}) AS busy_ns,
+  s.start_ns = s.stop_ns AS instant
+-- sequence() refuses more than 10,000 elements: the windows are numbered
+-- in blocks of 10,000 (hi) and within a block (lo).
+FROM spans s
+CROSS JOIN UNNEST(sequence(0, (s.stop_ns - (((s.stop_ns) % {{.WindowNs}}) + {{.WindowNs}}) % {{.WindowNs}} - s.window_ns) / {{.WindowNs}} / 10000)) AS a (hi)
+CROSS JOIN UNNEST(sequence(a.hi * 10000,
+  least(a.hi * 10000 + 9999, (s.stop_ns - (((s.stop_ns) % {{.WindowNs}}) + {{.WindowNs}}) % {{.WindowNs}} - s.window_ns) / {{.WindowNs}}))) AS b (lo);
+
+{{template "throughput" .}}
 
 {{template "joins" .}}

@@ -130,3 +130,47 @@ def series(analysis, latency, requests, errs):
     problems += [f"{k}: in timeseries_latency, not in analyze" for k in lat]
     problems += [f"{k}: in timeseries_errors, not in analyze" for k in err]
     return n, problems
+
+
+def throughput(analysis, rows):
+    """Compares the throughput view with analysis.json's throughput:
+    counts exactly, sums and rates within 1e-9 relative."""
+    got = {r["source"]: r for r in rows}
+    problems = []
+    for t in analysis["throughput"]:
+        r = got.pop(t["source"], None)
+        if r is None:
+            problems.append(f"{t['source']}: in analyze, not in throughput")
+            continue
+        for f in ("requests", "succeeded"):
+            if r[f] != t[f]:
+                problems.append(f"{t['source']} {f}: sql {r[f]}, analyze {t[f]}")
+        for f in ("seconds", "output_tokens", "output_tokens_sq", "request_rate", "output_tps"):
+            if not close(r[f], t[f]):
+                problems.append(f"{t['source']} {f}: sql {r[f]!r}, analyze {t[f]!r}")
+    return problems + [f"{s}: in throughput, not in analyze" for s in got]
+
+
+def throughput_series(analysis, rows):
+    """Compares timeseries_throughput with analysis.json's output_tps and
+    concurrency series: every window of analyze's grid, a window the view
+    lacks being one without tokens or requests in flight. Returns (points
+    compared, problems)."""
+    got = {(r["source"], r["window_ns"]): r for r in rows}
+    seen, problems, n = set(), [], 0
+    for s in analysis["timeseries"]:
+        if s["metric"] not in ("output_tps", "concurrency"):
+            continue
+        for p in s["points"]:
+            k = (s["source"], ns_of(p["t"]))
+            seen.add(k)
+            r = got.get(k)
+            if s["metric"] == "output_tps":
+                count, value = (r and int(r["output_tokens"] + 0.5)) or 0, (r and r["output_tps"]) or 0.0
+            else:
+                count, value = (r and r["in_flight"]) or 0, (r and r["concurrency"]) or 0.0
+            n += 1
+            if count != p["count"] or not close(value, p["value"]):
+                problems.append(f"{k} {s['metric']}: sql {count} {value!r}, analyze {p['count']} {p['value']!r}")
+    problems += [f"{k}: in timeseries_throughput, not in analyze's grid" for k in set(got) - seen]
+    return n, problems

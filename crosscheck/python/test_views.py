@@ -49,3 +49,17 @@ def test_timeseries(engine, fleet):
     n, problems = compare.series(fleet.analysis, lat, req, err)
     assert not problems, "\n".join(problems[:20])
     assert n > 100, f"only {n} points compared"
+
+
+def test_throughput(engine, fleet):
+    rows = timed(engine, fleet, "throughput", "SELECT * FROM throughput")
+    problems = compare.throughput(fleet.analysis, rows)
+    assert not problems, "\n".join(problems[:20])
+    assert len(rows) == 3
+
+
+def test_timeseries_throughput(engine, fleet):
+    rows = timed(engine, fleet, "timeseries_throughput", "SELECT * FROM timeseries_throughput")
+    n, problems = compare.throughput_series(fleet.analysis, rows)
+    assert not problems, "\n".join(problems[:20])
+    assert n > 100 and sum(r["in_flight"] for r in rows) > fleet.requests, f"only {n} points compared"
