@@ -101,7 +101,7 @@ func (Format) Decode(in *decode.Input, sink decode.Sink) error {
 			return
 		}
 		if reason, detail := decodeRecord(b, &ev); reason != "" {
-			sink.Reject(line, reason, detail)
+			sink.Reject(decode.At(line), reason, detail)
 			return
 		}
 		ev.Host, ev.InputFile, ev.InputLine = in.Host, in.Name, line

@@ -134,7 +134,7 @@ func (f Format) Decode(in *decode.Input, sink decode.Sink) error {
 			return nil
 		}
 		if errors.Is(err, errClientLineTooLong) {
-			sink.Reject(n, "line too long", strconv.Itoa(len(line))+" bytes kept of a longer line")
+			sink.Reject(decode.At(n), "line too long", strconv.Itoa(len(line))+" bytes kept of a longer line")
 			continue
 		}
 		if err != nil {
@@ -155,14 +155,14 @@ func (c *clientReader) decodeLine(in *decode.Input, n int64, line []byte, sink d
 		if gojson.Valid(trimmed) {
 			sink.Skip(n, "not a request record")
 		} else {
-			sink.Reject(n, "invalid json", decode.TruncateDetail(string(trimmed)))
+			sink.Reject(decode.At(n), "invalid json", decode.TruncateDetail(string(trimmed)))
 		}
 		return
 	}
 	var rec clientLine
 	if !c.read(trimmed, &rec) {
 		reason, detail := clientRefuse(trimmed)
-		sink.Reject(n, reason, detail)
+		sink.Reject(decode.At(n), reason, detail)
 		return
 	}
 	if rec.start == nil && rec.requestID == "" {
@@ -172,7 +172,7 @@ func (c *clientReader) decodeLine(in *decode.Input, n int64, line []byte, sink d
 	ev, err := rec.event(c)
 	var rej *clientReject
 	if errors.As(err, &rej) {
-		sink.Reject(n, rej.reason, rej.detail)
+		sink.Reject(decode.At(n), rej.reason, rej.detail)
 		return
 	}
 	ev.Host, ev.InputFile, ev.InputLine = in.Host, in.Name, n

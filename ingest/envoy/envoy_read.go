@@ -189,14 +189,14 @@ func (d *envoyReader) emit(in *decode.Input, sink decode.Sink, line int64, raw [
 		reason, detail = d.missing(raw)
 		fallthrough
 	case reason != "":
-		sink.Reject(line, reason, decode.TruncateDetail(detail))
+		sink.Reject(decode.At(line), reason, decode.TruncateDetail(detail))
 		return
 	}
 	d.clearEvent(in, line)
 	d.ev.StartNs = d.arena.Int64(start)
 	d.attrs = d.attrs[:0]
 	if reason, detail := d.fields(vals, start); reason != "" {
-		sink.Reject(line, reason, decode.TruncateDetail(detail))
+		sink.Reject(decode.At(line), reason, decode.TruncateDetail(detail))
 		return
 	}
 	d.ev.Attrs = d.maps.Get(d.attrs)

@@ -298,7 +298,7 @@ func (f *litellmReader) record(in *decode.Input, loc *time.Location, sink decode
 	if i := jsonwalk.SkipWS(raw, 0); i+4 <= len(raw) && string(raw[i:i+4]) == "null" && jsonwalk.SkipWS(raw, i+4) == len(raw) {
 		f.rec, f.headers = litellmRecord{}, f.headers[:0] // null leaves litellmRecord empty
 	} else if !f.read(raw) {
-		sink.Reject(line, "invalid json", litellmRefuse(raw))
+		sink.Reject(decode.At(line), "invalid json", litellmRefuse(raw))
 		return
 	}
 	f.emit(in, loc, line, raw, sink)
@@ -318,7 +318,7 @@ func litellmRefuse(raw []byte) string {
 func (f *litellmReader) emit(in *decode.Input, loc *time.Location, line int64, raw []byte, sink decode.Sink) {
 	f.build.ev, f.build.attrs = schema.Event{}, f.build.attrs[:0]
 	if reason, detail := f.rec.event(loc, &f.build); reason != "" {
-		sink.Reject(line, reason, decode.TruncateDetail(detail))
+		sink.Reject(decode.At(line), reason, decode.TruncateDetail(detail))
 		return
 	}
 	ev := &f.build.ev

@@ -118,7 +118,7 @@ func (Format) Decode(in *decode.Input, sink decode.Sink) error {
 	return decode.EachTextLine(in.R, func(n int64, line []byte) {
 		d.line(in, n, line, sink)
 	}, func(n int64) {
-		sink.Reject(n, "line too long", fmt.Sprintf("longer than %d bytes", decode.MaxLineBytes))
+		sink.Reject(decode.At(n), "line too long", fmt.Sprintf("longer than %d bytes", decode.MaxLineBytes))
 	})
 }
 

@@ -68,7 +68,7 @@ func (d *nginxReader) line(in *decode.Input, n int64, raw []byte, sink decode.Si
 	if d.miss == nil {
 		d.miss = newNginxMismatch(d.formats, d.custom)
 	}
-	sink.Reject(n, d.miss.reason(line), decode.TruncateDetail(string(line)))
+	sink.Reject(decode.At(n), d.miss.reason(line), decode.TruncateDetail(string(line)))
 }
 
 // event builds the event of the matched line and reports it, or the
@@ -77,11 +77,11 @@ func (d *nginxReader) event(in *decode.Input, n int64, raw []byte, sink decode.S
 	d.clearEvent(in, n)
 	d.attrs = d.attrs[:0]
 	if reason, detail := d.status(); reason != "" {
-		sink.Reject(n, reason, detail)
+		sink.Reject(decode.At(n), reason, detail)
 		return
 	}
 	if reason, detail := d.instants(); reason != "" {
-		sink.Reject(n, reason, detail)
+		sink.Reject(decode.At(n), reason, detail)
 		return
 	}
 	d.request()

@@ -75,7 +75,7 @@ func (Format) Decode(in *decode.Input, sink decode.Sink) error {
 	d := &otlpDocs{in: in, sink: sink, limit: otlpMaxDocBytes}
 	err := decode.EachTextLine(in.R, d.line, func(n int64) {
 		d.flushBroken("invalid json")
-		sink.Reject(n, "line too long", fmt.Sprintf("longer than %d bytes", decode.MaxLineBytes))
+		sink.Reject(decode.At(n), "line too long", fmt.Sprintf("longer than %d bytes", decode.MaxLineBytes))
 	})
 	d.flushBroken("invalid json")
 	return err
@@ -114,7 +114,7 @@ func (d *otlpDocs) line(n int64, line []byte) {
 			return
 		}
 		if t[0] != '{' && t[0] != '[' {
-			d.sink.Reject(n, "invalid json", decode.TruncateDetail(string(t)))
+			d.sink.Reject(decode.At(n), "invalid json", decode.TruncateDetail(string(t)))
 			return
 		}
 		if t[0] == '{' && d.read.object(d.in, n, t, nil, d.sink, true) {
@@ -123,7 +123,7 @@ func (d *otlpDocs) line(n int64, line []byte) {
 		d.start, d.depth, d.inStr, d.escaped, d.discard = n, 0, false, false, false
 	}
 	if !d.discard && len(d.buf)+len(line) > d.limit {
-		d.sink.Reject(d.start, "document too large", fmt.Sprintf("over %d bytes", d.limit))
+		d.sink.Reject(decode.At(d.start), "document too large", fmt.Sprintf("over %d bytes", d.limit))
 		d.buf, d.discard = d.buf[:0], true
 	}
 	if !d.discard {
@@ -165,7 +165,7 @@ func (d *otlpDocs) scan(line []byte) bool {
 // was already rejected as too large.
 func (d *otlpDocs) flushBroken(reason string) {
 	if d.start != 0 && !d.discard {
-		d.sink.Reject(d.start, reason, "document not closed: "+decode.TruncateDetail(string(bytes.TrimSpace(d.buf))))
+		d.sink.Reject(decode.At(d.start), reason, "document not closed: "+decode.TruncateDetail(string(bytes.TrimSpace(d.buf))))
 	}
 	d.buf, d.start, d.discard = d.buf[:0], 0, false
 }

@@ -87,7 +87,7 @@ func (Format) Decode(in *decode.Input, sink decode.Sink) error {
 func tritonReport(sink decode.Sink, order []*tritonTrace, tr *tritonTrace, line int64, reason, detail string) []*tritonTrace {
 	switch {
 	case reason != "":
-		sink.Reject(line, reason, detail)
+		sink.Reject(decode.At(line), reason, detail)
 	case tr.line != line:
 		sink.Skip(line, "trace entry merged")
 	default:
