@@ -120,6 +120,13 @@ func JSONErrorAt(line, col0 int64, doc []byte, err error) Pos {
 	if errors.As(err, &te) {
 		return AtOffset(line, col0, doc, int(te.Offset))
 	}
+	return JSONRefusedAt(line, col0, doc)
+}
+
+// JSONRefusedAt returns where in doc, JSON text whose first byte is column
+// col0 of line, encoding/json's scanner refuses it, or doc's end when it
+// ends early or is valid.
+func JSONRefusedAt(line, col0 int64, doc []byte) Pos {
 	if k, ok := JSONRefused(doc); ok {
 		return AtOffset(line, col0, doc, k)
 	}

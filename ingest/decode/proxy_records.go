@@ -23,7 +23,10 @@ const MaxJSONRecord = 8 << 20
 // JSONRecords reads r as JSON records: one object per line (JSON lines),
 // objects pretty-printed over several lines, or one top-level array of
 // objects. It calls rec with each record and the 1-based line it starts on,
-// reports blank lines as skips and unterminated objects as rejects. A record
+// reports blank lines as skips and unterminated objects as rejects (at the
+// byte encoding/json refuses, columns counted as if the record's first
+// line started with its '{'; at the record's start when no byte is
+// refused). A record
 // rec gets that starts with '{' is valid JSON (one object); others may be
 // anything. The bytes rec gets are only valid during the call.
 func JSONRecords(r io.Reader, sink Sink, rec func(line int64, raw []byte)) error {
@@ -43,7 +46,11 @@ func JSONRecordsFast(r io.Reader, sink Sink, fast func(line int64, t []byte) boo
 	var start int64
 	flush := func() {
 		if buf != nil {
-			sink.Reject(At(start), "invalid json", "unterminated object")
+			at := At(start)
+			if k, ok := JSONRefused(buf); ok {
+				at = AtOffset(start, 1, buf, k)
+			}
+			sink.Reject(at, "invalid json", "unterminated object")
 			buf = nil
 		}
 	}
