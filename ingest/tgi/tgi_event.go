@@ -43,7 +43,7 @@ func (d *tgiReader) emit(in *decode.Input, sink decode.Sink, n int64, raw []byte
 		d.ev.Completed, d.ev.Error = d.arena.Bool(false), class
 		d.attrs = append(d.attrs, decode.AttrKV{Key: "tgi_error", Val: kind})
 	} else if key, v, ok := d.success(handler); !ok {
-		sink.Reject(decode.At(n), "bad duration", decode.TruncateDetail(fmt.Sprintf("%s=%q", key, v)))
+		sink.Reject(decode.AtCol(n, decode.ColIn(raw, v)), "bad duration", decode.TruncateDetail(fmt.Sprintf("%s=%q", key, v)))
 		return
 	}
 	d.ev.Attrs = d.maps.Get(d.attrs)

@@ -181,7 +181,7 @@ func (d *tgiReader) line(in *decode.Input, sink decode.Sink, n int64, b []byte) 
 		return
 	case isJSONRecord(t):
 		if err := d.parseJSON(t); err != nil {
-			sink.Reject(decode.At(n), "invalid json", decode.TruncateDetail(err.Error()))
+			sink.Reject(decode.JSONRefusedAt(n, decode.ColIn(b, t), t), "invalid json", decode.TruncateDetail(err.Error()))
 			return
 		}
 	case !d.parseText(text):
