@@ -110,8 +110,9 @@ func JSONRefused(b []byte) (int, bool) {
 // byte its scanner refused; for a value of the wrong type, the byte its
 // UnmarshalTypeError.Offset names (just past a scalar, just past the '['
 // or '{' of an array or object); the end of doc when doc ends early or err
-// says nothing of where (a string where a number was wanted); doc's start
-// when err is nil (a null refused by its caller).
+// says nothing of where (a string where a number was wanted), as
+// JSONRefusedAt; doc's start when err is nil (a null refused by its
+// caller).
 func JSONErrorAt(line, col0 int64, doc []byte, err error) Pos {
 	if err == nil {
 		return Pos{Line: line, Col: col0}
@@ -124,11 +125,15 @@ func JSONErrorAt(line, col0 int64, doc []byte, err error) Pos {
 }
 
 // JSONRefusedAt returns where in doc, JSON text whose first byte is column
-// col0 of line, encoding/json's scanner refuses it, or doc's end when it
-// ends early or is valid.
+// col0 of line, encoding/json's scanner refuses it: the refused byte; just
+// past doc's end when doc ends early; doc's start when doc is valid JSON
+// (refused for its kind or its values, which the scanner does not see).
 func JSONRefusedAt(line, col0 int64, doc []byte) Pos {
 	if k, ok := JSONRefused(doc); ok {
 		return AtOffset(line, col0, doc, k)
+	}
+	if json.Valid(doc) {
+		return Pos{Line: line, Col: col0}
 	}
 	return AtOffset(line, col0, doc, len(doc))
 }
