@@ -158,7 +158,7 @@ func (a *litellmArray) lineAt(p int64) int64 {
 // element reports the element at stream offset p and returns the offset
 // just past it, or -1 when it is not valid JSON or the stream ends in it.
 func (a *litellmArray) element(p int64) int64 {
-	line := a.lineAt(p)
+	at := decode.Pos{Line: a.lineAt(p), Col: a.col}
 	for {
 		b, j := a.w.buf, int(p-a.w.off)
 		end := -1
@@ -166,7 +166,7 @@ func (a *litellmArray) element(p int64) int64 {
 			end = a.f.readAt(b, j)
 		}
 		if end >= 0 {
-			a.f.emit(a.in, a.loc, line, b[j:end], a.sink)
+			a.f.emit(a.in, a.loc, at, b[j:end], a.sink)
 		}
 		if end < 0 {
 			var st int
@@ -179,7 +179,7 @@ func (a *litellmArray) element(p int64) int64 {
 			if st != jsonwalk.OK {
 				return -1
 			}
-			a.f.record(a.in, a.loc, a.sink, line, b[j:end])
+			a.f.record(a.in, a.loc, a.sink, at, b[j:end])
 		}
 		a.done++
 		a.keep = a.w.off + int64(end)
@@ -197,7 +197,7 @@ func (a *litellmArray) tail(br *bufio.Reader) error {
 	if a.done == 0 { // a.w.buf holds the input from its start
 		r := io.MultiReader(bytes.NewReader(a.w.buf), br)
 		return decode.JSONRecordsFast(r, a.sink, nil, func(line int64, raw []byte) {
-			a.f.record(a.in, a.loc, a.sink, line, raw)
+			a.f.record(a.in, a.loc, a.sink, decode.At(line), raw)
 		})
 	}
 	rest := a.w.buf[a.keep-a.w.off:]
@@ -210,6 +210,6 @@ func (a *litellmArray) tail(br *bufio.Reader) error {
 			first = false // the stand-in element
 			return
 		}
-		a.f.record(a.in, a.loc, a.sink, shifted.Pos(at).Line, raw)
+		a.f.record(a.in, a.loc, a.sink, shifted.Pos(at), raw)
 	})
 }
