@@ -107,7 +107,7 @@ func otlpID(s string, size int) string {
 func otlpConsole(in *decode.Input, n int64, doc []byte, sink decode.Sink) {
 	var c otlpConsoleSpan
 	if err := json.Unmarshal(doc, &c); err != nil {
-		sink.Reject(decode.At(n), "invalid json", otlpJSONDetail(err, doc))
+		sink.Reject(decode.JSONErrorAt(n, 1, doc, err), "invalid json", otlpJSONDetail(err, doc))
 		return
 	}
 	sp, err := c.span()
