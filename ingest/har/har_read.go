@@ -67,7 +67,12 @@ func (r *reader) document() error {
 		return decode.JSONArrayElements(dec, li, r.sink, r.record) // an object: as the Decoder reads it
 	})
 	if err != nil && !found {
-		return fmt.Errorf("har: not a HAR document: %v", err)
+		failed := r.readErr != nil && errors.Is(err, r.readErr) // the input, not the document
+		err = fmt.Errorf("har: not a HAR document: %v", err)
+		if failed {
+			return err
+		}
+		return &decode.Error{File: r.in.Name, Pos: li.Pos(dec.InputOffset()), Err: err} // where the Decoder stopped
 	}
 	if err != nil {
 		return err // a read error inside the entries
