@@ -40,7 +40,7 @@ func (blockFormat) Decode(in *Input, sink Sink) error {
 			return fmt.Errorf("line %d: boom", line)
 		default:
 			if n, _ := fmt.Sscanf(text, "ok %d day=%d", &id, &day); n < 1 {
-				sink.Reject(line, "bad record", text)
+				sink.Reject(decode.At(line), "bad record", text)
 				continue
 			}
 			start := int64(1795392000000000000) + int64(day)*86400e9 + int64(id)
@@ -172,8 +172,9 @@ func TestSplitterLongLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkAccounting(t, res)
-	want := []schema.Reject{{File: path, Line: 3, Reason: "line too long", Detail: longLineDetail},
-		{File: path, Line: 5, Reason: "bad record", Detail: "tail"}}
+	// The long line is rejected at its first byte past the limit.
+	want := []schema.Reject{{File: path, Line: 3, Column: maxBlockLine + 1, Reason: "line too long", Detail: longLineDetail},
+		{File: path, Line: 5, Column: 1, Reason: "bad record", Detail: "tail"}}
 	if !reflect.DeepEqual(res.Rejects, want) || ids(res.Events) != "1,3" {
 		t.Errorf("rejects %+v events %q", res.Rejects, ids(res.Events))
 	}

@@ -2,8 +2,11 @@ package ingest
 
 import (
 	"cmp"
+	"errors"
 	"sort"
 	"strings"
+
+	"github.com/ttftrace/ttftrace/ingest/decode"
 )
 
 // collector takes the units of a call in order (see pipeline.go): it counts
@@ -91,6 +94,10 @@ func (c *collector) finish(in *inputState) {
 	in.stats.Clock = clockOf(in.clocks)
 	if in.err != nil {
 		msg := in.err.Error()
+		var at *decode.Error
+		if errors.As(in.err, &at) { // the stats name the file: "line:col: reason"
+			msg = at.Pos.String() + ": " + at.Err.Error()
+		}
 		in.stats.Error = &msg
 	} else if c.spans && in.span != nil {
 		in.stats.Span = in.span.result()

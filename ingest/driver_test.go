@@ -12,6 +12,7 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -43,7 +44,7 @@ func (f lineFormat) Decode(in *Input, sink Sink) error {
 		default:
 			n, _ := fmt.Sscanf(text, "ok %d host=%s", &id, &host)
 			if n < 1 {
-				sink.Reject(line, "bad record", text)
+				sink.Reject(decode.At(line), "bad record", text)
 				continue
 			}
 			chunks[0] = int64(id)
@@ -127,7 +128,7 @@ func TestRunCountsDuplicatesAndOrder(t *testing.T) {
 		if c := res.Events[0].ChunkOffsetsNs; len(c) != 1 || c[0] != 1 {
 			t.Errorf("sink did not copy the reused slice: %v", c)
 		}
-		wantRej := []schema.Reject{{File: a, Line: 4, Reason: "bad record", Detail: "bad"}}
+		wantRej := []schema.Reject{{File: a, Line: 4, Column: 1, Reason: "bad record", Detail: "bad"}}
 		if !reflect.DeepEqual(res.Rejects, wantRej) {
 			t.Errorf("rejects %+v, want %+v", res.Rejects, wantRej)
 		}

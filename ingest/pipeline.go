@@ -273,7 +273,7 @@ func (p *pipeline) produceBlocks(in *inputState, r io.Reader, head []byte, input
 			defer p.blocks.Put(bp)
 			s.base = in.lineBase + b.base
 			if b.long {
-				s.Reject(1, "line too long", longLineDetail)
+				s.Reject(decode.AtCol(1, maxBlockLine+1), "line too long", longLineDetail) // the first byte past the limit
 				return nil
 			}
 			bin := input
@@ -289,7 +289,7 @@ func (p *pipeline) produceBlocks(in *inputState, r io.Reader, head []byte, input
 func (p *pipeline) sendCutLine(in *inputState, line int64, n int) {
 	p.send(&unit{input: in, decode: func(s *unitSink) error {
 		s.base = in.lineBase
-		s.Reject(line, "cut by truncation", fmt.Sprintf("the compressed stream ends %d bytes into this line", n))
+		s.Reject(decode.AtCol(line, int64(n)+1), "cut by truncation", fmt.Sprintf("the compressed stream ends %d bytes into this line", n))
 		return nil
 	}})
 }

@@ -114,14 +114,14 @@ func (s *unitSink) Skip(line int64, reason string) {
 	s.batch().skipped++
 }
 
-// Reject keeps a record that could not be decoded with its file:line,
-// reason and detail (cut to maxDetail bytes).
-func (s *unitSink) Reject(line int64, reason, detail string) {
+// Reject keeps a record that could not be decoded with its
+// file:line:column, reason and detail (cut to maxDetail bytes).
+func (s *unitSink) Reject(at decode.Pos, reason, detail string) {
 	if len(detail) > maxDetail {
 		detail = detail[:maxDetail-3] + "..."
 	}
 	b := s.batch()
-	b.rejects = append(b.rejects, schema.Reject{File: s.name, Line: s.base + line, Reason: reason, Detail: detail})
+	b.rejects = append(b.rejects, schema.Reject{File: s.name, Line: s.base + at.Line, Column: at.Col, Reason: reason, Detail: detail})
 }
 
 // batch returns the batch being filled.

@@ -103,6 +103,8 @@ func TestJSONKeyOrder(t *testing.T) {
 			moved, doc := reorderJSON(t, data, 0, order)
 			moved = append(append([]byte{}, decode.UTF8BOM...), moved...)
 			got := runVariant(t, f, path, moved, false)
+			blankColumns(want) // a moved key moves its value's column
+			blankColumns(got)
 			if doc { // a document is written again on one line: its line numbers and texts change
 				blankPlaces(want)
 				blankPlaces(got)
@@ -110,6 +112,7 @@ func TestJSONKeyOrder(t *testing.T) {
 			sameResult(t, "keys reordered", got, want)
 			if !needsOptions(t, path) {
 				sniffed := runVariant(t, f, path, moved, true)
+				blankColumns(sniffed)
 				if doc {
 					blankPlaces(sniffed)
 				}
@@ -127,6 +130,13 @@ func blankPlaces(res *Result) {
 	}
 	for i := range res.Rejects {
 		res.Rejects[i].Line, res.Rejects[i].Detail = 0, ""
+	}
+}
+
+// blankColumns sets the rejects' columns to 0.
+func blankColumns(res *Result) {
+	for i := range res.Rejects {
+		res.Rejects[i].Column = 0
 	}
 }
 

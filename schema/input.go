@@ -60,9 +60,13 @@ type Span struct {
 }
 
 // Reject is one rejected record, kept in the dataset's rejects file.
+// Line and Column are 1-based; Column is the byte within the line of the
+// offending value (or of the record's start), 0 in commit logs written
+// before rejects carried one and where the format has no position.
 type Reject struct {
 	File   string `json:"file"`
 	Line   int64  `json:"line"`
+	Column int64  `json:"column,omitempty"`
 	Reason string `json:"reason"`
 	Detail string `json:"detail,omitempty"`
 }

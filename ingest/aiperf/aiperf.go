@@ -42,6 +42,10 @@ import (
 // durations; s, ms, us and ns are read) are converted. Message texts are
 // never read. The aggregate export, profile_export_aiperf.json, holds no
 // request and is refused with a pointer to the per-request file.
+//
+// A reject's column: a line that is no JSON, at the byte encoding/json
+// refuses (just past the line when it is cut short); a record with a bad
+// or missing value, column 1 (values are decoded, not located).
 type Format struct{}
 
 func (Format) Name() string   { return "aiperf" }
@@ -101,7 +105,11 @@ func (Format) Decode(in *decode.Input, sink decode.Sink) error {
 			return
 		}
 		if reason, detail := decodeRecord(b, &ev); reason != "" {
-			sink.Reject(line, reason, detail)
+			at := decode.At(line) // a bad value: the record's line
+			if reason == "invalid json" {
+				at = decode.JSONRefusedAt(line, 1, b)
+			}
+			sink.Reject(at, reason, detail)
 			return
 		}
 		ev.Host, ev.InputFile, ev.InputLine = in.Host, in.Name, line

@@ -52,6 +52,11 @@ import (
 //   - a JSON line with neither request_id nor start, or that is not an
 //     object, is skipped ("not a request record"); one with request_id but
 //     no start is rejected ("missing start").
+//
+// A reject's column: a line that is no JSON, at the byte encoding/json
+// refuses (just past the line when it is cut short); a line too long, at
+// its first byte not kept; a record with a bad or missing value, at its
+// '{' (the reader does not keep where each value lies).
 type Format struct{}
 
 func (Format) Name() string   { return "ttftrace-client" }
@@ -134,7 +139,7 @@ func (f Format) Decode(in *decode.Input, sink decode.Sink) error {
 			return nil
 		}
 		if errors.Is(err, errClientLineTooLong) {
-			sink.Reject(n, "line too long", strconv.Itoa(len(line))+" bytes kept of a longer line")
+			sink.Reject(decode.AtCol(n, int64(len(line))+1), "line too long", strconv.Itoa(len(line))+" bytes kept of a longer line") // the first byte not kept
 			continue
 		}
 		if err != nil {
@@ -155,14 +160,14 @@ func (c *clientReader) decodeLine(in *decode.Input, n int64, line []byte, sink d
 		if gojson.Valid(trimmed) {
 			sink.Skip(n, "not a request record")
 		} else {
-			sink.Reject(n, "invalid json", decode.TruncateDetail(string(trimmed)))
+			sink.Reject(decode.JSONRefusedAt(n, decode.ColIn(line, trimmed), trimmed), "invalid json", decode.TruncateDetail(string(trimmed)))
 		}
 		return
 	}
 	var rec clientLine
 	if !c.read(trimmed, &rec) {
 		reason, detail := clientRefuse(trimmed)
-		sink.Reject(n, reason, detail)
+		sink.Reject(decode.JSONRefusedAt(n, decode.ColIn(line, trimmed), trimmed), reason, detail)
 		return
 	}
 	if rec.start == nil && rec.requestID == "" {
@@ -172,7 +177,7 @@ func (c *clientReader) decodeLine(in *decode.Input, n int64, line []byte, sink d
 	ev, err := rec.event(c)
 	var rej *clientReject
 	if errors.As(err, &rej) {
-		sink.Reject(n, rej.reason, rej.detail)
+		sink.Reject(decode.AtCol(n, decode.ColIn(line, trimmed)), rej.reason, rej.detail) // the record's '{'
 		return
 	}
 	ev.Host, ev.InputFile, ev.InputLine = in.Host, in.Name, n

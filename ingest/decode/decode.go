@@ -48,8 +48,10 @@ type Sink interface {
 	// Skip reports a record that is not a request record (a startup line, a
 	// health check, an error-log line, a blank line).
 	Skip(line int64, reason string)
-	// Reject reports a request record that could not be decoded; reason is
-	// short and stable ("invalid json", "bad status"), detail names the
-	// offending value.
-	Reject(line int64, reason, detail string)
+	// Reject reports a request record that could not be decoded at at: the
+	// offending value's position when the format knows it, else the
+	// record's start (its column 1); Col is 0 only where a format has no
+	// position at all, as its doc says. reason is short and stable
+	// ("invalid json", "bad status"), detail names the offending value.
+	Reject(at Pos, reason, detail string)
 }

@@ -36,7 +36,7 @@ func ReadRecordsByLine(r io.Reader, sink Sink, fn func(line int64, b []byte)) er
 			n++
 			line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
 			if long || len(line) > MaxLineBytes {
-				sink.Reject(n, "line too long", "longer than "+strconv.Itoa(MaxLineBytes)+" bytes")
+				sink.Reject(AtCol(n, MaxLineBytes+1), "line too long", "longer than "+strconv.Itoa(MaxLineBytes)+" bytes")
 			} else {
 				fn(n, line)
 			}

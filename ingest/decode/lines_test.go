@@ -92,7 +92,7 @@ func TestReadRecordsByLineTooLong(t *testing.T) {
 			got = append(got, fmt.Sprint(n, string(b)))
 		})
 		if err != nil || strings.Join(got, ",") != "1a,3b" || len(rec.Rejects) != 2 ||
-			rec.Rejects[0] != (decodetest.RecordedNote{Line: 2, Reason: "line too long", Detail: "longer than 16777216 bytes"}) || rec.Rejects[1].Line != 4 {
+			rec.Rejects[0] != (decodetest.RecordedNote{Line: 2, Column: 16777217, Reason: "line too long", Detail: "longer than 16777216 bytes"}) || rec.Rejects[1].Line != 4 {
 			t.Errorf("got %q, rejects %+v, %v", got, rec.Rejects, err)
 		}
 	}

@@ -23,7 +23,10 @@ const MaxJSONRecord = 8 << 20
 // JSONRecords reads r as JSON records: one object per line (JSON lines),
 // objects pretty-printed over several lines, or one top-level array of
 // objects. It calls rec with each record and the 1-based line it starts on,
-// reports blank lines as skips and unterminated objects as rejects. A record
+// reports blank lines as skips and unterminated objects as rejects (at the
+// byte encoding/json refuses, columns counted as if the record's first
+// line started with its '{'; at the record's start when no byte is
+// refused). A record
 // rec gets that starts with '{' is valid JSON (one object); others may be
 // anything. The bytes rec gets are only valid during the call.
 func JSONRecords(r io.Reader, sink Sink, rec func(line int64, raw []byte)) error {
@@ -37,13 +40,17 @@ func JSONRecords(r io.Reader, sink Sink, rec func(line int64, raw []byte)) error
 func JSONRecordsFast(r io.Reader, sink Sink, fast func(line int64, t []byte) bool, rec func(line int64, raw []byte)) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	if PeekJSONArray(br) {
-		return JSONArray(br, sink, rec)
+		return JSONArray(br, sink, func(at Pos, raw []byte) { rec(at.Line, raw) })
 	}
 	var buf, stack []byte
 	var start int64
 	flush := func() {
 		if buf != nil {
-			sink.Reject(start, "invalid json", "unterminated object")
+			at := At(start)
+			if k, ok := JSONRefused(buf); ok {
+				at = AtOffset(start, 1, buf, k)
+			}
+			sink.Reject(at, "invalid json", "unterminated object")
 			buf = nil
 		}
 	}
@@ -114,11 +121,17 @@ func PeekJSONArray(br *bufio.Reader) bool {
 }
 
 // LineIndex records where the newlines of a stream fall, so that a byte
-// offset can be turned into a 1-based line number.
+// offset can be turned into a line and column; once marked, it also keeps
+// the bytes read from the mark on, so that where a JSON value stops being
+// valid can be found (encoding/json's Decoder does not say: its
+// SyntaxError.Offset leaves out the bytes Token and the commas took).
 type LineIndex struct {
 	R        io.Reader
 	pos      int64
 	newlines []int64
+	kept     []byte // the bytes read from keptAt on, once marked
+	keptAt   int64
+	keeping  bool
 }
 
 func (li *LineIndex) Read(p []byte) (int, error) {
@@ -128,17 +141,55 @@ func (li *LineIndex) Read(p []byte) (int, error) {
 			li.newlines = append(li.newlines, li.pos+int64(i))
 		}
 	}
+	if li.keeping {
+		li.kept = append(li.kept, p[:n]...)
+	}
 	li.pos += int64(n)
 	return n, err
 }
 
-// line returns the 1-based line holding byte offset off.
-func (li *LineIndex) line(off int64) int64 {
-	return int64(sort.Search(len(li.newlines), func(i int) bool { return li.newlines[i] >= off })) + 1
+// mark keeps the bytes from dec's offset on, dec being the Decoder
+// reading li (its offset is never before an earlier mark).
+func (li *LineIndex) mark(dec *json.Decoder) {
+	off := dec.InputOffset()
+	if !li.keeping { // the bytes from off to pos are in dec's buffer
+		li.keeping = true
+		li.kept, _ = io.ReadAll(dec.Buffered())
+		li.keptAt = off
+	}
+	n := copy(li.kept, li.kept[off-li.keptAt:])
+	li.kept, li.keptAt = li.kept[:n], off
 }
 
-// JSONArray reads one top-level JSON array and calls rec per element.
-func JSONArray(r io.Reader, sink Sink, rec func(line int64, raw []byte)) error {
+// refused returns the position of the first byte from the mark on that
+// stops the bytes being one JSON value (after a comma when comma is set),
+// or of the end of the stream when they end early.
+func (li *LineIndex) refused(comma bool) Pos {
+	b, at := li.kept, li.keptAt
+	if comma {
+		if len(b) > 0 && b[0] != ',' {
+			return li.Pos(at) // "expected comma after array element"
+		}
+		b, at = b[min(1, len(b)):], at+1
+	}
+	if k, ok := JSONRefused(b); ok {
+		return li.Pos(at + int64(k))
+	}
+	return li.Pos(li.pos)
+}
+
+// Pos returns the line and 1-based byte column of byte offset off.
+func (li *LineIndex) Pos(off int64) Pos {
+	n := sort.Search(len(li.newlines), func(i int) bool { return li.newlines[i] >= off })
+	if n == 0 {
+		return Pos{Line: 1, Col: off + 1}
+	}
+	return Pos{Line: int64(n) + 1, Col: off - li.newlines[n-1]}
+}
+
+// JSONArray reads one top-level JSON array and calls rec per element with
+// the position of its first byte.
+func JSONArray(r io.Reader, sink Sink, rec func(at Pos, raw []byte)) error {
 	li := &LineIndex{R: r}
 	dec := json.NewDecoder(li)
 	dec.UseNumber()
@@ -149,25 +200,26 @@ func JSONArray(r io.Reader, sink Sink, rec func(line int64, raw []byte)) error {
 }
 
 // JSONArrayElements decodes the elements of an array whose '[' dec has just
-// read, up to its ']'. A syntax error rejects the element it occurs in and
-// ends the array.
-func JSONArrayElements(dec *json.Decoder, li *LineIndex, sink Sink, rec func(line int64, raw []byte)) error {
-	for dec.More() {
-		off := dec.InputOffset()
+// read, up to its ']'. A syntax error rejects the element it occurs in, at
+// the byte the JSON scanner refused (or where the input ended), and ends
+// the array.
+func JSONArrayElements(dec *json.Decoder, li *LineIndex, sink Sink, rec func(at Pos, raw []byte)) error {
+	for i := 0; dec.More(); i++ {
+		li.mark(dec) // from the element's first byte, or the comma before it
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			var se *json.SyntaxError
 			if errors.As(err, &se) || errors.Is(err, io.ErrUnexpectedEOF) {
-				sink.Reject(li.line(off+1), "invalid json", TruncateDetail(err.Error()))
+				sink.Reject(li.refused(i > 0), "invalid json", TruncateDetail(err.Error()))
 				return nil
 			}
 			return err
 		}
-		rec(li.line(dec.InputOffset()-int64(len(raw))), raw)
+		rec(li.Pos(dec.InputOffset()-int64(len(raw))), raw)
 	}
 	_, err := dec.Token() // the closing ']'
 	if err != nil && !errors.Is(err, io.EOF) {
-		sink.Reject(li.line(dec.InputOffset()), "invalid json", TruncateDetail(err.Error()))
+		sink.Reject(li.Pos(dec.InputOffset()), "invalid json", TruncateDetail(err.Error()))
 	}
 	return nil
 }

@@ -89,14 +89,16 @@ func TruncateDetail(s string) string {
 	return s
 }
 
-// Emit reports one decoded record to sink: a skip when skip is set, a
-// reject when reason is set, else the event, stamped with its input and line.
-func Emit(in *Input, sink Sink, line int64, raw []byte, ev *schema.Event, skip, reason, detail string) {
+// Emit reports one decoded record at at to sink: a skip when skip is set, a
+// reject at at when reason is set, else the event, stamped with its input
+// and line.
+func Emit(in *Input, sink Sink, at Pos, raw []byte, ev *schema.Event, skip, reason, detail string) {
+	line := at.Line
 	switch {
 	case skip != "":
 		sink.Skip(line, skip)
 	case reason != "":
-		sink.Reject(line, reason, TruncateDetail(detail))
+		sink.Reject(at, reason, TruncateDetail(detail))
 	default:
 		ev.InputFile, ev.InputLine = in.Name, line
 		sink.Event(line, raw, ev)

@@ -41,9 +41,11 @@ type RecordedEvent struct {
 	Event schema.Event `json:"event"`
 }
 
-// RecordedNote is one skip or reject a Recorder was told.
+// RecordedNote is one skip or reject a Recorder was told; Column is a
+// reject's (decode.Pos.Col), 0 for a skip.
 type RecordedNote struct {
 	Line   int64  `json:"line"`
+	Column int64  `json:"column,omitempty"`
 	Reason string `json:"reason"`
 	Detail string `json:"detail,omitempty"`
 }
@@ -64,9 +66,9 @@ func (r *Recorder) Skip(line int64, reason string) {
 	r.Skips = append(r.Skips, RecordedNote{Line: line, Reason: reason})
 }
 
-// Reject keeps a rejected record's line, reason and detail.
-func (r *Recorder) Reject(line int64, reason, detail string) {
-	r.Rejects = append(r.Rejects, RecordedNote{line, reason, detail})
+// Reject keeps a rejected record's position, reason and detail.
+func (r *Recorder) Reject(at decode.Pos, reason, detail string) {
+	r.Rejects = append(r.Rejects, RecordedNote{Line: at.Line, Column: at.Col, Reason: reason, Detail: detail})
 }
 
 // Total is the number of records the sink was told about.
@@ -83,7 +85,7 @@ type CountingSink struct{ Events, Skips, Rejects int }
 
 func (c *CountingSink) Event(int64, []byte, *schema.Event) { c.Events++ }
 func (c *CountingSink) Skip(int64, string)                 { c.Skips++ }
-func (c *CountingSink) Reject(int64, string, string)       { c.Rejects++ }
+func (c *CountingSink) Reject(decode.Pos, string, string)  { c.Rejects++ }
 
 // DecodeFile runs f over one testdata file with options read from a sibling
 // "<file>.opts.json" when present.

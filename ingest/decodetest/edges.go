@@ -3,6 +3,7 @@ package decodetest
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"os"
 	"strings"
 	"testing"
@@ -38,10 +39,23 @@ func EdgesGolden(inputs []string, decode func(input string, rec *Recorder) error
 	return append(b, '\n')
 }
 
+// updateEdges rewrites the edges goldens from what the decoders report
+// (go test ./ingest/... -update-edges); review the diff before committing.
+var updateEdges = flag.Bool("update-edges", false, "rewrite the edges goldens under testdata/edges/")
+
 // CheckEdges decodes every input by f (input named "x" on host "h") and
-// compares what the sink was told with the edges golden at path.
+// compares what the sink was told with the edges golden at path
+// (-update-edges rewrites it).
 func CheckEdges(t *testing.T, f Format, inputs []string, path string) {
 	t.Helper()
+	if *updateEdges {
+		golden := EdgesGolden(inputs, func(e string, rec *Recorder) error {
+			return f.Decode(&decode.Input{R: strings.NewReader(e), Name: "x", Host: "h"}, rec)
+		})
+		if err := os.WriteFile(path, golden, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -55,3 +55,23 @@ func AllEvents(t *testing.T, f Format, opts decode.Options, data []byte) {
 		t.Errorf("%d lines, %d events (%d skips, %d rejects)", lines, len(rec.Events), len(rec.Skips), len(rec.Rejects))
 	}
 }
+
+// CheckRejectsAt decodes text by f with opts and fails unless its rejects
+// lie at want, in order ("line:col", as decode.Pos prints them); want is
+// worked out by hand from the input's bytes.
+func CheckRejectsAt(t *testing.T, f Format, opts decode.Options, text string, want ...string) {
+	t.Helper()
+	rec := DecodeOne(t, f, opts, text)
+	var got []string
+	for _, r := range rec.Rejects {
+		got = append(got, decode.Pos{Line: r.Line, Col: r.Column}.String()+" "+r.Reason)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("rejects at %q, want at %q", got, want)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]+" ") {
+			t.Errorf("reject %d at %q, want at %s", i, got[i], want[i])
+		}
+	}
+}

@@ -46,6 +46,13 @@ import (
 //
 // JSON keys gen_ai.request.model and gen_ai.usage.input_tokens /
 // output_tokens (Envoy AI Gateway) give the model and usage tokens.
+//
+// A reject's column is the byte column of the value refused (a bad
+// %START_TIME%, duration or %RESPONSE_CODE%) when it is read in place; a
+// JSON record that is no JSON is rejected at the byte encoding/json
+// refuses; a line no format fits, an entry without a start or a JSON value
+// read unescaped at the record's start. A JSON record's columns are counted
+// as if its first line started with its '{' (leading blanks are not kept).
 type Format struct{}
 
 func (Format) Name() string   { return "envoy" }

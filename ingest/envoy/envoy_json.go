@@ -87,7 +87,7 @@ func (d *envoyJSONReader) record(in *decode.Input, sink decode.Sink, line int64,
 	case envoyJSONNull(raw):
 		d.emit(in, sink, line, raw, d.vals[:0])
 	default:
-		sink.Reject(line, "invalid json", decode.TruncateDetail(string(raw)))
+		sink.Reject(decode.JSONRefusedAt(line, 1, raw), "invalid json", decode.TruncateDetail(string(raw)))
 	}
 	return true
 }

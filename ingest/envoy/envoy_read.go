@@ -164,6 +164,14 @@ type envoyReader struct {
 	// missing, when set, gives the reject reason and detail of the entry
 	// raw that has no start, saying why.
 	missing func(raw []byte) (string, string)
+	bad     []byte // the value start or fields refused, nil when none
+}
+
+// rejectAt returns the position of a reject of the entry raw, which starts
+// at column 1 of line: the value refused when it was read in place from
+// raw, else raw's start.
+func (d *envoyReader) rejectAt(line int64, raw []byte) decode.Pos {
+	return decode.AtOffset(line, 1, raw, int(decode.ColIn(raw, d.bad))-1)
 }
 
 // envoyMissingStart is the reason of an entry without a start instant.
@@ -179,6 +187,7 @@ type envoyDurs struct {
 // sorted JSON keys, and reports it to sink: an event, a skip (an
 // intermediate entry) or a reject.
 func (d *envoyReader) emit(in *decode.Input, sink decode.Sink, line int64, raw []byte, vals []envoyOpValue) {
+	d.bad = nil
 	start, logType, reason, detail := d.start(vals)
 	switch {
 	case logType != nil:
@@ -189,14 +198,14 @@ func (d *envoyReader) emit(in *decode.Input, sink decode.Sink, line int64, raw [
 		reason, detail = d.missing(raw)
 		fallthrough
 	case reason != "":
-		sink.Reject(line, reason, decode.TruncateDetail(detail))
+		sink.Reject(d.rejectAt(line, raw), reason, decode.TruncateDetail(detail))
 		return
 	}
 	d.clearEvent(in, line)
 	d.ev.StartNs = d.arena.Int64(start)
 	d.attrs = d.attrs[:0]
 	if reason, detail := d.fields(vals, start); reason != "" {
-		sink.Reject(line, reason, decode.TruncateDetail(detail))
+		sink.Reject(d.rejectAt(line, raw), reason, decode.TruncateDetail(detail))
 		return
 	}
 	d.ev.Attrs = d.maps.Get(d.attrs)
@@ -228,6 +237,7 @@ func (d *envoyReader) start(vals []envoyOpValue) (start int64, intermediate []by
 		if v.op.code == ecStart && len(v.val) > 0 {
 			ns, err := d.startNs(v.val, v.op.op.arg)
 			if err != nil {
+				d.bad = v.val
 				return 0, nil, textscan.TimeReason(err, "bad timestamp"), string(v.val)
 			}
 			start, ok = ns, true
@@ -270,6 +280,7 @@ func (d *envoyReader) fields(vals []envoyOpValue, start int64) (string, string) 
 			continue
 		}
 		op, ok := v.op, true
+		d.bad = v.val // what a reject below refuses
 		switch op.code {
 		case ecDuration, ecRespDuration, ecRespTx:
 			if !durs.ms(int(op.code-ecDuration), v.val) {

@@ -146,5 +146,5 @@ func (d *envoyTextReader) line(in *decode.Input, sink decode.Sink, n int64, text
 	if d.miss == nil {
 		d.miss = newEnvoyMismatch(d.specs, d.custom)
 	}
-	sink.Reject(n, d.miss.reason(text), decode.TruncateDetail(string(text)))
+	sink.Reject(decode.At(n), d.miss.reason(text), decode.TruncateDetail(string(text)))
 }

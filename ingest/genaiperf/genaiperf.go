@@ -82,7 +82,8 @@ import (
 // until they are (genaiperf_held.go); perf_analyzer writes "endpoint" last,
 // so a document's events are held until its end. perf_analyzer writes the
 // document on one line, so a request's "line" is its 1-based index in the
-// document. No response text is kept: only counted.
+// document, and a reject has no column (decode.Pos.Col 0): the index is
+// not a line to count bytes in. No response text is kept: only counted.
 type Format struct{}
 
 func (Format) Name() string   { return "genai-perf" }
@@ -161,7 +162,7 @@ func (w *gpWalker) decode() error {
 	// The document broke between requests: what was read is kept, and the
 	// break is reported once, as the record that could not be read.
 	w.index++
-	w.sink.Reject(w.index, "invalid json", decode.TruncateDetail("document ends early: "+err.Error()))
+	w.sink.Reject(decode.Pos{Line: w.index}, "invalid json", decode.TruncateDetail("document ends early: "+err.Error()))
 	return nil
 }
 

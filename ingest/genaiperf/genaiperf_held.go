@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 
+	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -67,7 +68,7 @@ func (w *gpWalker) release() {
 // experiment.
 func (w *gpWalker) emit(r gpRecord) {
 	if r.ev == nil {
-		w.sink.Reject(r.index, r.reason, r.detail)
+		w.sink.Reject(decode.Pos{Line: r.index}, r.reason, r.detail) // an index: no column
 		return
 	}
 	ev := r.ev

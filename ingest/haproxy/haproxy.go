@@ -50,6 +50,10 @@ import (
 // that is a UUID (capture request header X-Request-ID); a captured W3C
 // traceparent gives TraceID. tcplog lines (Tw/Tc/Tt) and the legacy
 // "Connect from" lines are skips.
+//
+// A reject's column is the byte column of the offending field in its line
+// (the date inside its brackets, the timers, the status), or of the line's
+// first non-blank byte when the line does not fit the format.
 type Format struct{}
 
 func (Format) Name() string   { return "haproxy" }

@@ -46,7 +46,7 @@ func (d *haproxyReader) line(in *decode.Input, sink decode.Sink, n int64, text [
 	case skip != "":
 		sink.Skip(n, skip)
 	case reason != "":
-		sink.Reject(n, reason, decode.TruncateDetail(string(detail)))
+		sink.Reject(decode.AtCol(n, decode.ColIn(text, detail)), reason, decode.TruncateDetail(string(detail)))
 	default:
 		sink.Event(n, text, &d.ev)
 	}

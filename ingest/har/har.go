@@ -42,6 +42,11 @@ import (
 // else /v1/chat/completions, /v1/completions, /chat/completions,
 // /completions, /v1/responses, /generate, /generate_stream, /v1/messages)
 // are skips.
+//
+// An input that is no HAR document is an error (decode.Error) at the line
+// and column where the JSON decoder stopped reading it. A reject's column
+// is its entry's '{'; in a damaged entries array, the byte encoding/json
+// refuses (just past the input when it ends early).
 type Format struct{}
 
 func (Format) Name() string   { return "har" }

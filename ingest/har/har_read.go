@@ -67,7 +67,12 @@ func (r *reader) document() error {
 		return decode.JSONArrayElements(dec, li, r.sink, r.record) // an object: as the Decoder reads it
 	})
 	if err != nil && !found {
-		return fmt.Errorf("har: not a HAR document: %v", err)
+		failed := r.readErr != nil && errors.Is(err, r.readErr) // the input, not the document
+		err = fmt.Errorf("har: not a HAR document: %v", err)
+		if failed {
+			return err
+		}
+		return &decode.Error{File: r.in.Name, Pos: li.Pos(dec.InputOffset()), Err: err} // where the Decoder stopped
 	}
 	if err != nil {
 		return err // a read error inside the entries
@@ -103,7 +108,7 @@ func (r *reader) entries(i int) error {
 			k = jsonwalk.SkipWS(r.data, k+1)
 		}
 		if end := r.walked(r.data, k, r.read(r.data, k)); end >= 0 {
-			r.emit(r.lineOf(k), r.data[k:end])
+			r.emit(r.posOf(k), r.data[k:end])
 			i = end
 			continue
 		}
@@ -111,7 +116,7 @@ func (r *reader) entries(i int) error {
 		if r.stack = grown[:0]; st != jsonwalk.OK {
 			return r.handOver(i, first)
 		}
-		r.refuse(r.lineOf(k), r.data[k:end])
+		r.refuse(r.posOf(k), r.data[k:end])
 		i = end
 	}
 }
@@ -130,27 +135,25 @@ func (r *reader) handOver(i int, first bool) error {
 	if _, err := dec.Token(); err != nil {
 		return err
 	}
-	if !first {
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return err
-		}
-	}
 	by := r.lineOf(i) - 1 // the prefix holds no newline
-	return decode.JSONArrayElements(dec, li, lineShift{r.sink, by}, func(line int64, raw []byte) {
-		r.record(line+by, raw)
+	shift := decode.ShiftSink{Sink: r.sink, Lines: by, Cols: r.colOf(i) - 1 - int64(len(prefix))}
+	stand := !first
+	return decode.JSONArrayElements(dec, li, shift, func(at decode.Pos, raw []byte) {
+		if stand {
+			stand = false // the stand-in element
+			return
+		}
+		r.record(shift.Pos(at), raw)
 	})
 }
 
-// lineShift is a sink whose rejects are on lines by further down.
-type lineShift struct {
-	decode.Sink
-	by int64
+// colOf returns the 1-based column of data[i] within its line.
+func (r *reader) colOf(i int) int64 {
+	return int64(i - bytes.LastIndexByte(r.data[:i], '\n'))
 }
 
-func (s lineShift) Reject(line int64, reason, detail string) {
-	s.Sink.Reject(line+s.by, reason, detail)
-}
+// posOf returns the position of data[i]; i never goes back.
+func (r *reader) posOf(i int) decode.Pos { return decode.Pos{Line: r.lineOf(i), Col: r.colOf(i)} }
 
 // lineOf returns the line of data[i]; i never goes back.
 func (r *reader) lineOf(i int) int64 {
@@ -159,30 +162,32 @@ func (r *reader) lineOf(i int) int64 {
 	return r.line
 }
 
-// record reads the entry raw, a JSON value, and reports it.
-func (r *reader) record(line int64, raw []byte) {
+// record reads the entry raw, a JSON value at at, and reports it.
+func (r *reader) record(at decode.Pos, raw []byte) {
 	if r.walked(raw, 0, r.read(raw, 0)) < 0 {
-		r.refuse(line, raw)
+		r.refuse(at, raw)
 		return
 	}
-	r.emit(line, raw)
+	r.emit(at, raw)
 }
 
-// emit reports the entry raw, read into r.e.
-func (r *reader) emit(line int64, raw []byte) {
+// emit reports the entry raw at at, read into r.e; a reject is at the
+// entry's '{' (HAR entries are objects whose offending member the reader
+// does not locate).
+func (r *reader) emit(at decode.Pos, raw []byte) {
 	ev, skip, reason, detail := r.event()
-	decode.Emit(r.in, r.sink, line, raw, decode.OnWallClock(ev, r.in, "har", schema.SourceClient), skip, reason, detail)
+	decode.Emit(r.in, r.sink, at, raw, decode.OnWallClock(ev, r.in, "har", schema.SourceClient), skip, reason, detail)
 }
 
 // refuse rejects the entry raw, JSON that encoding/json would not decode
 // into harEntry (a value of the wrong type), in encoding/json's words.
-func (r *reader) refuse(line int64, raw []byte) {
+func (r *reader) refuse(at decode.Pos, raw []byte) {
 	var e harEntry
 	err := json.Unmarshal(raw, &e)
 	if err == nil { // not reached: read refuses only what encoding/json refuses
 		err = errors.New("entry not read")
 	}
-	r.sink.Reject(line, "invalid json", decode.TruncateDetail(err.Error()))
+	r.sink.Reject(at, "invalid json", decode.TruncateDetail(err.Error()))
 }
 
 // harWalk descends through the objects named by path and calls at with

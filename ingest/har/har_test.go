@@ -169,8 +169,9 @@ func TestHARReadError(t *testing.T) {
 			if k := len(want.Rejects) - 1; k >= 0 && want.Rejects[k].Detail == "unexpected EOF" {
 				wantErr, want.Rejects = "disk on fire", want.Rejects[:k]
 			} else {
-				read := bytes.TrimRight(data[:n], " \t\r\n") // the Decoder's offset: white space is not consumed
-				want.Rejects = append(want.Rejects, decodetest.RecordedNote{Line: 1 + int64(bytes.Count(read, []byte{'\n'})), Reason: "invalid json", Detail: "disk on fire"})
+				read := bytes.TrimRight(data[:n], " \t\r\n")       // the Decoder's offset: white space is not consumed
+				col := len(read) - bytes.LastIndexByte(read, '\n') // the byte after the last one read
+				want.Rejects = append(want.Rejects, decodetest.RecordedNote{Line: 1 + int64(bytes.Count(read, []byte{'\n'})), Column: int64(col), Reason: "invalid json", Detail: "disk on fire"})
 			}
 		}
 		if len(want.Rejects) == 0 {

@@ -56,7 +56,10 @@ import (
 // Records: a blank line is a skip, so is a line without the "require" field;
 // a line that is not a JSON object, lacks start or has a value of the wrong
 // kind is a reject naming the field. Text after a line's object is ignored,
-// as json.Decoder ignores it; of repeated keys the last wins.
+// as json.Decoder ignores it; of repeated keys the last wins. A reject's
+// column is the byte column of the offending value in its line (for a
+// line that is no JSON object, the byte encoding/json refused, see
+// decode.JSONErrorAt); a missing field's is 1, the record's start.
 type Format struct{}
 
 func (Format) Name() string   { return "jsonl" }

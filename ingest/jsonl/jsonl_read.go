@@ -26,6 +26,7 @@ type jsonlReader struct {
 	names   []string    // the targets' paths, by index
 	t       jsonlTargets
 	line    []byte
+	bad     int         // the offset in line of the value last named in a reject's detail, or -1
 	vals    []jsonlSpan // by edge of paths
 	stack   []byte
 	intern  decode.InternTable
@@ -82,7 +83,8 @@ func newJSONLReader(m *jsonlMapping, in *decode.Input) *jsonlReader {
 // decode reads one non-blank line and tells sink what it is.
 func (f *jsonlReader) decode(line int64, b []byte, sink decode.Sink) {
 	if !f.parse(b) {
-		sink.Reject(line, "invalid json", jsonlRefuse(b))
+		detail, err := jsonlRefuse(b)
+		sink.Reject(decode.JSONErrorAt(line, 1, b, err), "invalid json", detail)
 		return
 	}
 	if f.m.Require != "" {
@@ -93,9 +95,14 @@ func (f *jsonlReader) decode(line int64, b []byte, sink decode.Sink) {
 	}
 	f.ev = schema.Event{Source: f.m.Source, Format: "jsonl", Host: f.in.Host, Clock: schema.ClockWall, InputFile: f.in.Name}
 	ev := &f.ev
+	f.bad = -1
 	for _, step := range []func(*schema.Event) (string, string){f.times, f.ids, f.outcome, f.counts} {
 		if reason, detail := step(ev); reason != "" {
-			sink.Reject(line, reason, detail)
+			at := decode.At(line) // a missing value: the record's start
+			if f.bad >= 0 {
+				at.Col = int64(f.bad) + 1
+			}
+			sink.Reject(at, reason, detail)
 			return
 		}
 	}

@@ -165,6 +165,7 @@ func (f *jsonlReader) scalar(v jsonlSpan) (s []byte, ok bool) {
 // detail names a field and its value at v as encoding/json decodes it
 // into an any (with UseNumber) and fmt prints it.
 func (f *jsonlReader) detail(field string, v jsonlSpan) string {
+	f.bad = int(v.start)
 	dec := json.NewDecoder(bytes.NewReader(f.line[v.start:v.end]))
 	dec.UseNumber()
 	var x any
@@ -173,14 +174,15 @@ func (f *jsonlReader) detail(field string, v jsonlSpan) string {
 }
 
 // jsonlRefuse is the reject detail of a line that is not a JSON object:
-// json.Decoder's error decoding it into a map, or "<nil>" for null.
-func jsonlRefuse(line []byte) string {
+// json.Decoder's error decoding it into a map (returned too), or "<nil>"
+// for null.
+func jsonlRefuse(line []byte) (string, error) {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.UseNumber()
 	var obj map[string]any
 	err := dec.Decode(&obj)
 	if err == nil && obj != nil {
-		return "unreadable record" // not reached: parse takes what json.Decoder takes
+		return "unreadable record", nil // not reached: parse takes what json.Decoder takes
 	}
-	return decode.TruncateDetail(fmt.Sprint(err))
+	return decode.TruncateDetail(fmt.Sprint(err)), err
 }

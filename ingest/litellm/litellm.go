@@ -49,6 +49,12 @@ import (
 //
 // messages, response and error_str (prompt, output and error text) are never
 // read.
+//
+// A reject's column: a record encoding/json refuses, at the byte it
+// refuses (for a value of the wrong type, where its UnmarshalTypeError
+// says; see decode.JSONErrorAt); a record with a bad or missing value, at
+// its '{' (in an array, the element's own column). A JSON-lines record's
+// columns are counted as if its first line started with its '{'.
 type Format struct{}
 
 func (Format) Name() string   { return "litellm" }
@@ -132,7 +138,7 @@ func (Format) Decode(in *decode.Input, sink decode.Sink) error {
 	return decode.JSONRecordsFast(br, sink, func(line int64, t []byte) bool {
 		return f.decode(in, loc, line, t, sink)
 	}, func(line int64, raw []byte) {
-		f.record(in, loc, sink, line, raw)
+		f.record(in, loc, sink, decode.At(line), raw)
 	})
 }
 

@@ -10,7 +10,6 @@ import (
 
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
-	"github.com/ttftrace/ttftrace/schema"
 )
 
 // A LiteLLM input that is one JSON array of records (a spend-log export).
@@ -101,13 +100,15 @@ type litellmArray struct {
 	done     int   // elements reported
 	keep     int64 // the end of the last element reported (0: none)
 	keepLine int64 // the line of offset keep
+	keepCol  int64 // the 1-based column of offset keep
 	line     int64 // the line of offset pos
+	col      int64 // the 1-based column of offset pos
 	pos      int64
 }
 
 // stream reads the array at the start of br.
 func (f *litellmReader) stream(in *decode.Input, loc *time.Location, sink decode.Sink, br *bufio.Reader) error {
-	a := &litellmArray{f: f, in: in, loc: loc, sink: sink, line: 1}
+	a := &litellmArray{f: f, in: in, loc: loc, sink: sink, line: 1, col: 1}
 	a.w = jsonWindow{r: br}
 	a.w.more(0)
 	p, ok := a.w.ws(0, 0)
@@ -143,7 +144,13 @@ func (f *litellmReader) stream(in *decode.Input, loc *time.Location, sink decode
 // lineAt advances the line count to stream offset p and returns it.
 func (a *litellmArray) lineAt(p int64) int64 {
 	w := &a.w
-	a.line += int64(bytes.Count(w.buf[a.pos-w.off:p-w.off], []byte("\n")))
+	seg := w.buf[a.pos-w.off : p-w.off]
+	if nl := bytes.Count(seg, []byte("\n")); nl > 0 {
+		a.line += int64(nl)
+		a.col = int64(len(seg) - bytes.LastIndexByte(seg, '\n'))
+	} else {
+		a.col += int64(len(seg))
+	}
 	a.pos = p
 	return a.line
 }
@@ -151,7 +158,7 @@ func (a *litellmArray) lineAt(p int64) int64 {
 // element reports the element at stream offset p and returns the offset
 // just past it, or -1 when it is not valid JSON or the stream ends in it.
 func (a *litellmArray) element(p int64) int64 {
-	line := a.lineAt(p)
+	at := decode.Pos{Line: a.lineAt(p), Col: a.col}
 	for {
 		b, j := a.w.buf, int(p-a.w.off)
 		end := -1
@@ -159,7 +166,7 @@ func (a *litellmArray) element(p int64) int64 {
 			end = a.f.readAt(b, j)
 		}
 		if end >= 0 {
-			a.f.emit(a.in, a.loc, line, b[j:end], a.sink)
+			a.f.emit(a.in, a.loc, at, b[j:end], a.sink)
 		}
 		if end < 0 {
 			var st int
@@ -172,11 +179,11 @@ func (a *litellmArray) element(p int64) int64 {
 			if st != jsonwalk.OK {
 				return -1
 			}
-			a.f.record(a.in, a.loc, a.sink, line, b[j:end])
+			a.f.record(a.in, a.loc, a.sink, at, b[j:end])
 		}
 		a.done++
 		a.keep = a.w.off + int64(end)
-		a.keepLine = a.lineAt(a.keep)
+		a.keepLine, a.keepCol = a.lineAt(a.keep), a.col
 		return a.keep
 	}
 }
@@ -190,34 +197,19 @@ func (a *litellmArray) tail(br *bufio.Reader) error {
 	if a.done == 0 { // a.w.buf holds the input from its start
 		r := io.MultiReader(bytes.NewReader(a.w.buf), br)
 		return decode.JSONRecordsFast(r, a.sink, nil, func(line int64, raw []byte) {
-			a.f.record(a.in, a.loc, a.sink, line, raw)
+			a.f.record(a.in, a.loc, a.sink, decode.At(line), raw)
 		})
 	}
 	rest := a.w.buf[a.keep-a.w.off:]
-	shifted := &lineShiftSink{Sink: a.sink, by: a.keepLine - 1}
-	stand := true
-	r := io.MultiReader(strings.NewReader("[{}"), bytes.NewReader(rest), br)
-	return decode.JSONArray(r, shifted, func(line int64, raw []byte) {
-		if stand {
-			stand = false // the stand-in element
+	const stand = "[{}" // stands for the elements before keep
+	shifted := decode.ShiftSink{Sink: a.sink, Lines: a.keepLine - 1, Cols: a.keepCol - 1 - int64(len(stand))}
+	first := true
+	r := io.MultiReader(strings.NewReader(stand), bytes.NewReader(rest), br)
+	return decode.JSONArray(r, shifted, func(at decode.Pos, raw []byte) {
+		if first {
+			first = false // the stand-in element
 			return
 		}
-		a.f.record(a.in, a.loc, a.sink, line+shifted.by, raw)
+		a.f.record(a.in, a.loc, a.sink, shifted.Pos(at), raw)
 	})
-}
-
-// lineShiftSink is a decode.Sink that reports every line by more.
-type lineShiftSink struct {
-	decode.Sink
-	by int64
-}
-
-func (s *lineShiftSink) Event(line int64, raw []byte, ev *schema.Event) {
-	s.Sink.Event(line+s.by, raw, ev)
-}
-
-func (s *lineShiftSink) Skip(line int64, reason string) { s.Sink.Skip(line+s.by, reason) }
-
-func (s *lineShiftSink) Reject(line int64, reason, detail string) {
-	s.Sink.Reject(line+s.by, reason, detail)
 }

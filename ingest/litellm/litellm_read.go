@@ -3,6 +3,7 @@ package litellm
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -288,37 +289,41 @@ func (f *litellmReader) decode(in *decode.Input, loc *time.Location, line int64,
 	if !f.read(t) {
 		return false
 	}
-	f.emit(in, loc, line, t, sink)
+	f.emit(in, loc, decode.At(line), t, sink)
 	return true
 }
 
-// record reports one record (raw, any JSON text), rejecting one that
-// encoding/json would refuse in its words.
-func (f *litellmReader) record(in *decode.Input, loc *time.Location, sink decode.Sink, line int64, raw []byte) {
+// record reports one record (raw, any JSON text, starting at at),
+// rejecting one that encoding/json would refuse in its words, where it
+// refuses it.
+func (f *litellmReader) record(in *decode.Input, loc *time.Location, sink decode.Sink, at decode.Pos, raw []byte) {
 	if i := jsonwalk.SkipWS(raw, 0); i+4 <= len(raw) && string(raw[i:i+4]) == "null" && jsonwalk.SkipWS(raw, i+4) == len(raw) {
 		f.rec, f.headers = litellmRecord{}, f.headers[:0] // null leaves litellmRecord empty
 	} else if !f.read(raw) {
-		sink.Reject(line, "invalid json", litellmRefuse(raw))
+		err := litellmRefuse(raw)
+		sink.Reject(decode.JSONErrorAt(at.Line, at.Col, raw, err), "invalid json", decode.TruncateDetail(err.Error()))
 		return
 	}
-	f.emit(in, loc, line, raw, sink)
+	f.emit(in, loc, at, raw, sink)
 }
 
 // litellmRefuse returns encoding/json's error for a record read refused:
 // a syntax error, or the first value of the wrong type for litellmRecord.
-func litellmRefuse(raw []byte) string {
+func litellmRefuse(raw []byte) error {
 	var r litellmRecord
 	if err := json.Unmarshal(raw, &r); err != nil {
-		return decode.TruncateDetail(err.Error())
+		return err
 	}
-	return "unreadable record" // not reached: read takes what encoding/json takes
+	return errors.New("unreadable record") // not reached: read takes what encoding/json takes
 }
 
-// emit reports the record read into f.rec, whose bytes are raw.
-func (f *litellmReader) emit(in *decode.Input, loc *time.Location, line int64, raw []byte, sink decode.Sink) {
+// emit reports the record read into f.rec, whose bytes are raw, starting
+// at at.
+func (f *litellmReader) emit(in *decode.Input, loc *time.Location, at decode.Pos, raw []byte, sink decode.Sink) {
+	line := at.Line
 	f.build.ev, f.build.attrs = schema.Event{}, f.build.attrs[:0]
 	if reason, detail := f.rec.event(loc, &f.build); reason != "" {
-		sink.Reject(line, reason, decode.TruncateDetail(detail))
+		sink.Reject(at, reason, decode.TruncateDetail(detail)) // the record's '{'
 		return
 	}
 	ev := &f.build.ev

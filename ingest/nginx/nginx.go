@@ -49,6 +49,10 @@ import (
 // do $upstream_http_x_request_id and $upstream_http_x_*_id); $http_traceparent
 // gives TraceID. $request gives the method (attrs["method"]) and the endpoint
 // path; $request_uri or $uri give the endpoint when $request is absent.
+//
+// A reject's column is the byte column of the refused value in its line
+// (a bad $status, $msec, $time_local, $request_time or upstream time); a
+// line no log_format fits, or without any time, is rejected at column 1.
 type Format struct{}
 
 func (Format) Name() string   { return "nginx" }
@@ -118,7 +122,7 @@ func (Format) Decode(in *decode.Input, sink decode.Sink) error {
 	return decode.EachTextLine(in.R, func(n int64, line []byte) {
 		d.line(in, n, line, sink)
 	}, func(n int64) {
-		sink.Reject(n, "line too long", fmt.Sprintf("longer than %d bytes", decode.MaxLineBytes))
+		sink.Reject(decode.AtCol(n, decode.MaxLineBytes+1), "line too long", fmt.Sprintf("longer than %d bytes", decode.MaxLineBytes))
 	})
 }
 

@@ -22,6 +22,7 @@ type nginxReader struct {
 	miss    *nginxMismatch // made at the first line no format fits
 	plan    *nginxPlan     // the one the line matched
 	cur     []byte         // the line being read
+	rawAt   int            // the offset in cur of the value raw last returned; -1: absent
 	plain   bool           // it holds no backslash
 	vals    []nginxSpan    // its values
 	ev      schema.Event
@@ -68,7 +69,7 @@ func (d *nginxReader) line(in *decode.Input, n int64, raw []byte, sink decode.Si
 	if d.miss == nil {
 		d.miss = newNginxMismatch(d.formats, d.custom)
 	}
-	sink.Reject(n, d.miss.reason(line), decode.TruncateDetail(string(line)))
+	sink.Reject(decode.At(n), d.miss.reason(line), decode.TruncateDetail(string(line))) // no field to point at
 }
 
 // event builds the event of the matched line and reports it, or the
@@ -77,11 +78,11 @@ func (d *nginxReader) event(in *decode.Input, n int64, raw []byte, sink decode.S
 	d.clearEvent(in, n)
 	d.attrs = d.attrs[:0]
 	if reason, detail := d.status(); reason != "" {
-		sink.Reject(n, reason, detail)
+		sink.Reject(d.rejectAt(n), reason, detail)
 		return
 	}
 	if reason, detail := d.instants(); reason != "" {
-		sink.Reject(n, reason, detail)
+		sink.Reject(d.rejectAt(n), reason, detail)
 		return
 	}
 	d.request()
@@ -117,9 +118,18 @@ func nginxErrorShape(line []byte) bool {
 // raw returns the value of variable k as matched, nil when absent.
 func (d *nginxReader) raw(k int) []byte {
 	if i := d.plan.at[k]; i >= 0 {
+		d.rawAt = int(d.vals[i].lo)
 		return d.cur[d.vals[i].lo:d.vals[i].hi]
 	}
+	d.rawAt = -1
 	return nil
+}
+
+// rejectAt returns the position of a reject of line n found by status or
+// instants: the value they read last, which is the one they refused, or
+// the line's start when it was absent.
+func (d *nginxReader) rejectAt(n int64) decode.Pos {
+	return decode.AtCol(n, int64(max(d.rawAt, 0))+1)
 }
 
 // value returns the value of variable k with nginx's escapes undone

@@ -27,6 +27,12 @@ import (
 // not LLM requests are skipped. Prompt and completion text (input.value,
 // output.value, llm.input_messages.*, gen_ai.prompt.*) is never read into
 // the event: only the attributes named in otlp_event.go are.
+//
+// A reject's line is the line its document starts on. Its column: a
+// document that is no JSON, at the byte encoding/json refuses (its lines
+// counted from the document's first); an array item that is no object, at
+// that item; a line too long, at its first byte past the limit; a span
+// with a bad value and a document of the wrong shape, column 1.
 type Format struct{}
 
 func (Format) Name() string   { return "otlp" }
@@ -75,7 +81,7 @@ func (Format) Decode(in *decode.Input, sink decode.Sink) error {
 	d := &otlpDocs{in: in, sink: sink, limit: otlpMaxDocBytes}
 	err := decode.EachTextLine(in.R, d.line, func(n int64) {
 		d.flushBroken("invalid json")
-		sink.Reject(n, "line too long", fmt.Sprintf("longer than %d bytes", decode.MaxLineBytes))
+		sink.Reject(decode.AtCol(n, decode.MaxLineBytes+1), "line too long", fmt.Sprintf("longer than %d bytes", decode.MaxLineBytes))
 	})
 	d.flushBroken("invalid json")
 	return err
@@ -114,7 +120,7 @@ func (d *otlpDocs) line(n int64, line []byte) {
 			return
 		}
 		if t[0] != '{' && t[0] != '[' {
-			d.sink.Reject(n, "invalid json", decode.TruncateDetail(string(t)))
+			d.sink.Reject(decode.AtCol(n, decode.ColIn(line, t)), "invalid json", decode.TruncateDetail(string(t))) // its first byte is refused
 			return
 		}
 		if t[0] == '{' && d.read.object(d.in, n, t, nil, d.sink, true) {
@@ -123,7 +129,7 @@ func (d *otlpDocs) line(n int64, line []byte) {
 		d.start, d.depth, d.inStr, d.escaped, d.discard = n, 0, false, false, false
 	}
 	if !d.discard && len(d.buf)+len(line) > d.limit {
-		d.sink.Reject(d.start, "document too large", fmt.Sprintf("over %d bytes", d.limit))
+		d.sink.Reject(decode.At(d.start), "document too large", fmt.Sprintf("over %d bytes", d.limit))
 		d.buf, d.discard = d.buf[:0], true
 	}
 	if !d.discard {
@@ -165,7 +171,7 @@ func (d *otlpDocs) scan(line []byte) bool {
 // was already rejected as too large.
 func (d *otlpDocs) flushBroken(reason string) {
 	if d.start != 0 && !d.discard {
-		d.sink.Reject(d.start, reason, "document not closed: "+decode.TruncateDetail(string(bytes.TrimSpace(d.buf))))
+		d.sink.Reject(decode.At(d.start), reason, "document not closed: "+decode.TruncateDetail(string(bytes.TrimSpace(d.buf))))
 	}
 	d.buf, d.start, d.discard = d.buf[:0], 0, false
 }

@@ -107,16 +107,16 @@ func otlpID(s string, size int) string {
 func otlpConsole(in *decode.Input, n int64, doc []byte, sink decode.Sink) {
 	var c otlpConsoleSpan
 	if err := json.Unmarshal(doc, &c); err != nil {
-		sink.Reject(n, "invalid json", otlpJSONDetail(err, doc))
+		sink.Reject(decode.JSONErrorAt(n, 1, doc, err), "invalid json", otlpJSONDetail(err, doc))
 		return
 	}
 	sp, err := c.span()
 	if bad, ok := err.(otlpBad); ok {
-		sink.Reject(n, bad.reason, decode.TruncateDetail(bad.value))
+		sink.Reject(decode.At(n), bad.reason, decode.TruncateDetail(bad.value))
 		return
 	}
 	ev, skip, reason, detail := otlpEvent(&sp, in.Host)
-	decode.Emit(in, sink, n, doc, ev, skip, reason, detail)
+	decode.Emit(in, sink, decode.At(n), doc, ev, skip, reason, detail)
 }
 
 // otlpConsoleSpan is a span as the Python SDK's ConsoleSpanExporter writes it

@@ -62,9 +62,9 @@ func (f *otlpReader) object(in *decode.Input, n int64, doc, raw []byte, sink dec
 	case end != len(doc) && lineOnly:
 		return false
 	case end != len(doc):
-		sink.Reject(n, "invalid json", otlpJSONDetail(otlpSyntaxError(raw), raw))
+		sink.Reject(decode.JSONRefusedAt(n, 1, raw), "invalid json", otlpJSONDetail(otlpSyntaxError(raw), raw))
 	case has&otlpHasRequest != 0 && f.reqRefused:
-		sink.Reject(n, "invalid json", otlpJSONDetail(otlpRefuseRequest(request), doc))
+		sink.Reject(decode.At(n), "invalid json", otlpJSONDetail(otlpRefuseRequest(request), doc))
 	case has&otlpHasRequest != 0:
 		f.emit(in, n, sink)
 	case lineOnly:
@@ -132,7 +132,7 @@ func otlpSyntaxError(doc []byte) error {
 func (f *otlpReader) array(in *decode.Input, n int64, t, doc []byte, sink decode.Sink) {
 	f.deep = false
 	if end := f.skip(t, 0); end != len(t) || f.deep && !json.Valid(t) {
-		sink.Reject(n, "invalid json", otlpJSONDetail(otlpSyntaxError(doc), doc))
+		sink.Reject(decode.JSONRefusedAt(n, 1, doc), "invalid json", otlpJSONDetail(otlpSyntaxError(doc), doc))
 		return
 	}
 	if jsonwalk.SkipWS(t, 1) == len(t)-1 {
@@ -141,7 +141,7 @@ func (f *otlpReader) array(in *decode.Input, n int64, t, doc []byte, sink decode
 	jsonwalk.WalkArray(t, 0, func(e int) int {
 		end := f.skip(t, e)
 		if item := t[e:end]; item[0] != '{' {
-			sink.Reject(n, "not a trace document", decode.TruncateDetail(string(item)))
+			sink.Reject(decode.AtOffset(n, 1, doc, int(decode.ColIn(doc, item))-1), "not a trace document", decode.TruncateDetail(string(item)))
 		} else {
 			f.object(in, n, item, item, sink, false)
 		}
@@ -290,14 +290,14 @@ func (f *otlpReader) emit(in *decode.Input, n int64, sink decode.Sink) {
 	for i := range f.spans {
 		s := &f.spans[i]
 		if s.refused {
-			sink.Reject(n, "invalid json", otlpJSONDetail(otlpRefuseSpan(s.raw), s.raw))
+			sink.Reject(decode.At(n), "invalid json", otlpJSONDetail(otlpRefuseSpan(s.raw), s.raw))
 			continue
 		}
 		if bad, ok := f.finish(s); !ok {
-			sink.Reject(n, bad.reason, decode.TruncateDetail(bad.value))
+			sink.Reject(decode.At(n), bad.reason, decode.TruncateDetail(bad.value))
 			continue
 		}
 		ev, skip, reason, detail := otlpEventInto(&s.span, in.Host, &f.ev)
-		decode.Emit(in, sink, n, s.raw, ev, skip, reason, detail)
+		decode.Emit(in, sink, decode.At(n), s.raw, ev, skip, reason, detail)
 	}
 }

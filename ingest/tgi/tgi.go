@@ -58,6 +58,11 @@ import (
 // sends 200 before the error. Every other line (startup, DEBUG input/output
 // lines and their continuation lines, INFO lines without timings, WARN) is a
 // skip; a line with a handler span whose durations do not parse is a reject.
+// A reject's column is the byte column of the duration refused (inside its
+// quotes), or of the byte encoding/json refuses in a JSON line; a cut line
+// or a time out of range is rejected at column 1. Columns are of the line
+// as read, except on a line with ANSI colour codes, where they fall back
+// to 1.
 type Format struct{}
 
 func (Format) Name() string   { return "tgi" }

@@ -25,13 +25,13 @@ func (d *tgiReader) emit(in *decode.Input, sink decode.Sink, n int64, raw []byte
 	case !isError && !success && bytes.Contains(raw, []byte("total_time=")):
 		// Timings without the "Success" that ends every such line: the line
 		// was cut short, and the request it recorded is lost.
-		sink.Reject(n, "malformed request line", decode.TruncateDetail(string(raw)))
+		sink.Reject(decode.At(n), "malformed request line", decode.TruncateDetail(string(raw)))
 		return
 	case !found || !isError && !successLine:
 		sink.Skip(n, "not a request record")
 		return
 	case r.isFar:
-		sink.Reject(n, textscan.TimeRangeReason, r.far.Format(time.RFC3339Nano))
+		sink.Reject(decode.At(n), textscan.TimeRangeReason, r.far.Format(time.RFC3339Nano))
 		return
 	}
 	d.base(in, n, handler)
@@ -43,7 +43,7 @@ func (d *tgiReader) emit(in *decode.Input, sink decode.Sink, n int64, raw []byte
 		d.ev.Completed, d.ev.Error = d.arena.Bool(false), class
 		d.attrs = append(d.attrs, decode.AttrKV{Key: "tgi_error", Val: kind})
 	} else if key, v, ok := d.success(handler); !ok {
-		sink.Reject(n, "bad duration", decode.TruncateDetail(fmt.Sprintf("%s=%q", key, v)))
+		sink.Reject(decode.AtCol(n, decode.ColIn(raw, v)), "bad duration", decode.TruncateDetail(fmt.Sprintf("%s=%q", key, v)))
 		return
 	}
 	d.ev.Attrs = d.maps.Get(d.attrs)

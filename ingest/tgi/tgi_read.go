@@ -181,12 +181,12 @@ func (d *tgiReader) line(in *decode.Input, sink decode.Sink, n int64, b []byte) 
 		return
 	case isJSONRecord(t):
 		if err := d.parseJSON(t); err != nil {
-			sink.Reject(n, "invalid json", decode.TruncateDetail(err.Error()))
+			sink.Reject(decode.JSONRefusedAt(n, decode.ColIn(b, t), t), "invalid json", decode.TruncateDetail(err.Error()))
 			return
 		}
 	case !d.parseText(text):
 		if bytes.Contains(text, []byte("total_time=")) {
-			sink.Reject(n, "malformed request line", decode.TruncateDetail(string(text)))
+			sink.Reject(decode.At(n), "malformed request line", decode.TruncateDetail(string(text)))
 		} else {
 			sink.Skip(n, "not a log record")
 		}

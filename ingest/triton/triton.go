@@ -46,7 +46,8 @@ import (
 // ensemble, whose parent trace is the request, or a reject when start or end
 // is missing). Every later element of the same id is a skip "trace entry
 // merged". Triton's mode=opentelemetry exports OTLP to a collector instead of
-// a file; such spans are read by the otlp format.
+// a file; such spans are read by the otlp format. A record's "line" is that
+// number, so a reject has no column (decode.Pos.Col 0).
 type Format struct{}
 
 func (Format) Name() string   { return "triton" }
@@ -87,7 +88,7 @@ func (Format) Decode(in *decode.Input, sink decode.Sink) error {
 func tritonReport(sink decode.Sink, order []*tritonTrace, tr *tritonTrace, line int64, reason, detail string) []*tritonTrace {
 	switch {
 	case reason != "":
-		sink.Reject(line, reason, detail)
+		sink.Reject(decode.Pos{Line: line}, reason, detail)
 	case tr.line != line:
 		sink.Skip(line, "trace entry merged")
 	default:

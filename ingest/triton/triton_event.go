@@ -81,7 +81,7 @@ func (o *tritonOut) finishAll(in *decode.Input, order []*tritonTrace, sink decod
 	for k, tr := range order {
 		switch {
 		case tr.bad != "":
-			sink.Reject(tr.line, "bad timestamp", tr.bad)
+			sink.Reject(decode.Pos{Line: tr.line}, "bad timestamp", tr.bad)
 		case len(tr.stamps) == 0:
 			sink.Skip(tr.line, "no timestamps")
 		case tr.child:
@@ -89,7 +89,7 @@ func (o *tritonOut) finishAll(in *decode.Input, order []*tritonTrace, sink decod
 		default:
 			ev, reason, detail := o.event(in, tr, o.ids.Get(k, len(order), func(i int) int64 { return order[i].id }))
 			if reason != "" {
-				sink.Reject(tr.line, reason, detail)
+				sink.Reject(decode.Pos{Line: tr.line}, reason, detail)
 				continue
 			}
 			o.raw = tritonRawOrdered(o.raw[:0], tr, o.nameOrder(tr))

@@ -56,14 +56,14 @@ func (f *tritonReader) decode(in *decode.Input, data []byte, sink decode.Sink) e
 		line++
 		if line > 1 {
 			if data[i] != ',' {
-				sink.Reject(line, "invalid json", "expected comma after array element")
+				sink.Reject(decode.Pos{Line: line}, "invalid json", "expected comma after array element")
 				break
 			}
 			i = jsonwalk.SkipWS(data, i+1)
 		}
 		end, tr, reason, detail := f.element(data, i, line)
 		if end < 0 {
-			sink.Reject(line, "invalid json", detail)
+			sink.Reject(decode.Pos{Line: line}, "invalid json", detail)
 			break
 		}
 		order = tritonReport(sink, order, tr, line, reason, detail)

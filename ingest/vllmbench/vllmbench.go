@@ -52,7 +52,11 @@ import (
 // as "Too Many Requests" → 429 rate_limited; "TimeoutError" → timeout;
 // "ServerDisconnectedError", "ClientPayloadError" → interrupted; anything else
 // server_error); the text itself is not stored. Each request is one record,
-// its line number i+1. The document is read whole and walked in place
+// its line number i+1, and a request's reject has no column (decode.Pos.Col
+// 0: the number is an index). A document encoding/json refuses is rejected
+// at the line and column of the byte it refused (for a value of the wrong
+// type, the byte just past that value; the document's end when it ends
+// early). The document is read whole and walked in place
 // (vllmbench_read.go; a document encoding/json would refuse is rejected in
 // its words), texts skipped;
 // Python's NaN and Infinity are read as null. A file without per-request
@@ -116,10 +120,12 @@ func vbenchRefuse(sink decode.Sink, data []byte) {
 		return
 	}
 	detail := "a number written as a string with escapes"
+	at := decode.At(1)
 	if err := json.Unmarshal(data, new(vbenchDoc)); err != nil {
 		detail = err.Error()
+		at = decode.JSONErrorAt(1, 1, data, err)
 	}
-	sink.Reject(1, "invalid json", decode.TruncateDetail(detail))
+	sink.Reject(at, "invalid json", decode.TruncateDetail(detail))
 }
 
 // vbenchOrigin returns the earliest of the n start times start(i) (number

@@ -69,7 +69,7 @@ func (r *vbenchRun) emit(in *decode.Input, sink decode.Sink, i int, req *vbenchR
 	line := int64(i + 1)
 	ev, reason, detail := r.request(in, req, i)
 	if reason != "" {
-		sink.Reject(line, reason, detail)
+		sink.Reject(decode.Pos{Line: line}, reason, detail) // an index: no column
 		return raw
 	}
 	ev.InputLine = line

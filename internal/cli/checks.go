@@ -8,6 +8,7 @@ import (
 
 	"github.com/ttftrace/ttftrace/analyze"
 	"github.com/ttftrace/ttftrace/ingest"
+	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -36,7 +37,7 @@ type nopSink struct{}
 
 func (nopSink) Event(int64, []byte, *schema.Event) {}
 func (nopSink) Skip(int64, string)                 {}
-func (nopSink) Reject(int64, string, string)       {}
+func (nopSink) Reject(decode.Pos, string, string)  {}
 
 // checkStdin refuses "-" when standard input is a terminal: ttftrace would
 // wait, silently, for a log typed by hand.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/ingest"
+	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -33,7 +34,7 @@ func (testFormat) Decode(in *ingest.Input, sink ingest.Sink) error {
 		case strings.HasPrefix(sc.Text(), "#") || sc.Text() == "skip":
 			sink.Skip(line, "not a request")
 		case err != nil:
-			sink.Reject(line, "bad record", sc.Text())
+			sink.Reject(decode.At(line), "bad record", sc.Text())
 		default:
 			start := int64(1795392000000000000) + n*1e9 // 2026-11-23T00:00:00Z + n s
 			sink.Event(line, sc.Bytes(), &schema.Event{Clock: schema.ClockWall, StartNs: &start, RequestID: fmt.Sprint(n)})

@@ -9,6 +9,7 @@ import (
 	"github.com/ttftrace/ttftrace/analyze"
 	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/ingest"
+	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -146,12 +147,19 @@ func (c *cli) checkIngest(cmd string, res *ingest.Result, strict, quiet bool) in
 				fmt.Fprintf(c.stderr, "…\n")
 				break
 			}
-			fmt.Fprintf(c.stderr, "%s:%d: %s: %s\n", r.File, r.Line, r.Reason, r.Detail)
+			fmt.Fprintf(c.stderr, "%s: %s: %s\n", rejectAt(r), r.Reason, r.Detail)
 		}
 		fmt.Fprintf(c.stderr, "ttftrace %s: %d records rejected under --strict; nothing written\n", cmd, n)
 		return exitRejected
 	}
 	return exitOK
+}
+
+// rejectAt returns where r lies as "file:line:column", or "file:line"
+// when its format gave no column (and in commit logs written before
+// rejects carried one).
+func rejectAt(r schema.Reject) string {
+	return r.File + ":" + decode.Pos{Line: r.Line, Col: r.Column}.String()
 }
 
 // isTerminal reports whether f is a terminal (a character device); progress
