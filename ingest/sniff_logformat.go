@@ -30,4 +30,4 @@ type sniffCount struct{ events, rejects int }
 
 func (c *sniffCount) Event(int64, []byte, *schema.Event) { c.events++ }
 func (c *sniffCount) Skip(int64, string)                 {}
-func (c *sniffCount) Reject(int64, string, string)       { c.rejects++ }
+func (c *sniffCount) Reject(decode.Pos, string, string)  { c.rejects++ }
