@@ -83,7 +83,10 @@ import (
 // so a document's events are held until its end. perf_analyzer writes the
 // document on one line, so a request's "line" is its 1-based index in the
 // document, and a reject has no column (decode.Pos.Col 0): the index is
-// not a line to count bytes in. No response text is kept: only counted.
+// not a line to count bytes in. A document refused before its first
+// request is a decode.Error at the line and byte column of the file where
+// the value or delimiter that could not be read starts. No response text
+// is kept: only counted.
 type Format struct{}
 
 func (Format) Name() string   { return "genai-perf" }
@@ -155,7 +158,7 @@ func (w *gpWalker) decode() error {
 	case err == nil || errors.Is(err, errGPStop):
 		return nil
 	case w.index == 0:
-		return fmt.Errorf("not a genai-perf profile export: %w", err)
+		return &decode.Error{File: w.in.Name, Pos: w.sc.at(), Err: fmt.Errorf("not a genai-perf profile export: %w", err)}
 	case w.experimentsRead:
 		return nil // damage after the last request loses nothing
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
 )
 
@@ -22,6 +23,10 @@ type gpScanner struct {
 	eof   bool
 	err   error  // read error other than io.EOF
 	stack []byte // scratch for jsonValueEnd
+	// Where buf[0] lies in the input, for the position of an error: base
+	// is its byte offset, lines the line feeds before it and lineStart the
+	// offset of the line it is on.
+	base, lines, lineStart int64
 }
 
 // gpReadSize is the size of each read from the input.
@@ -42,12 +47,32 @@ func (s *gpScanner) fill(keep int) bool {
 func (s *gpScanner) compact(keep, room int) {
 	n := len(s.buf) - keep
 	if keep > 0 {
+		s.drop(keep)
 		copy(s.buf, s.buf[keep:])
 	}
 	s.buf, s.pos = s.buf[:n], s.pos-keep
 	if cap(s.buf)-n < room {
 		s.buf = append(s.buf[:cap(s.buf)], make([]byte, max(room, cap(s.buf)))...)[:n]
 	}
+}
+
+// drop counts the line feeds of buf[:keep], which compact moves past.
+func (s *gpScanner) drop(keep int) {
+	if nl := bytes.Count(s.buf[:keep], []byte{'\n'}); nl > 0 {
+		s.lines += int64(nl)
+		s.lineStart = s.base + int64(bytes.LastIndexByte(s.buf[:keep], '\n')) + 1
+	}
+	s.base += int64(keep)
+}
+
+// at returns the position in the input of the next unread byte: where a
+// value or delimiter that could not be read starts.
+func (s *gpScanner) at() decode.Pos {
+	before := s.buf[:min(s.pos, len(s.buf))]
+	if nl := bytes.Count(before, []byte{'\n'}); nl > 0 {
+		return decode.Pos{Line: s.lines + int64(nl) + 1, Col: int64(len(before) - bytes.LastIndexByte(before, '\n'))}
+	}
+	return decode.Pos{Line: s.lines + 1, Col: s.base + int64(len(before)) - s.lineStart + 1}
 }
 
 // ahead reads until at least n bytes follow pos or the input ends, and
