@@ -26,14 +26,14 @@ func idTableOf(ids [][]dataset.ColumnsID) *idTable {
 }
 
 // randomIDs returns n observations of 0–3 ids each, drawn from a pool of
-// about 0.9·n keys so that some keys are shared by several observations
+// about 0.9·n keys (at least one) so that some keys are shared by several observations
 // and some repeated within one.
 func randomIDs(n int, seed uint64) [][]dataset.ColumnsID {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	ids := make([][]dataset.ColumnsID, n)
 	for k := range ids {
 		for range rng.IntN(4) {
-			v := rng.Uint64N(uint64(n) * 9 / 10)
+			v := rng.Uint64N(uint64(n)*9/10 + 1)
 			ids[k] = append(ids[k], dataset.ColumnsID{v * 0x9e3779b97f4a7c15, v})
 		}
 	}
