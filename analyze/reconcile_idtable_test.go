@@ -26,8 +26,8 @@ func idTableOf(ids [][]dataset.ColumnsID) *idTable {
 }
 
 // randomIDs returns n observations of 0–3 ids each, drawn from a pool of
-// about 0.9·n keys (at least one) so that some keys are shared by several observations
-// and some repeated within one.
+// about 0.9·n keys (at least one) so that some keys are shared by several
+// observations and some repeated within one.
 func randomIDs(n int, seed uint64) [][]dataset.ColumnsID {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	ids := make([][]dataset.ColumnsID, n)
