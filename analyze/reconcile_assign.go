@@ -12,9 +12,10 @@ const timeEdgePart = 1 << 12
 // timeEdgesInParts is timeEdges over parts of outs in parallel, their edges
 // listed in part order: the same edges in the same order.
 func (r *reconciler) timeEdgesInParts(p *joinPair, ck *clocks, outs, ins []timeCand) []timeEdge {
+	lim := newSweepLimits(ck, ins)
 	parts := make([][]timeEdge, r.par.partCount(len(outs), timeEdgePart))
 	r.par.forParts(len(outs), timeEdgePart, func(k, from, to int) {
-		parts[k] = r.timeEdges(p, ck, outs[from:to], ins)
+		parts[k] = r.timeEdges(p, ck, lim, outs[from:to], ins)
 	})
 	return slices.Concat(parts...)
 }

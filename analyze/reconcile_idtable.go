@@ -44,26 +44,101 @@ func (t *idTable) hash(key dataset.ColumnsID) (int, uint64) {
 // find returns the slot of key, or the empty slot where it would go, and
 // key's hash bits.
 func (t *idTable) find(key dataset.ColumnsID) (int, uint64) {
-	mask := len(t.slots) - 1
 	s, hb := t.hash(key)
+	return t.probe(s, hb, func(v uint64) bool { return t.keyAt(v) == key }), hb
+}
+
+// probe returns the first slot from s on that is empty or holds hash bits
+// hb and a key same reports equal (asked only on matching hash bits).
+func (t *idTable) probe(s int, hb uint64, same func(v uint64) bool) int {
+	mask := len(t.slots) - 1
 	for ; ; s = (s + 1) & mask {
-		v := t.slots[s]
-		if v == 0 || v&idHashBits == hb && t.keyOf(int32(uint32(v)-1), uint8(v>>32)) == key {
-			return s, hb
+		if v := t.slots[s]; v == 0 || v&idHashBits == hb && same(v) {
+			return s
 		}
 	}
 }
 
-// add records that observation obs carries key as its id number j; a key
-// that another observation carries becomes ambiguous.
-func (t *idTable) add(key dataset.ColumnsID, obs int32, j uint8) {
-	s, hb := t.find(key)
-	switch v := t.slots[s]; {
-	case v == 0:
-		t.slots[s] = uint64(uint32(obs)+1) | uint64(j)<<32 | hb
-	case int32(uint32(v)-1) != obs:
+// keyAt returns the key of the id slot value v refers to.
+func (t *idTable) keyAt(v uint64) dataset.ColumnsID { return t.keyOf(int32(uint32(v)-1), uint8(v>>32)) }
+
+// put records slot value v (an observation plus one, its id number, its
+// key's hash bits) from its key's first slot s on; a key that another
+// observation carries becomes ambiguous.
+func (t *idTable) put(s int, v uint64) {
+	s = t.probe(s, v&idHashBits, func(w uint64) bool { return t.keyAt(w) == t.keyAt(v) })
+	switch w := t.slots[s]; {
+	case w == 0:
+		t.slots[s] = v
+	case uint32(w) != uint32(v):
 		t.slots[s] |= idAmbiguous
 	}
+}
+
+const (
+	// idBatchShift sets how many ids an idLoader holds before adding them:
+	// a 2^idBatchShift-th of the table's slots, at least 4,096 (its two
+	// buffers of 16 bytes an id take 1/16 of the table's memory while it is
+	// built).
+	idBatchShift = 6
+	// idRegionBits is how many leading bits of a slot's index name its
+	// region: an idLoader adds a batch region by region.
+	idRegionBits = 10
+)
+
+// idLoader adds ids to an idTable a batch at a time, each batch region by
+// region of the table (by their first slot; in the order they came within
+// a region, so a key's first observation is the one kept). A table larger
+// than the caches is then visited in order of address rather than at
+// random, a cache miss per id: building the id tables of a 5M-request
+// week took 2.3–2.4 s of CPU instead of 2.8–2.9 (BenchmarkIDTableBuild:
+// 2.4 s instead of 3.2 for 15M ids). Which observation a key maps to, and
+// whether it is ambiguous, does not depend on the order of the slots.
+type idLoader struct {
+	t            *idTable
+	pend, sorted []idPending
+}
+
+// idPending is an id to add: its key's first slot and its slot value.
+type idPending struct {
+	slot uint32
+	v    uint64
+}
+
+// add queues the id key that observation obs carries as its id number j.
+func (l *idLoader) add(key dataset.ColumnsID, obs int32, j uint8) {
+	s, hb := l.t.hash(key)
+	if l.pend == nil {
+		l.pend = make([]idPending, 0, max(1<<12, len(l.t.slots)>>idBatchShift))
+	}
+	l.pend = append(l.pend, idPending{uint32(s), uint64(uint32(obs)+1) | uint64(j)<<32 | hb})
+	if len(l.pend) == cap(l.pend) {
+		l.flush()
+	}
+}
+
+// flush adds the queued ids, region by region (a counting sort on the
+// leading idRegionBits of their first slot).
+func (l *idLoader) flush() {
+	shift := max(0, bits.Len(uint(len(l.t.slots)-1))-idRegionBits)
+	var at [1<<idRegionBits + 1]int
+	for _, p := range l.pend {
+		at[p.slot>>shift+1]++
+	}
+	for k := 1; k < len(at); k++ {
+		at[k] += at[k-1]
+	}
+	if l.sorted == nil {
+		l.sorted = make([]idPending, cap(l.pend))
+	}
+	for _, p := range l.pend {
+		l.sorted[at[p.slot>>shift]] = p
+		at[p.slot>>shift]++
+	}
+	for _, p := range l.sorted[:len(l.pend)] {
+		l.t.put(int(p.slot), p.v)
+	}
+	l.pend = l.pend[:0]
 }
 
 // unique returns the single observation carrying key, and false when none

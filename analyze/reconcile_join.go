@@ -79,14 +79,17 @@ func (s *obsSource) index() {
 		return id
 	})
 	s.ids = newIDTable(nIDs, func(k int32, j uint8) dataset.ColumnsID { return s.idsOf(k)[j] })
+	traces, ids := idLoader{t: s.traces}, idLoader{t: s.ids}
 	for k, ref := range s.obs {
 		if id, ok := c.TraceID.Get(int(ref.event)); ok {
-			s.traces.add(id, int32(k), 0)
+			traces.add(id, int32(k), 0)
 		}
 		for j, id := range c.IDKeys.At(int(ref.event)) {
-			s.ids.add(id, int32(k), uint8(j))
+			ids.add(id, int32(k), uint8(j))
 		}
 	}
+	traces.flush()
+	ids.flush()
 }
 
 // joinPair is one outer/inner join (client⊃proxy, proxy⊃server, client⊃server)

@@ -103,6 +103,27 @@ func timeCandsOf(s *obsSource, ck *clocks, from, to int32, ok func(int32) bool) 
 	return out
 }
 
+// sweepLimits bounds what the sweep of timeEdges may skip, ns: the inner
+// candidates' largest tolerance and resolution, and the measured host
+// pairs' largest round trip and interquartile range.
+type sweepLimits struct{ tol, res, trip, iqr int64 }
+
+// newSweepLimits gathers the sweep limits of one time join with inner
+// candidates ins, once for all its parts: gathered by each part of 4,096
+// outers, they took as many passes over the inner candidates as there are
+// parts (a 5M-request week: 1.5M outers, 1.4M inners, 3.5 s of CPU).
+func newSweepLimits(ck *clocks, ins []timeCand) sweepLimits {
+	var lim sweepLimits
+	for k := range ins {
+		lim.tol = max(lim.tol, ins[k].tol)
+		lim.res = max(lim.res, ins[k].res)
+	}
+	for _, e := range ck.edges {
+		lim.trip, lim.iqr = max(lim.trip, e.tripLow), max(lim.iqr, e.tripIQR)
+	}
+	return lim
+}
+
 // timeEdges sweeps, for every outer candidate, the inner candidates sorted
 // by start from its start (less tolerances) on, keeping the best few fits.
 // The sweep stops once an inner candidate starts so late that its slack
@@ -111,15 +132,7 @@ func timeCandsOf(s *obsSource, ck *clocks, from, to int32, ok func(int32) bool) 
 // could neither beat the best nor be confused with it. So each outer scans
 // the inner requests starting within about one round trip of its own
 // start, not all those that start while it runs.
-func (r *reconciler) timeEdges(p *joinPair, ck *clocks, outs, ins []timeCand) []timeEdge {
-	var lim struct{ tol, res, trip, iqr int64 }
-	for k := range ins {
-		lim.tol = max(lim.tol, ins[k].tol)
-		lim.res = max(lim.res, ins[k].res)
-	}
-	for _, e := range ck.edges {
-		lim.trip, lim.iqr = max(lim.trip, e.tripLow), max(lim.iqr, e.tripIQR)
-	}
+func (r *reconciler) timeEdges(p *joinPair, ck *clocks, lim sweepLimits, outs, ins []timeCand) []timeEdge {
 	var edges, best []timeEdge
 	for k := range outs {
 		o := &outs[k]
