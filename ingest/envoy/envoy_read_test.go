@@ -3,7 +3,6 @@ package envoy
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -18,21 +17,6 @@ import (
 // JSON log is read as an event.
 func TestEnvoyFleetRecords(t *testing.T) {
 	decodetest.AllEvents(t, Format{}, decode.Options{LogFormat: fleet.EnvoyLogFormat}, decodetest.BenchLog(&testing.B{}, "edge-2"))
-}
-
-// testdataLogFormat returns the log_format of a testdata file's options, or "".
-func testdataLogFormat(t *testing.T, path string) string {
-	o, err := os.ReadFile(path + ".opts.json")
-	if err != nil {
-		return ""
-	}
-	var opts struct {
-		LogFormat string `json:"log_format"`
-	}
-	if err := json.Unmarshal(o, &opts); err != nil {
-		t.Fatal(err)
-	}
-	return opts.LogFormat
 }
 
 // envoyJSONSeeds are records for the fuzz tests: the edge records, and the
