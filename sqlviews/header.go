@@ -72,7 +72,10 @@ func writeHeader(b *strings.Builder, opts Options, rel source, win time.Duration
 	writeWrapped(b, "-- Percentiles: "+note+".", 78)
 	writeWrapped(b, "-- Not in SQL (analyze only): time-window and chain matching of requests without a shared trace or "+
 		"request id, and the clock offsets and breakdown bands they add (ttft_breakdown covers the id-joined requests only); "+
-		"goodput (it needs the SLO limits of analyze --slo); confidence intervals, histograms, ITL by token position.", 78)
+		"goodput (it needs the SLO limits of analyze --slo); confidence intervals, histograms, ITL by token position. "+
+		"Instants are read as logged: analyze reads an instant its format truncates (nginx's and Envoy's ms starts) "+
+		"half its error range later, so on such proxies client_to_proxy here is that much (0.5 ms) lower and "+
+		"proxy_to_server higher.", 78)
 	b.WriteString("--\n")
 	fmt.Fprintf(b, dialectNotes[opts.Dialect], rel.dataset, trinoDDL(rel.dataset))
 	b.WriteString("\n")
