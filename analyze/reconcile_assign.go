@@ -11,11 +11,11 @@ const timeEdgePart = 1 << 12
 
 // timeEdgesInParts is timeEdges over parts of outs in parallel, their edges
 // listed in part order: the same edges in the same order.
-func (r *reconciler) timeEdgesInParts(p *joinPair, ck *clocks, outs, ins []timeCand) []timeEdge {
-	lim := newSweepLimits(ck, ins)
+func (r *reconciler) timeEdgesInParts(p *joinPair, ck *clocks, outs, ins, ends []timeCand) []timeEdge {
+	lim := newSweepLimits(ck, ins, ends)
 	parts := make([][]timeEdge, r.par.partCount(len(outs), timeEdgePart))
 	r.par.forParts(len(outs), timeEdgePart, func(k, from, to int) {
-		parts[k] = r.timeEdges(p, ck, lim, outs[from:to], ins)
+		parts[k] = r.timeEdges(p, ck, lim, outs[from:to], ins, ends)
 	})
 	return slices.Concat(parts...)
 }
@@ -25,6 +25,8 @@ func (r *reconciler) timeEdgesInParts(p *joinPair, ck *clocks, outs, ins []timeC
 // whose inner has another free outer candidate, within the edge's margin
 // cannot be told apart from it: the outer (and the rival outers) are marked
 // ambiguous, a contested inner is left unjoined, and nothing is guessed.
+// End-only edges come last (endOnlySlack) and join only without any rival
+// (assignEndOnly).
 func (p *joinPair) assign(edges []timeEdge) {
 	slices.SortFunc(edges, func(x, y timeEdge) int {
 		return cmp.Or(cmp.Compare(x.slack, y.slack), cmp.Compare(x.o, y.o), cmp.Compare(x.i, y.i))
@@ -35,6 +37,10 @@ func (p *joinPair) assign(edges []timeEdge) {
 	for k := range edges {
 		e := &edges[k]
 		if p.outerTo[e.o] >= 0 || p.ambiguous[e.o] || p.innerTo[e.i] >= 0 || a.blocked[e.i] {
+			continue
+		}
+		if e.endOnly {
+			a.assignEndOnly(e)
 			continue
 		}
 		rivalInner, rivals, beaten := a.rivals(e)

@@ -23,6 +23,7 @@ type timeCand struct {
 	host              int32
 	ref               int32 // reference host of its component
 	hasFirst          bool  // (beside the int32s: 64 bytes, not 80)
+	endOnly           bool  // logged an end but no start (endOnlyCands): start holds end
 	start, end, first int64
 	shift             int64 // subtracted from the host's instants
 	res               int64
@@ -42,11 +43,16 @@ type timeCand struct {
 // cannot refuse it: a field its format sets per run, not per request. It
 // wins only when no other candidate is within the margin, and loses every
 // such tie to an edge that is not weak.
+//
+// An end-only edge (endOnly: the inner logged no start) bounds the offset
+// on one side only and carries no round trip: see endOnlyEdges.
 type timeEdge struct {
-	o, i     int32 // observation indices
-	slack    int64
-	margin   int64
-	weakMiss bool
+	o, i      int32 // observation indices
+	slack     int64
+	margin    int64
+	weakMiss  bool
+	endOnly   bool
+	rivalOnly bool // an end-only edge that may not join, only contest its inner
 }
 
 // joinTime joins what is left of p by time window (SPEC §4): the inner
@@ -64,12 +70,13 @@ func (r *reconciler) joinTime(p *joinPair, ck *clocks) {
 	outs := timeCands(p.outer, ck, func(o int32) bool {
 		return p.outerTo[o] < 0 && p.outerOK(o) && (p.timeOuterOK == nil || p.timeOuterOK(o))
 	})
-	ins := timeCands(p.inner, ck, func(i int32) bool { return p.innerTo[i] < 0 && p.innerOK(i) })
-	if len(outs) == 0 || len(ins) == 0 {
+	innerOK := func(i int32) bool { return p.innerTo[i] < 0 && p.innerOK(i) }
+	ins, ends := timeCands(p.inner, ck, innerOK), endOnlyCands(p.inner, ck, innerOK)
+	if len(outs) == 0 || len(ins) == 0 && len(ends) == 0 {
 		return
 	}
 	slices.SortFunc(ins, func(x, y timeCand) int { return cmp.Or(cmp.Compare(x.start, y.start), cmp.Compare(x.obs, y.obs)) })
-	edges := r.timeEdgesInParts(p, ck, outs, ins)
+	edges := r.timeEdgesInParts(p, ck, outs, ins, ends)
 	p.assign(edges)
 }
 
@@ -105,18 +112,22 @@ func timeCandsOf(s *obsSource, ck *clocks, from, to int32, ok func(int32) bool) 
 
 // sweepLimits bounds what the sweep of timeEdges may skip, ns: the inner
 // candidates' largest tolerance and resolution, and the measured host
-// pairs' largest round trip and interquartile range.
-type sweepLimits struct{ tol, res, trip, iqr int64 }
+// pairs' largest round trip and interquartile range; endTol is the end-only
+// inner candidates' largest tolerance.
+type sweepLimits struct{ tol, res, trip, iqr, endTol int64 }
 
 // newSweepLimits gathers the sweep limits of one time join with inner
 // candidates ins, once for all its parts: gathered by each part of 4,096
 // outers, they took as many passes over the inner candidates as there are
 // parts (a 5M-request week: 1.5M outers, 1.4M inners, 3.5 s of CPU).
-func newSweepLimits(ck *clocks, ins []timeCand) sweepLimits {
+func newSweepLimits(ck *clocks, ins, ends []timeCand) sweepLimits {
 	var lim sweepLimits
 	for k := range ins {
 		lim.tol = max(lim.tol, ins[k].tol)
 		lim.res = max(lim.res, ins[k].res)
+	}
+	for k := range ends {
+		lim.endTol = max(lim.endTol, ends[k].tol)
 	}
 	for _, e := range ck.edges {
 		lim.trip, lim.iqr = max(lim.trip, e.tripLow), max(lim.iqr, e.tripIQR)
@@ -132,7 +143,10 @@ func newSweepLimits(ck *clocks, ins []timeCand) sweepLimits {
 // could neither beat the best nor be confused with it. So each outer scans
 // the inner requests starting within about one round trip of its own
 // start, not all those that start while it runs.
-func (r *reconciler) timeEdges(p *joinPair, ck *clocks, lim sweepLimits, outs, ins []timeCand) []timeEdge {
+//
+// Then it adds each outer's edges to the end-only inner candidates ends,
+// sorted by end (endOnlyEdges).
+func (r *reconciler) timeEdges(p *joinPair, ck *clocks, lim sweepLimits, outs, ins, ends []timeCand) []timeEdge {
 	var edges, best []timeEdge
 	for k := range outs {
 		o := &outs[k]
@@ -148,6 +162,7 @@ func (r *reconciler) timeEdges(p *joinPair, ck *clocks, lim sweepLimits, outs, i
 		}
 		slices.SortFunc(best, func(x, y timeEdge) int { return cmp.Or(cmp.Compare(x.slack, y.slack), cmp.Compare(x.i, y.i)) })
 		edges = append(edges, best[:min(len(best), maxTimeCandidates)]...)
+		edges = r.endOnlyEdges(p, ck, o, ends, lim.endTol, len(best) > 0, edges)
 	}
 	return edges
 }
@@ -201,11 +216,8 @@ func (r *reconciler) fit(p *joinPair, ck *clocks, o, in *timeCand) (timeEdge, bo
 	if p.firstOrdered && o.hasFirst && in.hasFirst && in.first-in.start > o.first-o.start+w {
 		return timeEdge{}, false
 	}
-	oe := event{r.cols, int(p.outer.obs[o.obs].event)}
-	ie := event{r.cols, int(p.inner.obs[in.obs].event)}
-	weak := r.perRun[r.cols.InputFile.Codes[oe.i]] | r.perRun[r.cols.InputFile.Codes[ie.i]]
-	ok, weakMiss := joinCompatible(oe, ie, weak)
-	if !ok || (p.conflict != nil && p.conflict(o.obs, in.obs)) {
+	ok, weakMiss := r.compatible(p, o, in)
+	if !ok {
 		return timeEdge{}, false
 	}
 	slack := rt - trip
@@ -213,6 +225,16 @@ func (r *reconciler) fit(p *joinPair, ck *clocks, o, in *timeCand) (timeEdge, bo
 		slack = -slack
 	}
 	return timeEdge{o: o.obs, i: in.obs, slack: slack, margin: w + slackMarginNs + iqr, weakMiss: weakMiss}, true
+}
+
+// compatible reports whether o and in may be of one request by their
+// attributes (joinCompatible) and p's other joins (p.conflict).
+func (r *reconciler) compatible(p *joinPair, o, in *timeCand) (ok, weakMiss bool) {
+	oe := event{r.cols, int(p.outer.obs[o.obs].event)}
+	ie := event{r.cols, int(p.inner.obs[in.obs].event)}
+	weak := r.perRun[r.cols.InputFile.Codes[oe.i]] | r.perRun[r.cols.InputFile.Codes[ie.i]]
+	ok, weakMiss = joinCompatible(oe, ie, weak)
+	return ok && (p.conflict == nil || !p.conflict(o.obs, in.obs)), weakMiss
 }
 
 // joinCompatible reports whether two observations may be of one request: same
