@@ -10,7 +10,6 @@ import (
 	"github.com/ttftrace/ttftrace/ingest/decode"
 	"github.com/ttftrace/ttftrace/ingest/decodetest"
 	"github.com/ttftrace/ttftrace/internal/jsonwalk"
-	"github.com/ttftrace/ttftrace/internal/textscan"
 )
 
 // TestEnvoyFleetRecords checks that every record of the fleet's edge-2
@@ -44,22 +43,6 @@ func FuzzJSONValidObject(f *testing.F) {
 		var stack []byte
 		if got, want := jsonwalk.ValidObject([]byte(s), &stack), json.Valid([]byte(s)); got != want {
 			t.Fatalf("%q: jsonValidObject %v, json.Valid %v", s, got, want)
-		}
-	})
-}
-
-// FuzzDecimalScaledBytes checks textscan.DecimalScaledBytes against textscan.DecimalScaled.
-func FuzzDecimalScaledBytes(f *testing.F) {
-	for _, s := range []string{"0", "-0", "12", "12.", ".5", "-.5", "1.2.3", "1e3", " 1", "+1", "-", "", "123456789012.123456789",
-		"99999999999999999999", "007.0700", "1.9999999999"} {
-		f.Add(s, uint8(6))
-	}
-	f.Fuzz(func(t *testing.T, s string, scale uint8) {
-		sc := int(scale % 10)
-		got, ok := textscan.DecimalScaledBytes([]byte(s), sc)
-		want, wok := textscan.DecimalScaled(s, sc)
-		if got != want || ok != wok {
-			t.Fatalf("%q scale %d: %d %v, decimalScaled %d %v", s, sc, got, ok, want, wok)
 		}
 	})
 }

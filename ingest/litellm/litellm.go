@@ -262,10 +262,7 @@ func litellmTime(raw json.RawMessage, loc *time.Location) (ns int64, has, ok boo
 		return 0, false, true
 	}
 	if raw[0] != '"' {
-		ns, ok, slow := litellmEpochNs(raw)
-		if slow {
-			ns, ok = textscan.DecimalScaled(string(raw), 9)
-		}
+		ns, ok := textscan.DecimalScaledBytes(raw, 9)
 		return ns, true, ok && ns > 0
 	}
 	if len(raw) >= 2 && raw[len(raw)-1] == '"' {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -331,39 +330,4 @@ func (f *litellmReader) emit(in *decode.Input, loc *time.Location, at decode.Pos
 	ev.Format, ev.Source, ev.Host, ev.Clock = "litellm", schema.SourceProxy, in.Host, schema.ClockWall
 	ev.InputFile, ev.InputLine = in.Name, line
 	sink.Event(line, raw, ev)
-}
-
-// litellmEpochNs is textscan.DecimalScaled(s, 9) for a JSON number in place, for
-// numbers of at most 10 integer digits without exponent; ok is false and
-// slow true for the others.
-func litellmEpochNs(b []byte) (ns int64, ok, slow bool) {
-	i, neg := 0, b[0] == '-'
-	if neg {
-		i = 1
-	}
-	var v uint64
-	start := i
-	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
-		v = v*10 + uint64(b[i]-'0')
-	}
-	if i == start || i-start > 10 {
-		return 0, false, true
-	}
-	scale := uint64(1e9)
-	v *= scale
-	if i < len(b) && b[i] == '.' {
-		for i++; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
-			if scale > 1 {
-				scale /= 10
-				v += uint64(b[i]-'0') * scale
-			}
-		}
-	}
-	if i != len(b) || v > math.MaxInt64 {
-		return 0, false, true
-	}
-	if neg {
-		return -int64(v), true, false
-	}
-	return int64(v), true, false
 }

@@ -35,3 +35,20 @@ func TestScaledDecimalToNs(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecimalScaledBytes checks DecimalScaledBytes against DecimalScaled.
+func FuzzDecimalScaledBytes(f *testing.F) {
+	for _, s := range []string{"0", "-0", "12", "12.", ".5", "-.5", "1.2.3", "1e3", " 1", "+1", "-", "", "123456789012.123456789",
+		"99999999999999999999", "007.0700", "1.9999999999", "1700000000.123456789", "-9223372036.854775808", "9223372036.854775807", "9999999999.999999999"} {
+		f.Add(s, uint8(6))
+		f.Add(s, uint8(9))
+	}
+	f.Fuzz(func(t *testing.T, s string, scale uint8) {
+		sc := int(scale % 10)
+		got, ok := DecimalScaledBytes([]byte(s), sc)
+		want, wok := DecimalScaled(s, sc)
+		if got != want || ok != wok {
+			t.Fatalf("%q scale %d: %d %v, decimalScaled %d %v", s, sc, got, ok, want, wok)
+		}
+	})
+}

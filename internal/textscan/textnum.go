@@ -1,5 +1,7 @@
 package textscan
 
+import "math"
+
 // This file holds the fast text paths' readers of numbers (see
 // textvalues.go): each reads the common form in place and hands anything else
 // to the general parser, so that both give the same result.
@@ -26,19 +28,19 @@ func DecimalScaledBytes(b []byte, scale int) (int64, bool) {
 	if neg {
 		i = 1
 	}
-	var v int64
+	var v uint64 // 19 digits fit: epoch seconds (10 digits) in ns too
 	start := i
 	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
-		v = v*10 + int64(b[i]-'0')
+		v = v*10 + uint64(b[i]-'0')
 	}
-	if i == start || i-start+scale > 18 || i < len(b) && b[i] != '.' {
+	if i == start || i-start+scale > 19 || i < len(b) && b[i] != '.' {
 		return DecimalScaled(string(b), scale)
 	}
 	frac := 0
 	if i < len(b) {
 		for i++; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
 			if frac < scale {
-				v, frac = v*10+int64(b[i]-'0'), frac+1
+				v, frac = v*10+uint64(b[i]-'0'), frac+1
 			}
 		}
 		if i < len(b) {
@@ -48,10 +50,13 @@ func DecimalScaledBytes(b []byte, scale int) (int64, bool) {
 	for ; frac < scale; frac++ {
 		v *= 10
 	}
-	if neg {
-		v = -v
+	if v > math.MaxInt64 {
+		return DecimalScaled(string(b), scale)
 	}
-	return v, true
+	if neg {
+		return -int64(v), true
+	}
+	return int64(v), true
 }
 
 // DecimalNs is ScaledDecimalNs for digits with an optional fraction
