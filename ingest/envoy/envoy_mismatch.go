@@ -145,12 +145,9 @@ func MissingTiming(spec string) (string, error) {
 		return "", err
 	}
 	name, ops := envoyFormatOps(spec)
-	start, after := false, false
+	start, after := timingOps(ops)
 	var names []string
 	for _, op := range ops {
-		p := compileEnvoyOp(*op)
-		start = start || p.code == ecStart
-		after = after || p.code == ecDuration || p.code == ecRespDuration || p.point >= 0
 		names = append(names, envoyOpText(*op))
 	}
 	lack := ""
@@ -163,6 +160,17 @@ func MissingTiming(spec string) (string, error) {
 		return "", nil
 	}
 	return fmt.Sprintf("%s has %s (its operators: %s)", name, lack, strings.Join(names, " ")), nil
+}
+
+// timingOps reports whether ops log the start (%START_TIME%) and an
+// instant after it (a duration, or a COMMON_DURATION to a point).
+func timingOps(ops []*envoyOp) (start, after bool) {
+	for _, op := range ops {
+		p := compileEnvoyOp(*op)
+		start = start || p.code == ecStart
+		after = after || p.code == ecDuration || p.code == ecRespDuration || p.point >= 0
+	}
+	return start, after
 }
 
 // envoyFormatOps returns the name and the operators of a --log-format: a

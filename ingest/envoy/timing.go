@@ -21,12 +21,7 @@ func (Format) TimingNote(opts decode.Options) schema.TimingNote {
 			Fix: "Envoy logged none for them: nothing to give"}
 	}
 	name, ops := envoyFormatOps(opts.LogFormat)
-	start, after := false, false
-	for _, op := range ops {
-		p := compileEnvoyOp(*op)
-		start = start || p.code == ecStart
-		after = after || p.code == ecDuration || p.code == ecRespDuration || p.point >= 0
-	}
+	start, after := timingOps(ops)
 	var add []string
 	if !start {
 		add = append(add, "%START_TIME%")
