@@ -196,8 +196,11 @@ func safeDecode(f Format, in *Input, s Sink) (err error) {
 }
 
 // chooseFormat returns the --format when given, else the one format whose
-// Sniff claims head, or whose lines fit the --log-format given for it. It returns (nil, nil) for an empty head, and an error
-// naming the candidates when none or several claim it.
+// Sniff claims head or, when none does, whose lines fit the --log-format
+// given for it (a custom nginx log_format or Envoy format string, which
+// Sniff, looking for the default formats' shapes, does not know). It
+// returns (nil, nil) for an empty head, and an error naming the candidates
+// when none or several claim it.
 func chooseFormat(opts DriverOptions, head []byte) (Format, error) {
 	if opts.Format != "" {
 		return findFormat(opts.Formats, opts.Format), nil
@@ -205,14 +208,12 @@ func chooseFormat(opts DriverOptions, head []byte) (Format, error) {
 	if len(head) == 0 {
 		return nil, nil
 	}
-	var claims []Format
-	var names []string
-	for _, f := range opts.Formats {
-		lf, given := opts.LogFormats[f.Name()]
-		if f.Sniff(head) || given && fitsLogFormat(f, lf, head) {
-			claims = append(claims, f)
-			names = append(names, f.Name())
-		}
+	claims := claimants(opts.Formats, func(f Format) bool { return f.Sniff(head) })
+	if len(claims) == 0 {
+		claims = claimants(opts.Formats, func(f Format) bool {
+			lf, given := opts.LogFormats[f.Name()]
+			return given && fitsLogFormat(f, lf, head)
+		})
 	}
 	switch len(claims) {
 	case 1:
@@ -220,7 +221,22 @@ func chooseFormat(opts DriverOptions, head []byte) (Format, error) {
 	case 0:
 		return nil, errors.New("unknown format (give --format NAME; ttftrace formats lists them)")
 	}
+	names := make([]string, len(claims))
+	for i, f := range claims {
+		names[i] = f.Name()
+	}
 	return nil, fmt.Errorf("ambiguous format: %s all claim it (give --format NAME)", strings.Join(names, ", "))
+}
+
+// claimants returns the formats of table that claim reports true for.
+func claimants(table []Format, claim func(Format) bool) []Format {
+	var out []Format
+	for _, f := range table {
+		if claim(f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func findFormat(table []Format, name string) Format {

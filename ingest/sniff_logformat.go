@@ -9,10 +9,8 @@ import (
 
 // fitsLogFormat reports whether the complete lines of head read as request
 // records under the --log-format given for f: at least one record, and at
-// least as many records as lines rejected. It lets a log written by a
-// custom nginx log_format or Envoy format string, which f's Sniff (looking
-// for the default formats' shapes) does not recognize, be found when the
-// user said how its lines are laid out.
+// least as many records as lines rejected. chooseFormat asks it only when
+// no Sniff claims head.
 func fitsLogFormat(f Format, logFormat string, head []byte) bool {
 	if i := bytes.LastIndexByte(head, '\n'); i >= 0 && len(head) == SniffSize {
 		head = head[:i+1] // the last line may be cut at SniffSize
