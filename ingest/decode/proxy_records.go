@@ -125,13 +125,19 @@ func PeekJSONArray(br *bufio.Reader) bool {
 // the bytes read from the mark on, so that where a JSON value stops being
 // valid can be found (encoding/json's Decoder does not say: its
 // SyntaxError.Offset leaves out the bytes Token and the commas took).
+//
+// Pos takes offsets at or after the last mark: a mark forgets the newlines
+// before it (counting them), so the index holds the newlines of the
+// element being read, not of the whole stream.
 type LineIndex struct {
-	R        io.Reader
-	pos      int64
-	newlines []int64
-	kept     []byte // the bytes read from keptAt on, once marked
-	keptAt   int64
-	keeping  bool
+	R         io.Reader
+	pos       int64
+	newlines  []int64 // offsets of the newlines not yet forgotten
+	forgotten int64   // newlines before the last mark
+	lineStart int64   // offset of the first byte of the line the last mark is on
+	kept      []byte  // the bytes read from keptAt on, once marked
+	keptAt    int64
+	keeping   bool
 }
 
 func (li *LineIndex) Read(p []byte) (int, error) {
@@ -159,6 +165,10 @@ func (li *LineIndex) mark(dec *json.Decoder) {
 	}
 	n := copy(li.kept, li.kept[off-li.keptAt:])
 	li.kept, li.keptAt = li.kept[:n], off
+	if k := sort.Search(len(li.newlines), func(i int) bool { return li.newlines[i] >= off }); k > 0 {
+		li.forgotten, li.lineStart = li.forgotten+int64(k), li.newlines[k-1]+1
+		li.newlines = li.newlines[:copy(li.newlines, li.newlines[k:])]
+	}
 }
 
 // refused returns the position of the first byte from the mark on that
@@ -178,13 +188,14 @@ func (li *LineIndex) refused(comma bool) Pos {
 	return li.Pos(li.pos)
 }
 
-// Pos returns the line and 1-based byte column of byte offset off.
+// Pos returns the line and 1-based byte column of byte offset off (at or
+// after the last mark).
 func (li *LineIndex) Pos(off int64) Pos {
 	n := sort.Search(len(li.newlines), func(i int) bool { return li.newlines[i] >= off })
 	if n == 0 {
-		return Pos{Line: 1, Col: off + 1}
+		return Pos{Line: li.forgotten + 1, Col: off - li.lineStart + 1}
 	}
-	return Pos{Line: int64(n) + 1, Col: off - li.newlines[n-1]}
+	return Pos{Line: li.forgotten + int64(n) + 1, Col: off - li.newlines[n-1]}
 }
 
 // JSONArray reads one top-level JSON array and calls rec per element with
