@@ -1,12 +1,15 @@
 // Package analyze computes latency and throughput figures from events. It is
 // pure: no I/O, no clock, no logging. Its result, Analysis, is the document
 // written as analysis.json (SPEC §7); the field order and names here are the
-// stable contract.
+// stable contract. Joining each request's observations across sources and
+// the clock offsets are in analyze/reconcile, whose sections Analysis
+// carries as they are.
 package analyze
 
 import (
 	"time"
 
+	"github.com/ttftrace/ttftrace/analyze/reconcile"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -38,27 +41,27 @@ type Options struct {
 
 // Analysis is the whole analysis.json document.
 type Analysis struct {
-	SchemaVersion   int                 `json:"schema_version"`
-	Inputs          []schema.InputStats `json:"inputs"`
-	RejectsByReason map[string]int64    `json:"rejects_by_reason"`
-	Metrics         []Metric            `json:"metrics"`
-	Errors          []ErrorCount        `json:"errors"`
-	Matching        []Matching          `json:"matching"`
-	ClockOffsets    []ClockOffset       `json:"clock_offsets"`
-	TTFTBreakdown   []BreakdownBand     `json:"ttft_breakdown"`
-	Timeseries      []Series            `json:"timeseries"`
+	SchemaVersion   int                       `json:"schema_version"`
+	Inputs          []schema.InputStats       `json:"inputs"`
+	RejectsByReason map[string]int64          `json:"rejects_by_reason"`
+	Metrics         []Metric                  `json:"metrics"`
+	Errors          []ErrorCount              `json:"errors"`
+	Matching        []reconcile.Matching      `json:"matching"`
+	ClockOffsets    []reconcile.ClockOffset   `json:"clock_offsets"`
+	TTFTBreakdown   []reconcile.BreakdownBand `json:"ttft_breakdown"`
+	Timeseries      []Series                  `json:"timeseries"`
 
 	// The keys below feed the report; they are documented and stable too.
 
-	Options       OptionsEcho      `json:"options"`
-	Sources       []SourceSummary  `json:"sources"`       // per source: events, successes, failures, time span
-	Distributions []Distribution   `json:"distributions"` // histogram and CDF per source and metric, group {}
-	ITLByPosition []PositionSeries `json:"itl_by_position"`
-	TTFTByPrompt  []Scatter        `json:"ttft_by_prompt"` // TTFT against prompt length, sampled
-	TTFTDelta     *Metric          `json:"ttft_client_minus_server"`
-	Examples      []Timeline       `json:"examples"` // slow requests seen by several observers
-	Notes         []string         `json:"notes"`    // caveats a reader must know (relative clocks, …)
-	Warnings      []Warning        `json:"warnings"` // data-quality problems and what to do (warnings.go); the report shows them first
+	Options       OptionsEcho          `json:"options"`
+	Sources       []SourceSummary      `json:"sources"`       // per source: events, successes, failures, time span
+	Distributions []Distribution       `json:"distributions"` // histogram and CDF per source and metric, group {}
+	ITLByPosition []PositionSeries     `json:"itl_by_position"`
+	TTFTByPrompt  []Scatter            `json:"ttft_by_prompt"` // TTFT against prompt length, sampled
+	TTFTDelta     *Metric              `json:"ttft_client_minus_server"`
+	Examples      []reconcile.Timeline `json:"examples"` // slow requests seen by several observers
+	Notes         []string             `json:"notes"`    // caveats a reader must know (relative clocks, …)
+	Warnings      []Warning            `json:"warnings"` // data-quality problems and what to do (warnings.go); the report shows them first
 
 	Throughput      []Throughput     `json:"throughput"`       // per source, over its whole span
 	Slowest         []SlowRequest    `json:"slowest_requests"` // successful client requests by client TTFT, slowest first
@@ -66,7 +69,7 @@ type Analysis struct {
 
 	// Requests is the reconciled per-request table, kept only with
 	// Options.KeepRequests; it is written as Parquet, not into the JSON.
-	Requests []ReconciledRequest `json:"-"`
+	Requests []reconcile.ReconciledRequest `json:"-"`
 }
 
 // OptionsEcho records the options the analysis ran with.
@@ -112,83 +115,6 @@ type ErrorCount struct {
 	Group  map[string]string `json:"group"`
 	Class  string            `json:"class"`
 	Count  int64             `json:"count"`
-}
-
-// Matching says how the requests of one outer/inner source pair were joined
-// (client→proxy, proxy→server, client→server). Its counts satisfy, per pair:
-//
-//	matched = by_trace + by_id + by_time + by_chain
-//	matched + ambiguous + unmatched_outer + outer_excluded = outer events
-//	matched + inner_elsewhere + unmatched_inner = inner events
-//
-// where events are all the source's events (those on steady or relative
-// clocks, which never join, count as unmatched). An observation joined
-// through the other route is not unmatched: a server joined to its client
-// directly is inner_elsewhere for proxy→server, one joined to a proxy is
-// inner_elsewhere for client→server; the outers a pair does not try because
-// another pair holds their request (a proxy whose client was joined to a
-// server directly, a client whose proxy reached a server) are outer_excluded.
-type Matching struct {
-	Outer   string `json:"outer"`
-	Inner   string `json:"inner"`
-	Matched int64  `json:"matched"`
-	ByTrace int64  `json:"by_trace"`
-	ByID    int64  `json:"by_id"`
-	ByTime  int64  `json:"by_time"`
-	// ByChain counts client⊃proxy joins made through the server both were
-	// joined to (the client directly, by id; the proxy by any method).
-	ByChain        int64 `json:"by_chain"`
-	Ambiguous      int64 `json:"ambiguous"`
-	UnmatchedOuter int64 `json:"unmatched_outer"`
-	UnmatchedInner int64 `json:"unmatched_inner"`
-	// OuterExcluded counts the outers this pair does not try because
-	// another pair holds their request; InnerElsewhere the inners it did
-	// not join that the other route joined.
-	OuterExcluded  int64 `json:"outer_excluded"`
-	InnerElsewhere int64 `json:"inner_elsewhere"`
-}
-
-// ClockOffset is Host's clock minus Reference's clock: subtract OffsetMs from
-// Host's instants to place them on Reference's clock. LowMs and HighMs bound it.
-type ClockOffset struct {
-	Host       string  `json:"host"`
-	Reference  string  `json:"reference"`
-	OffsetMs   float64 `json:"offset_ms"`
-	LowMs      float64 `json:"low_ms"`
-	HighMs     float64 `json:"high_ms"`
-	Requests   int64   `json:"requests"`
-	Consistent bool    `json:"consistent"`
-	Via        string  `json:"via,omitempty"` // hosts chained through, when not measured directly
-}
-
-// BreakdownBand is the mean TTFT breakdown over the requests of one band
-// ("all", "p50", "p90", "p99" of client TTFT). The parts add up to ClientTTFTMs.
-type BreakdownBand struct {
-	Band            string  `json:"band"`
-	Requests        int64   `json:"requests"`
-	ClientToProxyMs float64 `json:"client_to_proxy_ms"`
-	ProxyToServerMs float64 `json:"proxy_to_server_ms"`
-	ServerQueueMs   float64 `json:"server_queue_ms"`
-	ServerPrefillMs float64 `json:"server_prefill_ms"`
-	ServerOtherMs   float64 `json:"server_other_ms"`
-	ReturnPathMs    float64 `json:"return_path_ms"`
-	ClientTTFTMs    float64 `json:"client_ttft_ms"`
-	// The network parts take each clock offset at the middle of the
-	// interval its bounds allow, which assumes the network's delays are
-	// the same both ways; the logs cannot show that. ClientToProxyRangeMs,
-	// ProxyToServerRangeMs and ReturnPathRangeMs are where each part's mean
-	// lies for offsets anywhere in their intervals (ClockOffset.LowMs …
-	// HighMs), time moving between the network parts (and the offsets'
-	// own resolution included).
-	ClientToProxyRangeMs RangeMs `json:"client_to_proxy_range_ms"`
-	ProxyToServerRangeMs RangeMs `json:"proxy_to_server_range_ms"`
-	ReturnPathRangeMs    RangeMs `json:"return_path_range_ms"`
-}
-
-// RangeMs is an interval [LowMs, HighMs], ms.
-type RangeMs struct {
-	LowMs  float64 `json:"low_ms"`
-	HighMs float64 `json:"high_ms"`
 }
 
 // Series is one metric over time windows at one source.
@@ -258,20 +184,4 @@ type Scatter struct {
 	X      string       `json:"x"`
 	Y      string       `json:"y"`
 	Points [][2]float64 `json:"points"`
-}
-
-// Timeline is one request as seen by several observers, on the reference
-// clock, in ms after the earliest instant shown.
-type Timeline struct {
-	Key  string         `json:"key"` // the id it was joined by
-	Bars []TimelineSpan `json:"bars"`
-}
-
-// TimelineSpan is one observer's view of a Timeline's request.
-type TimelineSpan struct {
-	Source       string   `json:"source"`
-	Host         string   `json:"host"`
-	StartMs      float64  `json:"start_ms"`
-	FirstTokenMs *float64 `json:"first_token_ms"`
-	EndMs        *float64 `json:"end_ms"`
 }

@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 
+	"github.com/ttftrace/ttftrace/analyze/reconcile"
 	"github.com/ttftrace/ttftrace/dataset"
 )
 
@@ -46,10 +47,10 @@ func (e event) chunkTokensList() []int32 { return e.c.ChunkTokensAt(e.i) }
 func (e event) text(col *dataset.ColumnsList[byte]) string { return string(col.At(e.i)) }
 
 // ColumnsOptions are the options analysis with opts reads Columns with:
-// join keys normalized by normalizeID, the client's ids as text (the
-// examples name a request by them), and the attributes opts.By names.
+// what reconciliation needs (reconcile.ColumnsOptions: normalized join
+// keys, the client's ids as text) and the attributes opts.By names.
 func ColumnsOptions(opts Options) dataset.ColumnsOptions {
-	co := dataset.ColumnsOptions{IDKey: idKey, TextSources: []string{"client"}}
+	co := reconcile.ColumnsOptions()
 	for _, keys := range opts.By {
 		for _, k := range keys {
 			if !slices.Contains(builtinKeys, k) && !slices.Contains(co.Attrs, k) {

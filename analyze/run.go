@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ttftrace/ttftrace/analyze/internal/parallel"
+	"github.com/ttftrace/ttftrace/analyze/reconcile"
 	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
@@ -45,15 +47,15 @@ func RunColumns(c *dataset.Columns, inputs []schema.InputStats, opts Options) *A
 		RejectsByReason: rejectsByReason(inputs),
 		Metrics:         []Metric{},
 		Errors:          []ErrorCount{},
-		Matching:        []Matching{},
-		ClockOffsets:    []ClockOffset{},
-		TTFTBreakdown:   []BreakdownBand{},
+		Matching:        []reconcile.Matching{},
+		ClockOffsets:    []reconcile.ClockOffset{},
+		TTFTBreakdown:   []reconcile.BreakdownBand{},
 		Timeseries:      []Series{},
 		Sources:         []SourceSummary{},
 		Distributions:   []Distribution{},
 		ITLByPosition:   []PositionSeries{},
 		TTFTByPrompt:    []Scatter{},
-		Examples:        []Timeline{},
+		Examples:        []reconcile.Timeline{},
 		Throughput:      []Throughput{},
 	}
 	defs := metricsFor(opts.Compat)
@@ -61,14 +63,15 @@ func RunColumns(c *dataset.Columns, inputs []schema.InputStats, opts Options) *A
 	grid, gridNotes := chooseGrid(c, opts.Window)
 	sources := orderedSources(bySource)
 	figs := make([]sourceFigures, len(sources))
-	var rec *Reconciliation
+	var rec *reconcile.Result
 	slow, refs := newSlowest(c, bySource[schema.SourceClient], slowestCount), referenceCounts{}
 	idsJoined := make(chan struct{})
 	tasks := []func(){func() {
-		rec = reconcileColumns(c, inputs, parallelism{opts.Workers, opts.partSize}, opts.KeepRequests, func() { close(idsJoined) }, func(q *ReconciledRequest) {
-			slow.add(c, q)
-			refs.add(q)
-		})
+		rec = reconcile.Columns(c, inputs, reconcile.Options{Workers: opts.Workers, PartSize: opts.partSize,
+			KeepRequests: opts.KeepRequests, IDsJoined: func() { close(idsJoined) }, Each: func(q *reconcile.ReconciledRequest) {
+				slow.add(c, q)
+				refs.add(q)
+			}})
 	}, func() { a.Warnings = warnings(c, inputs, opts) }}
 	for i, src := range sources {
 		for _, t := range figs[i].tasks(c, src, bySource[src], grid, opts, defs) {
@@ -77,7 +80,7 @@ func RunColumns(c *dataset.Columns, inputs []schema.InputStats, opts Options) *A
 			tasks = append(tasks, func() { <-idsJoined; t() })
 		}
 	}
-	runTasks(tasks, opts.Workers)
+	parallel.RunTasks(tasks, opts.Workers)
 	for _, f := range figs {
 		f.appendTo(a)
 	}
@@ -85,7 +88,7 @@ func RunColumns(c *dataset.Columns, inputs []schema.InputStats, opts Options) *A
 	a.ClockOffsets = append(a.ClockOffsets, rec.ClockOffsets...)
 	a.TTFTBreakdown = append(a.TTFTBreakdown, rec.TTFTBreakdown...)
 	a.Examples = append(a.Examples, rec.Examples...)
-	a.TTFTDelta = rec.TTFTDelta
+	a.TTFTDelta = deltaMetric(rec.TTFTDeltas)
 	a.Slowest, a.ReferenceClocks = slow.out, refs.list()
 	if opts.KeepRequests {
 		a.Requests = rec.Requests

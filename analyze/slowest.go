@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/ttftrace/ttftrace/analyze/reconcile"
 	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
@@ -99,7 +100,7 @@ func newSlowest(c *dataset.Columns, rows []int32, k int) *slowest {
 
 // add gives the breakdown of joined request q to its client request when
 // that is one of the slowest. q may be reused after add returns.
-func (s *slowest) add(c *dataset.Columns, q *ReconciledRequest) {
+func (s *slowest) add(c *dataset.Columns, q *reconcile.ReconciledRequest) {
 	if q.ClientEvent == nil {
 		return
 	}
@@ -111,7 +112,7 @@ func (s *slowest) add(c *dataset.Columns, q *ReconciledRequest) {
 // slowestRequests returns up to k successful client requests among rows of
 // c by client TTFT, slowest first, each with its breakdown from reqs when
 // the request was joined.
-func slowestRequests(c *dataset.Columns, rows []int32, reqs []ReconciledRequest, k int) []SlowRequest {
+func slowestRequests(c *dataset.Columns, rows []int32, reqs []reconcile.ReconciledRequest, k int) []SlowRequest {
 	s := newSlowest(c, rows, k)
 	for i := range reqs {
 		s.add(c, &reqs[i])
@@ -121,7 +122,7 @@ func slowestRequests(c *dataset.Columns, rows []int32, reqs []ReconciledRequest,
 
 // slowRequest describes client event e and, when q is not nil,
 // the breakdown of its joined request.
-func slowRequest(e event, ttft float64, q *ReconciledRequest) SlowRequest {
+func slowRequest(e event, ttft float64, q *reconcile.ReconciledRequest) SlowRequest {
 	trace, request, response := e.text(&e.c.TraceText), e.text(&e.c.RequestText), e.text(&e.c.ResponseText)
 	s := SlowRequest{Key: cmp.Or(trace, request, response), RequestID: request, TraceID: trace, Host: e.host(),
 		Model: e.model(), ClientTTFTMs: ttft}
@@ -149,7 +150,7 @@ func nsPtrToMs(p *int64) *float64 {
 
 // referenceClocks returns the hosts whose clocks the joined requests'
 // instants use, most requests first (ties by name).
-func referenceClocks(reqs []ReconciledRequest) []ReferenceClock {
+func referenceClocks(reqs []reconcile.ReconciledRequest) []ReferenceClock {
 	n := referenceCounts{}
 	for i := range reqs {
 		n.add(&reqs[i])
@@ -161,7 +162,7 @@ func referenceClocks(reqs []ReconciledRequest) []ReferenceClock {
 type referenceCounts map[string]int64
 
 // add counts q under its reference host, if any.
-func (n referenceCounts) add(q *ReconciledRequest) {
+func (n referenceCounts) add(q *reconcile.ReconciledRequest) {
 	if q.Reference != "" {
 		n[q.Reference]++
 	}

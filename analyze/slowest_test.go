@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ttftrace/ttftrace/analyze/reconcile"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -64,12 +65,12 @@ func TestSlowestRequests(t *testing.T) {
 		}
 	}
 	// A joined request carries its breakdown, in ms.
-	reqs := []ReconciledRequest{{Reference: "edge", ClientEvent: ptr(int64(2)), ServerTTFTNs: ptr(int64(500e6)), ReturnPathNs: ptr(int64(150e6))}}
+	reqs := []reconcile.ReconciledRequest{{Reference: "edge", ClientEvent: ptr(int64(2)), ServerTTFTNs: ptr(int64(500e6)), ReturnPathNs: ptr(int64(150e6))}}
 	got = slowestRequests(c, allRows(c.Rows), reqs, 1)
 	if got[0].Reference != "edge" || *got[0].ServerTTFTMs != 500 || *got[0].ReturnPathMs != 150 || got[0].ClientToProxyMs != nil {
 		t.Errorf("joined slowest %+v", got[0])
 	}
-	if rc := referenceClocks(append(reqs, ReconciledRequest{Reference: "b"}, ReconciledRequest{Reference: "b"})); len(rc) != 2 || rc[0] != (ReferenceClock{"b", 2}) || rc[1] != (ReferenceClock{"edge", 1}) {
+	if rc := referenceClocks(append(reqs, reconcile.ReconciledRequest{Reference: "b"}, reconcile.ReconciledRequest{Reference: "b"})); len(rc) != 2 || rc[0] != (ReferenceClock{"b", 2}) || rc[1] != (ReferenceClock{"edge", 1}) {
 		t.Errorf("reference clocks %+v", rc)
 	}
 }

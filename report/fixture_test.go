@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ttftrace/ttftrace/analyze"
+	"github.com/ttftrace/ttftrace/analyze/reconcile"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -265,12 +266,12 @@ func addTime(a *analyze.Analysis, r *rand.Rand) {
 }
 
 func addCrossSource(a *analyze.Analysis) {
-	a.Matching = []analyze.Matching{
+	a.Matching = []reconcile.Matching{
 		{Outer: "client", Inner: "proxy", Matched: 4090, ByTrace: 0, ByID: 4052, ByTime: 38, Ambiguous: 3, UnmatchedOuter: 52, UnmatchedInner: 126},
 		{Outer: "proxy", Inner: "server", Matched: 4150, ByTrace: 4150, UnmatchedOuter: 66, UnmatchedInner: 3, InnerElsewhere: 9},
 		{Outer: "client", Inner: "server", Matched: 9, ByID: 9, UnmatchedOuter: 40, OuterExcluded: 4090, UnmatchedInner: 3, InnerElsewhere: 4150},
 	}
-	a.ClockOffsets = []analyze.ClockOffset{
+	a.ClockOffsets = []reconcile.ClockOffset{
 		{Host: "edge-1", Reference: "loadgen-1", OffsetMs: 3.42, LowMs: 1.9, HighMs: 4.95, Requests: 4090, Consistent: true},
 		{Host: "gpu-7", Reference: "edge-1", OffsetMs: -12.8, LowMs: -13.6, HighMs: -12.0, Requests: 2071, Consistent: true},
 		{Host: "gpu-9", Reference: "edge-1", OffsetMs: 41.1, LowMs: 38.2, HighMs: 44.0, Requests: 2079, Consistent: false},
@@ -279,7 +280,7 @@ func addCrossSource(a *analyze.Analysis) {
 	// Parts add up to ClientTTFTMs: all 6.1+41.7+31.2+168.9+4.3+198.4 = 450.6;
 	// p50 5.8+36.2+18.0+151.4+3.9+186.7 = 402.0; p90 6.9+58.8+92.5+224.0+5.1+311.5 = 698.8;
 	// p99 9.7+120.3+610.2+301.8+8.8+553.6 = 1604.4.
-	a.TTFTBreakdown = []analyze.BreakdownBand{
+	a.TTFTBreakdown = []reconcile.BreakdownBand{
 		{Band: "all", Requests: 3890, ClientToProxyMs: 6.1, ProxyToServerMs: 41.7, ServerQueueMs: 31.2, ServerPrefillMs: 168.9, ServerOtherMs: 4.3, ReturnPathMs: 198.4, ClientTTFTMs: 450.6},
 		{Band: "p50", Requests: 389, ClientToProxyMs: 5.8, ProxyToServerMs: 36.2, ServerQueueMs: 18.0, ServerPrefillMs: 151.4, ServerOtherMs: 3.9, ReturnPathMs: 186.7, ClientTTFTMs: 402.0},
 		{Band: "p90", Requests: 78, ClientToProxyMs: 6.9, ProxyToServerMs: 58.8, ServerQueueMs: 92.5, ServerPrefillMs: 224.0, ServerOtherMs: 5.1, ReturnPathMs: 311.5, ClientTTFTMs: 698.8},
@@ -291,13 +292,13 @@ func addCrossSource(a *analyze.Analysis) {
 	// loadgen-1 −9.38 in [−11.7, −7.05] the return path by −2.33 … +2.32.
 	for k := range a.TTFTBreakdown {
 		b := &a.TTFTBreakdown[k]
-		b.ClientToProxyRangeMs = analyze.RangeMs{LowMs: b.ClientToProxyMs - 1.53, HighMs: b.ClientToProxyMs + 1.52}
-		b.ProxyToServerRangeMs = analyze.RangeMs{LowMs: b.ProxyToServerMs - 0.8, HighMs: b.ProxyToServerMs + 0.8}
-		b.ReturnPathRangeMs = analyze.RangeMs{LowMs: b.ReturnPathMs - 2.33, HighMs: b.ReturnPathMs + 2.32}
+		b.ClientToProxyRangeMs = reconcile.RangeMs{LowMs: b.ClientToProxyMs - 1.53, HighMs: b.ClientToProxyMs + 1.52}
+		b.ProxyToServerRangeMs = reconcile.RangeMs{LowMs: b.ProxyToServerMs - 0.8, HighMs: b.ProxyToServerMs + 0.8}
+		b.ReturnPathRangeMs = reconcile.RangeMs{LowMs: b.ReturnPathMs - 2.33, HighMs: b.ReturnPathMs + 2.32}
 	}
 	for i := 0; i < 3; i++ {
 		k := float64(i)
-		a.Examples = append(a.Examples, analyze.Timeline{Key: fmt.Sprintf("req-%04x", 0xbe00+i), Bars: []analyze.TimelineSpan{
+		a.Examples = append(a.Examples, reconcile.Timeline{Key: fmt.Sprintf("req-%04x", 0xbe00+i), Bars: []reconcile.TimelineSpan{
 			{Source: "client", Host: "loadgen-1", StartMs: 0, FirstTokenMs: fp(1450 + 200*k), EndMs: fp(7800 + 500*k)},
 			{Source: "proxy", Host: "edge-1", StartMs: 4.1, FirstTokenMs: fp(1310 + 200*k), EndMs: fp(7770 + 500*k)},
 			{Source: "server", Host: "gpu-7", StartMs: 48.3, FirstTokenMs: fp(1120 + 200*k), EndMs: fp(7710 + 500*k)},

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/ttftrace/ttftrace/analyze"
+	"github.com/ttftrace/ttftrace/analyze/reconcile"
 )
 
 type clockSection struct {
@@ -57,7 +58,7 @@ func buildClocks(a *analyze.Analysis, cs *chartSet) clockSection {
 }
 
 // offsetChart draws each offset as a dot inside its [low, high] interval.
-func offsetChart(cs *chartSet, os []analyze.ClockOffset) chartRef {
+func offsetChart(cs *chartSet, os []reconcile.ClockOffset) chartRef {
 	var cats []string
 	var data []obj
 	for i, o := range os {
@@ -94,7 +95,7 @@ func buildExamples(a *analyze.Analysis, cs *chartSet) chartSection {
 
 // timelineChart draws one request: per observer, start → first token and
 // first token → end; an observer without a first token gets start → end.
-func timelineChart(cs *chartSet, t analyze.Timeline) chartRef {
+func timelineChart(cs *chartSet, t reconcile.Timeline) chartRef {
 	var rows []string
 	var ttft, stream, whole [][3]float64
 	for i, b := range t.Bars {

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/ttftrace/ttftrace/analyze"
+	"github.com/ttftrace/ttftrace/analyze/reconcile"
 )
 
 // distributionsOf returns the distributions of one metric, sources outside in.
@@ -56,18 +57,18 @@ type partCell struct{ Value, Share, Range string }
 // breakdownParts names the parts of client TTFT, outside in, and reads them.
 var breakdownParts = []struct {
 	Name  string
-	Of    func(analyze.BreakdownBand) float64
-	Range func(analyze.BreakdownBand) analyze.RangeMs // nil: on one host's clock, no offset enters
+	Of    func(reconcile.BreakdownBand) float64
+	Range func(reconcile.BreakdownBand) reconcile.RangeMs // nil: on one host's clock, no offset enters
 }{
-	{"client → proxy", func(b analyze.BreakdownBand) float64 { return b.ClientToProxyMs },
-		func(b analyze.BreakdownBand) analyze.RangeMs { return b.ClientToProxyRangeMs }},
-	{"proxy → server", func(b analyze.BreakdownBand) float64 { return b.ProxyToServerMs },
-		func(b analyze.BreakdownBand) analyze.RangeMs { return b.ProxyToServerRangeMs }},
-	{"server queue", func(b analyze.BreakdownBand) float64 { return b.ServerQueueMs }, nil},
-	{"server prefill", func(b analyze.BreakdownBand) float64 { return b.ServerPrefillMs }, nil},
-	{"server other", func(b analyze.BreakdownBand) float64 { return b.ServerOtherMs }, nil},
-	{"return path", func(b analyze.BreakdownBand) float64 { return b.ReturnPathMs },
-		func(b analyze.BreakdownBand) analyze.RangeMs { return b.ReturnPathRangeMs }},
+	{"client → proxy", func(b reconcile.BreakdownBand) float64 { return b.ClientToProxyMs },
+		func(b reconcile.BreakdownBand) reconcile.RangeMs { return b.ClientToProxyRangeMs }},
+	{"proxy → server", func(b reconcile.BreakdownBand) float64 { return b.ProxyToServerMs },
+		func(b reconcile.BreakdownBand) reconcile.RangeMs { return b.ProxyToServerRangeMs }},
+	{"server queue", func(b reconcile.BreakdownBand) float64 { return b.ServerQueueMs }, nil},
+	{"server prefill", func(b reconcile.BreakdownBand) float64 { return b.ServerPrefillMs }, nil},
+	{"server other", func(b reconcile.BreakdownBand) float64 { return b.ServerOtherMs }, nil},
+	{"return path", func(b reconcile.BreakdownBand) float64 { return b.ReturnPathMs },
+		func(b reconcile.BreakdownBand) reconcile.RangeMs { return b.ReturnPathRangeMs }},
 }
 
 func buildBreakdown(a *analyze.Analysis, cs *chartSet) breakdownSection {
@@ -104,7 +105,7 @@ func buildBreakdown(a *analyze.Analysis, cs *chartSet) breakdownSection {
 }
 
 // breakdownChart stacks the parts of client TTFT, one bar per band.
-func breakdownChart(cs *chartSet, bands []analyze.BreakdownBand) chartRef {
+func breakdownChart(cs *chartSet, bands []reconcile.BreakdownBand) chartRef {
 	var cats []string
 	for _, b := range bands {
 		cats = append(cats, esc(b.Band)+" ("+fmtCount(b.Requests)+")")

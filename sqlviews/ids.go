@@ -9,7 +9,7 @@ import (
 // digits) or 16 or more hex digits without dashes.
 const idPattern = `([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9a-fA-F]{16,})`
 
-// normIDSQL returns the SQL of analyze's normalizeID (analyze/reconcile_ids.go)
+// normIDSQL returns the SQL of analyze's normalizeID (analyze/reconcile/ids.go)
 // over the column stripped, which holds the raw id trimmed of spaces with a
 // vLLM chatcmpl- or cmpl- prefix removed (strippedIDSQL): a UUID or long hex
 // id, also after a req_ or req- prefix (written req_), is folded to

@@ -1,0 +1,68 @@
+// Package parallel is the one place analysis runs concurrently: analyze's
+// independent tasks (reconciliation, each source's figures) and
+// reconciliation's split loops (id lookups, clock bounds, time candidates)
+// both run here. Every task or part writes only its own results, which the
+// caller merges in task or part order: the output does not depend on the
+// workers' scheduling or number.
+package parallel
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// RunTasks runs tasks on up to workers goroutines (0: GOMAXPROCS), taking
+// them in order, and waits for all. Running at most a few at once bounds
+// the memory their working data take together: the largest tasks
+// (reconciliation first) start first.
+func RunTasks(tasks []func(), workers int) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, len(tasks)) {
+		wg.Go(func() {
+			for i := next.Add(1) - 1; i < int64(len(tasks)); i = next.Add(1) - 1 {
+				tasks[i]()
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// Split is how a loop is split: on up to Workers goroutines (0:
+// GOMAXPROCS), in parts of the size its caller gives, or of Part when
+// set (tests set it small, so that small inputs are split too).
+type Split struct{ Workers, Part int }
+
+// PartCount is how many parts ForParts splits n indices into given size:
+// it depends on n and the sizes only, never on the workers, so that results
+// merged by part are the same on any machine.
+func (pl Split) PartCount(n, size int) int {
+	if pl.Part > 0 {
+		size = pl.Part
+	}
+	return (n + size - 1) / size
+}
+
+// ForParts calls fn(k, from, to) for every part k of [0, n) (indices from
+// to to−1; PartCount(n, size) parts of consecutive indices, all of one
+// size but the last), on up to pl.Workers goroutines, and returns once all
+// are done. fn must write only part k's results.
+func (pl Split) ForParts(n, size int, fn func(k, from, to int)) {
+	parts := pl.PartCount(n, size)
+	if pl.Part > 0 {
+		size = pl.Part
+	}
+	tasks := make([]func(), parts)
+	for k := range tasks {
+		tasks[k] = func() { fn(k, k*size, min(n, (k+1)*size)) }
+	}
+	if parts == 1 {
+		tasks[0]()
+		return
+	}
+	RunTasks(tasks, pl.Workers)
+}

@@ -1,0 +1,127 @@
+package reconcile
+
+import (
+	"cmp"
+	"slices"
+)
+
+// timeEdgePart is how many outer candidates one part of timeEdgesInParts
+// takes.
+const timeEdgePart = 1 << 12
+
+// timeEdgesInParts is timeEdges over parts of outs in parallel, their edges
+// listed in part order: the same edges in the same order.
+func (r *reconciler) timeEdgesInParts(p *joinPair, ck *clocks, outs, ins, ends []timeCand) []timeEdge {
+	lim := newSweepLimits(ck, ins, ends)
+	parts := make([][]timeEdge, r.par.PartCount(len(outs), timeEdgePart))
+	r.par.ForParts(len(outs), timeEdgePart, func(k, from, to int) {
+		parts[k] = r.timeEdges(p, ck, lim, outs[from:to], ins, ends)
+	})
+	return slices.Concat(parts...)
+}
+
+// assign makes the one-to-one time joins from the candidate edges, smallest
+// slack first. An edge whose outer has another free inner candidate, or
+// whose inner has another free outer candidate, within the edge's margin
+// cannot be told apart from it: the outer (and the rival outers) are marked
+// ambiguous, a contested inner is left unjoined, and nothing is guessed.
+// End-only edges come last (endOnlySlack) and join only without any rival
+// (assignEndOnly).
+func (p *joinPair) assign(edges []timeEdge) {
+	slices.SortFunc(edges, func(x, y timeEdge) int {
+		return cmp.Or(cmp.Compare(x.slack, y.slack), cmp.Compare(x.o, y.o), cmp.Compare(x.i, y.i))
+	})
+	a := assignment{p: p, edges: edges, blocked: map[int32]bool{},
+		byOuter: csr(edges, len(p.outerTo), func(e *timeEdge) int32 { return e.o }),
+		byInner: csr(edges, len(p.innerTo), func(e *timeEdge) int32 { return e.i })}
+	for k := range edges {
+		e := &edges[k]
+		if p.outerTo[e.o] >= 0 || p.ambiguous[e.o] || p.innerTo[e.i] >= 0 || a.blocked[e.i] {
+			continue
+		}
+		if e.endOnly {
+			a.assignEndOnly(e)
+			continue
+		}
+		rivalInner, rivals, beaten := a.rivals(e)
+		if beaten {
+			continue // a candidate within the margin agrees where e is weak: it takes the join
+		}
+		if !rivalInner && len(rivals) == 0 {
+			p.join(e.o, e.i, JoinTime)
+			continue
+		}
+		p.ambiguous[e.o] = true
+		if len(rivals) > 0 {
+			a.blocked[e.i] = true
+			for _, o := range rivals {
+				p.ambiguous[o] = true
+			}
+		}
+	}
+}
+
+// assignment is the state of one assign run.
+type assignment struct {
+	p                *joinPair
+	edges            []timeEdge
+	byOuter, byInner csrIndex
+	blocked          map[int32]bool // contested inner observations
+	scratch          []int32
+}
+
+// rivals reports whether e's outer has another free inner candidate within
+// e's margin, and lists the free outers that have e's inner within it.
+// Weak evidence breaks the tie: a candidate that is weak (timeEdge.weakMiss)
+// where e is not is no rival, and one that is not where e is beats e.
+func (a *assignment) rivals(e *timeEdge) (rivalInner bool, rivals []int32, beaten bool) {
+	limit, p := e.slack+e.margin, a.p
+	for _, x := range a.byOuter.list(e.o) {
+		f := &a.edges[x]
+		if f.slack > limit {
+			break
+		}
+		if f.i != e.i && p.innerTo[f.i] < 0 && !a.blocked[f.i] && (!f.weakMiss || e.weakMiss) {
+			rivalInner = true
+			beaten = beaten || !f.weakMiss && e.weakMiss
+		}
+	}
+	a.scratch = a.scratch[:0]
+	for _, x := range a.byInner.list(e.i) {
+		f := &a.edges[x]
+		if f.slack > limit {
+			break
+		}
+		if f.o != e.o && p.outerTo[f.o] < 0 && !p.ambiguous[f.o] && (!f.weakMiss || e.weakMiss) {
+			a.scratch = append(a.scratch, f.o)
+			beaten = beaten || !f.weakMiss && e.weakMiss
+		}
+	}
+	return rivalInner, a.scratch, beaten
+}
+
+// csrIndex lists, per key, the indices of the edges carrying it, in edge
+// order (compressed sparse rows).
+type csrIndex struct {
+	start []int32 // per key, its first position in idx; one extra at the end
+	idx   []int32
+}
+
+func csr(edges []timeEdge, keys int, key func(*timeEdge) int32) csrIndex {
+	x := csrIndex{start: make([]int32, keys+1), idx: make([]int32, len(edges))}
+	for k := range edges {
+		x.start[key(&edges[k])+1]++
+	}
+	for k := 1; k <= keys; k++ {
+		x.start[k] += x.start[k-1]
+	}
+	fill := slices.Clone(x.start[:keys])
+	for k := range edges {
+		c := key(&edges[k])
+		x.idx[fill[c]] = int32(k)
+		fill[c]++
+	}
+	return x
+}
+
+func (x csrIndex) list(key int32) []int32 { return x.idx[x.start[key]:x.start[key+1]] }

@@ -1,0 +1,328 @@
+package reconcile
+
+import (
+	"slices"
+
+	"github.com/ttftrace/ttftrace/analyze/internal/parallel"
+	"github.com/ttftrace/ttftrace/dataset"
+	"github.com/ttftrace/ttftrace/schema"
+)
+
+// Bits of joinObs.has: which instants the observer logged.
+const (
+	obsHasStart = 1 << iota
+	obsHasFirst
+	obsHasEnd
+)
+
+// obsRef is how an obsSource stores one observation: its event and host;
+// obsSource.at expands it into a joinObs from the Columns when needed.
+type obsRef struct {
+	event int32 // index into the rows given to Columns
+	host  int32 // index into reconciler.hosts
+}
+
+// joinObs is what the joins need of one wall-clock event: its instants
+// in nanoseconds on its own host's clock, and the resolution of its log.
+type joinObs struct {
+	event int32 // index into the rows given to Columns; its ids are the row's IDKeys
+	host  int32 // index into reconciler.hosts
+	res   int64 // widest error range of the log's instants, ns
+	start int64
+	first int64
+	end   int64
+	errs  *logErrors // the error of each logged instant, as its input declared it
+	has   uint8
+}
+
+// obsSource holds the joinable observations of one kind of observer.
+type obsSource struct {
+	name       string
+	obs        []obsRef
+	unjoinable int64 // events on steady or relative clocks
+	events     int64 // all events of the source
+	// traces and ids index the trace ids and the normalized ids; they are
+	// dropped (nil) once the id joins are done.
+	traces, ids *idTable
+	cols        *dataset.Columns
+	errs        []*logErrors // by input file code: the errors its format declared
+}
+
+// idsOf returns the normalized ids of observation k.
+func (s *obsSource) idsOf(k int32) []dataset.ColumnsID {
+	return s.cols.IDKeys.At(int(s.obs[k].event))
+}
+
+// at returns observation k with its instants, read from the Columns.
+func (s *obsSource) at(k int32) joinObs {
+	ref := s.obs[k]
+	row := int(ref.event)
+	o := joinObs{event: ref.event, host: ref.host, errs: s.errs[s.cols.InputFile.Codes[ref.event]]}
+	o.res = o.errs.spread()
+	o.start, o.has = loggedInstant(&s.cols.StartNs, row, obsHasStart, o.has)
+	o.first, o.has = loggedInstant(&s.cols.FirstTokenNs, row, obsHasFirst, o.has)
+	o.end, o.has = loggedInstant(&s.cols.EndNs, row, obsHasEnd, o.has)
+	e := o.errs.or() // de-biased: see instantError
+	o.start, o.first, o.end = o.start-e.start.bias, o.first-e.first.bias, o.end-e.end.bias
+	return o
+}
+
+// index builds the id tables of s.
+func (s *obsSource) index() {
+	c := s.cols
+	nTrace, nIDs := 0, 0
+	for _, ref := range s.obs {
+		nTrace += int(boolCount(c.TraceID.Has(int(ref.event))))
+		nIDs += len(c.IDKeys.At(int(ref.event)))
+	}
+	s.traces = newIDTable(nTrace, func(k int32, _ uint8) dataset.ColumnsID {
+		id, _ := c.TraceID.Get(int(s.obs[k].event))
+		return id
+	})
+	s.ids = newIDTable(nIDs, func(k int32, j uint8) dataset.ColumnsID { return s.idsOf(k)[j] })
+	traces, ids := idLoader{t: s.traces}, idLoader{t: s.ids}
+	for k, ref := range s.obs {
+		if id, ok := c.TraceID.Get(int(ref.event)); ok {
+			traces.add(id, int32(k), 0)
+		}
+		for j, id := range c.IDKeys.At(int(ref.event)) {
+			ids.add(id, int32(k), uint8(j))
+		}
+	}
+	traces.flush()
+	ids.flush()
+}
+
+// joinPair is one outer/inner join (client⊃proxy, proxy⊃server, client⊃server)
+// and its results so far.
+type joinPair struct {
+	outer, inner *obsSource
+	// firstOrdered is true when the inner observer's first_token precedes the
+	// outer's in true time: a client's first content chunk passes through the
+	// proxy after its first body byte and leaves the server after its first
+	// token. A proxy's first body byte may be a role chunk sent before the
+	// server's first token, so proxy⊃server is not ordered.
+	firstOrdered bool
+	outerTo      []int32 // per outer observation, the joined inner one or -1
+	innerTo      []int32 // per inner observation, the joined outer one or -1
+	method       []uint8 // index into joinMethods
+	ambiguous    []bool
+	// outerOK and innerOK say whether an observation takes part in this
+	// pair's joins; conflict vetoes a join that would contradict another
+	// pair's.
+	outerOK, innerOK func(int32) bool
+	conflict         func(o, i int32) bool
+	// timeOuterOK, when set, further limits the outers a time join may
+	// take.
+	timeOuterOK func(int32) bool
+	// innerElsewhere, when set, says whether an inner observation this pair
+	// did not join was joined by another pair (counted apart, not unmatched).
+	innerElsewhere func(int32) bool
+}
+
+func newPair(outer, inner *obsSource, firstOrdered bool) *joinPair {
+	p := &joinPair{outer: outer, inner: inner, firstOrdered: firstOrdered,
+		outerTo: make([]int32, len(outer.obs)), innerTo: make([]int32, len(inner.obs)),
+		method: make([]uint8, len(outer.obs)), ambiguous: make([]bool, len(outer.obs))}
+	for i := range p.outerTo {
+		p.outerTo[i] = -1
+	}
+	for i := range p.innerTo {
+		p.innerTo[i] = -1
+	}
+	always := func(int32) bool { return true }
+	p.outerOK, p.innerOK = always, always
+	return p
+}
+
+// free reports whether outer o and inner i may still be joined to each other.
+func (p *joinPair) free(o, i int32) bool {
+	return p.outerTo[o] < 0 && p.innerTo[i] < 0 && p.outerOK(o) && p.innerOK(i) &&
+		(p.conflict == nil || !p.conflict(o, i))
+}
+
+// methodOf returns how outer o was joined, "" when it was not.
+func (p *joinPair) methodOf(o int) string { return joinMethods[p.method[o]] }
+
+func (p *joinPair) join(o, i int32, method string) {
+	p.outerTo[o], p.innerTo[i], p.method[o] = i, o, uint8(slices.Index(joinMethods, method))
+	p.ambiguous[o] = false
+}
+
+// reconciler holds the observations of every source and the three pairs.
+type reconciler struct {
+	cols    *dataset.Columns
+	hosts   []string
+	sources [3]*obsSource  // client, proxy, server
+	cp      *joinPair      // client ⊃ proxy
+	ps      *joinPair      // proxy ⊃ server
+	cs      *joinPair      // client ⊃ server, for requests no proxy joins
+	slab    int64Slab      // backs the nullable fields of the ReconciledRequests
+	perRun  []uint8        // by input file code: the fields its format sets per run (inputPerRun)
+	splits  splitTable     // the breakdown's network parts' slacks per triple of hosts
+	par     parallel.Split // how its loops split
+}
+
+func newReconciler(c *dataset.Columns, inputs []schema.InputStats) *reconciler {
+	r := &reconciler{cols: c, perRun: inputPerRun(c, inputs)}
+	names := [3]string{schema.SourceClient, schema.SourceProxy, schema.SourceServer}
+	var byCode [256]int
+	for _, code := range c.Source.Codes {
+		byCode[code]++
+	}
+	var counts [3]int
+	sourceOf := make([]int8, len(c.Source.Values)) // source code → index into r.sources, or −1
+	for code, v := range c.Source.Values {
+		sourceOf[code] = int8(slices.Index(names[:], v))
+		if k := sourceOf[code]; k >= 0 {
+			counts[k] += byCode[code]
+		}
+	}
+	errs := inputErrors(c, inputs)
+	for k := range r.sources {
+		r.sources[k] = &obsSource{name: names[k], obs: make([]obsRef, 0, counts[k]), cols: c, errs: errs}
+	}
+	hostID := make([]int32, len(c.Host.Values)) // host code → index into r.hosts + 1, or 0
+	for i, code := range c.Source.Codes {
+		if k := sourceOf[code]; k >= 0 {
+			r.addEvent(int32(i), r.sources[k], hostID)
+		}
+	}
+	cl, p, s := r.sources[0], r.sources[1], r.sources[2]
+	r.cp, r.ps, r.cs = newPair(cl, p, true), newPair(p, s, false), newPair(cl, s, true)
+	r.ps.outerOK = func(o int32) bool { return !r.hasDirectServer(r.cp.innerTo[o]) }
+	r.cs.outerOK = func(o int32) bool { pr := r.cp.outerTo[o]; return pr < 0 || r.ps.outerTo[pr] < 0 }
+	r.cs.innerOK = func(i int32) bool { return r.ps.innerTo[i] < 0 }
+	r.ps.innerElsewhere = func(i int32) bool { return r.cs.innerTo[i] >= 0 }
+	// A client joined to its server directly may take only the proxy joined
+	// to that same server (a chain join), never one holding another server.
+	r.cp.conflict = func(o, i int32) bool {
+		return r.cs.outerTo[o] >= 0 && r.ps.outerTo[i] >= 0 && r.ps.outerTo[i] != r.cs.outerTo[o]
+	}
+	// A client already joined to its server directly takes a proxy only by
+	// trace or id, or through that server (joinChains): a proxy found by
+	// time alone could not be checked against that server, and a client
+	// that skipped the proxy must not take a stranger's. A server joined to
+	// its client directly may still be time-joined inside a proxy.
+	r.cp.timeOuterOK = func(o int32) bool { return r.cs.outerTo[o] < 0 }
+	return r
+}
+
+// hasDirectServer reports whether client observation c (or -1) was joined
+// to a server directly.
+func (r *reconciler) hasDirectServer(c int32) bool { return c >= 0 && r.cs.outerTo[c] >= 0 }
+
+// addEvent files event i under source s, indexing its ids. hostID maps a
+// host code to its index in r.hosts plus one (0: not seen yet).
+func (r *reconciler) addEvent(i int32, s *obsSource, hostID []int32) {
+	c := r.cols
+	s.events++
+	if c.Clock.At(int(i)) != schema.ClockWall {
+		s.unjoinable++
+		return
+	}
+	hc := c.Host.Codes[i]
+	if hostID[hc] == 0 {
+		r.hosts = append(r.hosts, c.Host.Values[hc])
+		hostID[hc] = int32(len(r.hosts))
+	}
+	s.obs = append(s.obs, obsRef{event: i, host: hostID[hc] - 1})
+}
+
+// loggedInstant returns the instant of column col at row (ns), and has
+// with bit set when it was logged.
+func loggedInstant(col *dataset.ColumnsNullable[int64], row int, bit, has uint8) (int64, uint8) {
+	t, ok := col.Get(row)
+	if !ok {
+		return 0, has
+	}
+	return t, has | bit
+}
+
+// idJoinBlock is how many outer observations joinIDs looks up at once
+// (in parts of idJoinPart) before joining them in order.
+const (
+	idJoinBlock = 1 << 16
+	idJoinPart  = 1 << 12
+)
+
+// idCands are the inner observations an outer one shares its trace id and
+// one of its normalized ids with (−1: none or several; id is looked up only
+// without a trace).
+type idCands struct{ trace, id int32 }
+
+// joinIDs joins the free observations of p by trace id, then by any shared
+// normalized id. A key carried by several observations of one source is
+// ambiguous and never used; an outer whose keys point to different inner
+// observations is not joined. The lookups, which only read the id tables,
+// run in parallel a block at a time; the joins are then made in outer
+// order, as whether an inner is still free depends on the earlier ones.
+func (r *reconciler) joinIDs(p *joinPair) {
+	cands := make([]idCands, min(idJoinBlock, len(p.outerTo)))
+	for from := 0; from < len(p.outerTo); from += idJoinBlock {
+		n := min(idJoinBlock, len(p.outerTo)-from)
+		r.par.ForParts(n, idJoinPart, func(_, a, b int) {
+			for k := a; k < b; k++ {
+				cands[k] = r.idCandsOf(p, int32(from+k))
+			}
+		})
+		for k, c := range cands[:n] {
+			o := int32(from + k)
+			if c.trace >= 0 && p.free(o, c.trace) {
+				p.join(o, c.trace, JoinTrace)
+				continue
+			}
+			if c.trace >= 0 { // its trace's inner is taken (rare): its ids were not looked up
+				if i, ok := idMatch(p, o); ok {
+					c.id = i
+				}
+			}
+			if c.id >= 0 && p.free(o, c.id) {
+				p.join(o, c.id, JoinID)
+			}
+		}
+	}
+}
+
+// idCandsOf looks up the inner observations outer observation o shares
+// its trace id and its ids with.
+func (r *reconciler) idCandsOf(p *joinPair, o int32) idCands {
+	c := idCands{-1, -1}
+	if i, ok := r.traceMatch(p, int(p.outer.obs[o].event)); ok {
+		c.trace = i
+	} else if i, ok := idMatch(p, o); ok {
+		c.id = i
+	}
+	return c
+}
+
+func (r *reconciler) traceMatch(p *joinPair, row int) (int32, bool) {
+	trace, ok := r.cols.TraceID.Get(row)
+	if !ok {
+		return 0, false
+	}
+	if _, ok := p.outer.traces.unique(trace); !ok {
+		return 0, false
+	}
+	return p.inner.traces.unique(trace)
+}
+
+// idMatch returns the one inner observation sharing an unambiguous id with
+// outer observation o, and false when none or several do.
+func idMatch(p *joinPair, o int32) (int32, bool) {
+	found, conflict := int32(-1), false
+	for _, key := range p.outer.idsOf(o) {
+		if _, ok := p.outer.ids.unique(key); !ok {
+			continue
+		}
+		i, ok := p.inner.ids.unique(key)
+		switch {
+		case !ok:
+		case found < 0:
+			found = i
+		case found != i:
+			conflict = true
+		}
+	}
+	return found, found >= 0 && !conflict
+}
