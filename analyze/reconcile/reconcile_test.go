@@ -313,3 +313,22 @@ func TestDirectServerKeepsOutProxy(t *testing.T) {
 		t.Errorf("client/proxy %+v", m)
 	}
 }
+
+// TestRateLimitedProxyHoldsNoServer: a gateway's own 429 spans 1 ms; an
+// end-only server that logged tokens and no status (an OTLP span has none)
+// ends inside it. Refused with 429, the request made no token, so they are
+// not joined; the same proxy observation with status 200 does take it (by
+// time), which shows the 429 is what refuses. Proxy and server are related
+// by one request joined by id, 20 s later.
+func TestRateLimitedProxyHoldsNoServer(t *testing.T) {
+	for _, status := range []int32{429, 200} {
+		p, s := proxyObs("p", 20000, 21000), serverObs("s", 20010, 20500, 20990)
+		p.RequestID, s.RequestID = "anchor", "anchor"
+		limited, endOnly := proxyObs("p", 100, 101), serverObs("s", noInstant, noInstant, 100.5)
+		limited.Status, endOnly.OutputTokens = &status, reconPtr(int64(50))
+		m := matchingOf(t, reconcileDeclared([]schema.Event{p, s, limited, endOnly}), "proxy", "server")
+		if want := int64(boolCount(status == 200)); m.ByID != 1 || m.ByTime != want {
+			t.Errorf("proxy status %d: %+v, want the anchor by id and %d by time", status, m, want)
+		}
+	}
+}

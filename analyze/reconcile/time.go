@@ -242,7 +242,8 @@ func (r *reconciler) compatible(p *joinPair, o, in *timeCand) (ok, weakMiss bool
 // model (ignoring case and any "org/" prefix), same endpoint (or one a path
 // suffix of the other, for routers that rewrite a prefix), statuses both 2xx
 // or equal, and token counts within 5% (at least 2 tokens), each checked
-// only when both observers logged it. A model or endpoint that either
+// only when both observers logged it; and never a request one side refused
+// with 429 while the other logged output tokens (rateLimitedWithTokens). A model or endpoint that either
 // side's format sets per run (weak: perRunModel, perRunEndpoint) does not
 // refuse the pair when it differs: weakMiss reports the difference, for
 // breaking ties.
@@ -265,11 +266,29 @@ func joinCompatible(c *dataset.Columns, a, b int, weak uint8) (ok, weakMiss bool
 	if aok && bok && as != bs && (as/100 != 2 || bs/100 != 2) {
 		return false, false
 	}
+	if rateLimitedWithTokens(c, a, b) || rateLimitedWithTokens(c, b, a) {
+		return false, false
+	}
 	ao, aok := c.OutputTokens.Get(a)
 	bo, bok := c.OutputTokens.Get(b)
 	ap, apok := c.PromptTokens.Get(a)
 	bp, bpok := c.PromptTokens.Get(b)
 	return tokensClose(ao, aok, bo, bok) && tokensClose(ap, apok, bp, bpok), weakMiss
+}
+
+// rateLimitedWithTokens reports whether row x logged status 429 while row
+// y logged output tokens: a rate-limited request is refused before any
+// token is made, so the two are not one request. It decides where the
+// statuses cannot: an OTLP server span logs none, and an end-only server
+// (no start, so no duration to rule it out) fits inside the short span of
+// a gateway's own 429.
+func rateLimitedWithTokens(c *dataset.Columns, x, y int) bool {
+	st, ok := c.Status.Get(x)
+	if !ok || st != 429 {
+		return false
+	}
+	n, ok := c.OutputTokens.Get(y)
+	return ok && n > 0
 }
 
 func sameModel(a, b string) bool {
