@@ -34,6 +34,30 @@ type Config struct {
 	MeanOut   float64   // median output tokens per request
 	MaxSkew   time.Duration
 	NoIDShare float64 // share of client requests sent without x-request-id and traceparent
+	// Shape, when set, replaces the default topology and mix of Generate
+	// with a uniform one; nil keeps them (and the logs) as they are.
+	Shape *Shape
+}
+
+// Shape is a uniform fleet: clients web-1 … web-N (ttftrace-client),
+// proxies edge-1 … edge-M (nginx) and servers gpu-1 … gpu-K (vLLM OTLP),
+// each request on hosts drawn uniformly, with its own shares of rate
+// limiting, proxy-less requests and trace ids.
+type Shape struct {
+	Clients, Proxies, Servers int
+	// LimitedShare is the share of requests the proxy answers 429 without
+	// a server (the default topology: 2%).
+	LimitedShare float64
+	// DirectShare is the share of the other requests that reach the server
+	// with no proxy on the way (no proxy logs them).
+	DirectShare float64
+	// TraceShare is the share of the requests sent with an x-request-id
+	// that also carry a traceparent, which proxy and server log (the
+	// default topology: all of them).
+	TraceShare float64
+	// ClientDelay is added to each way between client and proxy (the
+	// default topology: none, 1–4 ms each way).
+	ClientDelay time.Duration
 }
 
 // DefaultConfig is a small fleet suited to tests and the demo.
@@ -82,6 +106,8 @@ type Fleet struct {
 // clients web-1, web-2 (ttftrace-client JSONL) and bench-1 (GenAI-Perf);
 // proxies edge-1 (nginx) and edge-2 (Envoy); servers gpu-1, gpu-2 (vLLM OTLP
 // spans) and gpu-3 (TGI router log).
+//
+// With cfg.Shape, the hosts are the Shape's instead.
 func Generate(cfg Config) *Fleet {
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x7474667472616365))
 	skew := func() int64 {
@@ -96,26 +122,57 @@ func Generate(cfg Config) *Fleet {
 		f.Hosts = append(f.Hosts, h)
 		return h
 	}
-	clients := []*Host{add("web-1", "ttftrace-client", ""), add("web-2", "ttftrace-client", ""), add("bench-1", "genai-perf", "")}
-	proxies := []*Host{add("edge-1", "nginx", ""), add("edge-2", "envoy", "")}
-	servers := []*Host{add("gpu-1", "otlp", "llama-3.1-8b-instruct"), add("gpu-2", "otlp", "llama-3.1-8b-instruct"), add("gpu-3", "tgi", "mistral-7b-instruct")}
-
+	var route func(r *Request)
+	if cfg.Shape != nil {
+		route = cfg.Shape.route(rng, add)
+	} else {
+		route = defaultRoute(rng, add)
+	}
 	t := cfg.Start.UnixNano()
 	f.Requests = make([]Request, cfg.Requests)
 	for i := range f.Requests {
 		t += int64(rng.ExpFloat64() / cfg.Rate * 1e9)
 		r := &f.Requests[i]
 		r.Index, r.Seed = i, rng.Uint64()
+		route(r)
+		r.Model = r.Server.Model
+		simulate(rng, cfg, r, t)
+	}
+	return f
+}
+
+// defaultRoute adds the default topology's hosts and returns what draws a
+// request's client, proxy and server among them.
+func defaultRoute(rng *rand.Rand, add func(name, format, model string) *Host) func(r *Request) {
+	clients := []*Host{add("web-1", "ttftrace-client", ""), add("web-2", "ttftrace-client", ""), add("bench-1", "genai-perf", "")}
+	proxies := []*Host{add("edge-1", "nginx", ""), add("edge-2", "envoy", "")}
+	servers := []*Host{add("gpu-1", "otlp", "llama-3.1-8b-instruct"), add("gpu-2", "otlp", "llama-3.1-8b-instruct"), add("gpu-3", "tgi", "mistral-7b-instruct")}
+	return func(r *Request) {
 		r.Client = clients[pick(rng, []float64{0.45, 0.35, 0.2})]
 		r.Proxy = proxies[rng.IntN(2)]
 		if r.Client.Format == "genai-perf" {
 			r.Proxy = proxies[0]
 		}
 		r.Server = servers[pick(rng, []float64{0.4, 0.4, 0.2})]
-		r.Model = r.Server.Model
-		simulate(rng, cfg, r, t)
 	}
-	return f
+}
+
+// route adds s's hosts and returns what draws a request's client, proxy
+// and server among them, uniformly.
+func (s *Shape) route(rng *rand.Rand, add func(name, format, model string) *Host) func(r *Request) {
+	hosts := func(n int, prefix, format, model string) []*Host {
+		out := make([]*Host, n)
+		for i := range out {
+			out[i] = add(fmt.Sprintf("%s-%d", prefix, i+1), format, model)
+		}
+		return out
+	}
+	clients := hosts(s.Clients, "web", "ttftrace-client", "")
+	proxies := hosts(s.Proxies, "edge", "nginx", "")
+	servers := hosts(s.Servers, "gpu", "otlp", "llama-3.1-8b-instruct")
+	return func(r *Request) {
+		r.Client, r.Proxy, r.Server = clients[rng.IntN(len(clients))], proxies[rng.IntN(len(proxies))], servers[rng.IntN(len(servers))]
+	}
 }
 
 // pick returns an index drawn with the given weights (summing to 1).
@@ -155,7 +212,9 @@ func uuid(rng *rand.Rand) string {
 func simulate(rng *rand.Rand, cfg Config, r *Request, t int64) {
 	if r.Client.Format == "ttftrace-client" && rng.Float64() >= cfg.NoIDShare {
 		r.RequestID = uuid(rng)
-		r.TraceID = hexID(rng, 32)
+		if cfg.Shape == nil || rng.Float64() < cfg.Shape.TraceShare {
+			r.TraceID = hexID(rng, 32)
+		}
 	}
 	switch {
 	case r.Server.Format == "tgi":
@@ -173,10 +232,18 @@ func simulate(rng *rand.Rand, cfg Config, r *Request, t int64) {
 	toServer := ms(0.3 + 0.7*rng.Float64())
 	r.BackProxyNs = ms(0.3 + 0.7*rng.Float64())
 	r.ReturnNs = r.BackProxyNs + ms(1+3*rng.Float64())
+	if cfg.Shape != nil {
+		toProxy += int64(cfg.Shape.ClientDelay)
+		r.ReturnNs += int64(cfg.Shape.ClientDelay)
+	}
 	r.ClientStart = t
 	r.ProxyStart = t + toProxy
 
-	if rng.Float64() < 0.02 { // rate limited at the proxy: the server never sees it
+	limited := 0.02
+	if cfg.Shape != nil {
+		limited = cfg.Shape.LimitedShare
+	}
+	if rng.Float64() < limited { // rate limited at the proxy: the server never sees it
 		r.Status, r.ErrorClass, r.OutputTokens = 429, "rate_limited", 0
 		r.ProxyHeaders = r.ProxyStart + ms(0.5)
 		r.ProxyEnd = r.ProxyHeaders
@@ -184,6 +251,9 @@ func simulate(rng *rand.Rand, cfg Config, r *Request, t int64) {
 		r.ClientEnd = r.ClientHeaders
 		r.Server = nil
 		return
+	}
+	if cfg.Shape != nil && rng.Float64() < cfg.Shape.DirectShare {
+		r.Proxy = nil // straight to the server: its instants are the path's, but no proxy logs them
 	}
 	r.ServerStart = r.ProxyStart + toServer
 	r.QueueNs = ms(rng.ExpFloat64() * 15)
@@ -264,6 +334,20 @@ func (r *Request) TokenTimes() []int64 {
 	}
 	return out
 }
+
+// logTime is, per format, the instant its log lists requests by.
+var logTime = map[string]func(*Request) int64{
+	"ttftrace-client": func(r *Request) int64 { return r.ClientEnd },
+	"genai-perf":      func(r *Request) int64 { return r.ClientStart },
+	"nginx":           func(r *Request) int64 { return r.ProxyEnd },
+	"envoy":           func(r *Request) int64 { return r.ProxyEnd },
+	"otlp":            func(r *Request) int64 { return r.ServerEnd },
+	"tgi":             func(r *Request) int64 { return r.ServerEnd },
+}
+
+// Logged returns the requests host h's log lists, in the log's order: the
+// k-th record of the log WriteHost writes is the k-th request.
+func (f *Fleet) Logged(h *Host) []*Request { return f.byHost(h, logTime[h.Format]) }
 
 // byHost returns the requests host h observed, ordered by the instant key
 // gives (its log time).

@@ -54,3 +54,49 @@ func TestTruthAddsUp(t *testing.T) {
 		t.Fatal("same seed gave different nginx logs")
 	}
 }
+
+// TestShape checks a uniform fleet: its hosts, and each share drawn near
+// what it asks (4000 requests: a binomial share p is within 4·√(p(1−p)/n)
+// of p but for a chance of about 1e-4), and direct requests in no proxy's
+// log.
+func TestShape(t *testing.T) {
+	cfg := DefaultConfig(4000)
+	cfg.NoIDShare = 0.1
+	cfg.Shape = &Shape{Clients: 3, Proxies: 2, Servers: 5, LimitedShare: 0.1, DirectShare: 0.2, TraceShare: 0.5}
+	f := Generate(cfg)
+	if len(f.Hosts) != 10 || f.Hosts[0].Name != "web-1" || f.Hosts[3].Format != "nginx" || f.Hosts[9].Name != "gpu-5" {
+		t.Fatalf("hosts %v", f.Hosts)
+	}
+	var limited, direct, withID, traced, served int
+	for _, r := range f.Requests {
+		switch {
+		case r.Server == nil:
+			limited++
+		case r.Proxy == nil:
+			direct++
+		}
+		served += boolInt(r.Server != nil)
+		withID += boolInt(r.RequestID != "")
+		traced += boolInt(r.TraceID != "")
+	}
+	near := func(name string, got, n int, p float64) {
+		if d := float64(got)/float64(n) - p; d*d > 16*p*(1-p)/float64(n) {
+			t.Errorf("%s: %d of %d, want a share near %.2f", name, got, n, p)
+		}
+	}
+	near("rate limited", limited, len(f.Requests), 0.1)
+	near("direct", direct, served, 0.2)
+	near("with an id", withID, len(f.Requests), 0.9)
+	near("traced", traced, withID, 0.5)
+	logged := len(f.Logged(f.Hosts[3])) + len(f.Logged(f.Hosts[4]))
+	if logged != len(f.Requests)-direct {
+		t.Errorf("the proxies log %d requests, want %d of %d (%d direct)", logged, len(f.Requests)-direct, len(f.Requests), direct)
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

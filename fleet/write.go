@@ -121,7 +121,7 @@ func rfc3339(ns int64) string {
 
 func (f *Fleet) writeClient(w io.Writer, h *Host) error {
 	b := make([]byte, 0, 64<<10)
-	for _, r := range f.byHost(h, func(r *Request) int64 { return r.ClientEnd }) {
+	for _, r := range f.Logged(h) {
 		start := r.ClientStart + h.OffsetNs
 		b = append(b[:0], `{"request_id":`...)
 		b = strconv.AppendQuote(b, r.RequestID)

@@ -15,7 +15,7 @@ func (f *Fleet) writeGenAIPerf(w io.Writer, h *Host) error {
 		return err
 	}
 	b := make([]byte, 0, 256<<10)
-	for i, r := range f.byHost(h, func(r *Request) int64 { return r.ClientStart }) {
+	for i, r := range f.Logged(h) {
 		b = b[:0]
 		if i > 0 {
 			b = append(b, ',')

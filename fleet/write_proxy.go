@@ -25,7 +25,7 @@ func secMs(b []byte, msv int64) []byte {
 // start = $msec − $request_time is the true start truncated to the ms.
 func (f *Fleet) writeNginx(w io.Writer, h *Host) error {
 	b := make([]byte, 0, 1024)
-	for _, r := range f.byHost(h, func(r *Request) int64 { return r.ProxyEnd }) {
+	for _, r := range f.Logged(h) {
 		b = appendNginx(b[:0], r, h)
 		if _, err := w.Write(b); err != nil {
 			return err
@@ -96,7 +96,7 @@ func userAgent(r *Request) string {
 // Envoy prints START_TIME to the ms and durations as whole ms.
 func (f *Fleet) writeEnvoy(w io.Writer, h *Host) error {
 	b := make([]byte, 0, 1024)
-	for _, r := range f.byHost(h, func(r *Request) int64 { return r.ProxyEnd }) {
+	for _, r := range f.Logged(h) {
 		b = appendEnvoy(b[:0], r, h)
 		if _, err := w.Write(b); err != nil {
 			return err

@@ -12,7 +12,7 @@ import (
 // vLLM's span starts at arrival and carries its latencies as seconds:
 // time_to_first_token = other + queue + prefill on our truth.
 func (f *Fleet) writeOTLP(w io.Writer, h *Host) error {
-	reqs := f.byHost(h, func(r *Request) int64 { return r.ServerEnd })
+	reqs := f.Logged(h)
 	rng := rand.New(rand.NewPCG(uint64(len(h.Name)), 3))
 	b := make([]byte, 0, 64<<10)
 	for i := 0; i < len(reqs); i += 8 {
@@ -96,7 +96,7 @@ func dblAttr(b []byte, k string, ns int64) []byte {
 // time stands for validation), and time_per_token = inference / tokens.
 // A startup line comes first, as in a real log.
 func (f *Fleet) writeTGI(w io.Writer, h *Host) error {
-	reqs := f.byHost(h, func(r *Request) int64 { return r.ServerEnd })
+	reqs := f.Logged(h)
 	b := make([]byte, 0, 2048)
 	if len(reqs) > 0 {
 		b = tgiTime(b, reqs[0].ServerStart+h.OffsetNs-5e9)

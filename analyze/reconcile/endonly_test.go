@@ -1,27 +1,31 @@
 package reconcile
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/ttftrace/ttftrace/fleet"
+)
 
 // TestEndOnlyServersJoinByTime drops the start and token instants of every
-// other time-only server event of a generated fleet (as a TGI error line
+// other time-only server event of a simulated fleet (as a TGI error line
 // without total_time logs them) and checks, against the simulator's truth,
 // that they still join by time to their own request's proxy or client,
 // that none joins a stranger, and that the clock intervals still hold the
 // true offsets.
 func TestEndOnlyServersJoinByTime(t *testing.T) {
-	t.Run("sparse", func(t *testing.T) { testEndOnlyServers(t, fleetDefault, 0.9) })
+	t.Run("sparse", func(t *testing.T) { testEndOnlyServers(t, fleetShape(20000), 0.9) })
 	t.Run("dense", func(t *testing.T) {
 		if testing.Short() {
 			t.Skip("100k requests")
 		}
-		testEndOnlyServers(t, fleetDense, 0.5)
+		testEndOnlyServers(t, fleetDenseShape(100000), 0.5)
 	})
 }
 
 // testEndOnlyServers is TestEndOnlyServersJoinByTime on cfg's fleet, where
 // at least the fraction want of the end-only servers must join.
-func testEndOnlyServers(t *testing.T, cfg fleetConfig, want float64) {
-	f := genFleet(cfg)
+func testEndOnlyServers(t *testing.T, cfg fleet.Config, want float64) {
+	f := simulateFleet(t, cfg)
 	owner := map[int64]fleetRequest{} // end-only server event → its request
 	for k, tr := range f.Requests {
 		if tr.NoIDs && tr.Server >= 0 && k%2 == 0 {
@@ -31,7 +35,7 @@ func testEndOnlyServers(t *testing.T, cfg fleetConfig, want float64) {
 		}
 	}
 	twins := cloneProxies(f, owner, 20)
-	rec := reconcileDeclared(f.Events)
+	rec := Events(f.Events, f.Inputs)
 	var right, wrong int
 	for _, q := range rec.Requests {
 		if q.ServerEvent == nil {
@@ -69,7 +73,7 @@ func testEndOnlyServers(t *testing.T, cfg fleetConfig, want float64) {
 // cloneProxies gives up to n of the end-only servers in owner (that went
 // through a proxy) a rival: a copy of their proxy's event under another
 // request id, which fits them exactly as well. It returns those servers.
-func cloneProxies(f *fleet, owner map[int64]fleetRequest, n int) map[int64]bool {
+func cloneProxies(f *fleetLogs, owner map[int64]fleetRequest, n int) map[int64]bool {
 	twins := map[int64]bool{}
 	for _, tr := range f.Requests {
 		if len(twins) == n {

@@ -4,24 +4,18 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
-var fleetDefault = fleetConfig{Clients: 6, Proxies: 3, Servers: 4, Requests: 20000, RatePerSec: 40,
-	NoIDFraction: 0.1, RateLimited: 0.01, Direct: 0.05, TraceFraction: 0.3, Seed: 1}
-
-// fleetDense has 40 clients, 8 proxies and 64 servers at 400 requests/s,
-// about 8000 in flight, 30% of them sharing no id.
-var fleetDense = fleetConfig{Clients: 40, Proxies: 8, Servers: 64, Requests: 100000, RatePerSec: 400,
-	NoIDFraction: 0.3, RateLimited: 0.01, Direct: 0.05, TraceFraction: 0.3, Seed: 5}
-
-// TestReconcileFleet joins generated fleets whose truth is known and checks
-// the joins, the clock offsets and the TTFT breakdown against it.
+// TestReconcileFleet joins the logs of simulated fleets whose truth is
+// known (fleetShape, fleetDenseShape) and checks the joins, the clock
+// offsets and the TTFT breakdown against it.
 func TestReconcileFleet(t *testing.T) {
-	t.Run("sparse", func(t *testing.T) { testFleet(t, fleetDefault) })
+	t.Run("sparse", func(t *testing.T) { testFleet(t, simulateFleet(t, fleetShape(20000))) })
 	t.Run("deterministic", func(t *testing.T) {
-		f := genFleet(fleetDefault)
-		if a, b := reconcileDeclared(f.Events), reconcileDeclared(f.Events); !reflect.DeepEqual(a, b) {
+		f := simulateFleet(t, fleetShape(20000))
+		if a, b := Events(f.Events, f.Inputs), Events(f.Events, f.Inputs); !reflect.DeepEqual(a, b) {
 			t.Error("two runs on the same events differ")
 		}
 	})
@@ -29,13 +23,12 @@ func TestReconcileFleet(t *testing.T) {
 		if testing.Short() {
 			t.Skip("100k requests")
 		}
-		testFleet(t, fleetDense)
+		testFleet(t, simulateFleet(t, fleetDenseShape(100000)))
 	})
 }
 
-func testFleet(t *testing.T, cfg fleetConfig) {
-	f := genFleet(cfg)
-	rec := reconcileDeclared(f.Events)
+func testFleet(t *testing.T, f *fleetLogs) {
+	rec := Events(f.Events, f.Inputs)
 	byClient := map[int64]*ReconciledRequest{}
 	for k := range rec.Requests {
 		if q := &rec.Requests[k]; q.ClientEvent != nil {
@@ -54,7 +47,7 @@ func testFleet(t *testing.T, cfg fleetConfig) {
 
 // checkFleetJoins counts the requests whose observers were all joined to the
 // right events, and the wrong joins.
-func checkFleetJoins(t *testing.T, f *fleet, byClient map[int64]*ReconciledRequest) {
+func checkFleetJoins(t *testing.T, f *fleetLogs, byClient map[int64]*ReconciledRequest) {
 	var right, wrong, noIDs, noIDsRight int
 	for _, tr := range f.Requests {
 		q := byClient[int64(tr.Client)]
@@ -89,7 +82,7 @@ func fleetEventIsOrNil(p *int64, want int) bool { return p == nil || *p == int64
 
 // checkFleetOffsets checks every reported offset interval holds the true
 // offset (host clock − reference clock).
-func checkFleetOffsets(t *testing.T, f *fleet, rec *Result) {
+func checkFleetOffsets(t *testing.T, f *fleetLogs, rec *Result) {
 	if len(rec.ClockOffsets) == 0 {
 		t.Fatal("no clock offsets")
 	}
@@ -104,7 +97,7 @@ func checkFleetOffsets(t *testing.T, f *fleet, rec *Result) {
 		worst, sumErr = max(worst, err), sumErr+err
 	}
 	// Every host but the reference is related to the one reference, the
-	// client host with most requests (in the requests' rows).
+	// client host (web-N) with most requests (in the requests' rows).
 	ref := rec.Requests[0].Reference
 	related := map[string]bool{}
 	for _, c := range rec.ClockOffsets {
@@ -112,19 +105,43 @@ func checkFleetOffsets(t *testing.T, f *fleet, rec *Result) {
 			related[c.Host] = true
 		}
 	}
-	if len(related) != len(f.Offset)-1 || ref[:6] != "client" {
+	if len(related) != len(f.Offset)-1 || !strings.HasPrefix(ref, "web-") {
 		t.Errorf("%d of %d hosts related to reference %s", len(related), len(f.Offset)-1, ref)
 	}
 	t.Logf("%d offsets; error vs truth: mean %.3f ms, worst %.3f ms", len(rec.ClockOffsets),
 		sumErr/float64(len(rec.ClockOffsets)), worst)
 }
 
+// offsetErrors returns, per host, its estimated offset from the
+// reference clock less the true one, ms (0 for the reference).
+func offsetErrors(f *fleetLogs, rec *Result) map[string]float64 {
+	ref := rec.Requests[0].Reference
+	out := map[string]float64{ref: 0}
+	for _, c := range rec.ClockOffsets {
+		if c.Reference == ref {
+			out[c.Host] = c.OffsetMs - float64(f.Offset[c.Host]-f.Offset[ref])/1e6
+		}
+	}
+	return out
+}
+
+// partOffsetErrors returns how far the offset estimates move the network
+// parts of joined request q from the truth, ms: a part y − x on the
+// reference clock is off by x's offset error less y's.
+func partOffsetErrors(q *ReconciledRequest, errs map[string]float64) [6]float64 {
+	c, p, s := errs[q.ClientHost], errs[q.ProxyHost], errs[q.ServerHost]
+	return [6]float64{c - p, p - s, 0, 0, 0, s - c}
+}
+
 // checkFleetBreakdown checks that every request's parts add up to its client
 // TTFT exactly, and that each band's mean parts are within 3% + 1 ms (the
 // proxy log's resolution) of the true means over the same band. The true
 // bands are recomputed here from the true client TTFT: ranks ⌊lo(n−1)⌋ to
-// ⌈hi(n−1)⌉ of the n broken-down requests.
-func checkFleetBreakdown(t *testing.T, f *fleet, rec *Result, byClient map[int64]*ReconciledRequest) {
+// ⌈hi(n−1)⌉ of the n broken-down requests. Band "all" must match within
+// 0.1 ms once the error of the offset estimates (checkFleetOffsets bounds
+// them) is taken out: the network parts move with their two hosts'.
+func checkFleetBreakdown(t *testing.T, f *fleetLogs, rec *Result, byClient map[int64]*ReconciledRequest) {
+	errs := offsetErrors(f, rec)
 	var truths []fleetRequest
 	var absErr [6]float64 // per-request |estimate − truth| summed, ns
 	for _, tr := range f.Requests {
@@ -132,13 +149,16 @@ func checkFleetBreakdown(t *testing.T, f *fleet, rec *Result, byClient map[int64
 		if q == nil || q.ReturnPathNs == nil {
 			continue
 		}
-		for k, v := range []*int64{q.ClientToProxyNs, q.ProxyToServerNs, q.ServerQueueNs, q.ServerPrefillNs, q.ServerOtherNs, q.ReturnPathNs} {
-			absErr[k] += math.Abs(float64(*v - tr.Parts[k]))
-		}
 		sum := *q.ClientToProxyNs + *q.ProxyToServerNs + *q.ServerQueueNs + *q.ServerPrefillNs +
 			*q.ServerOtherNs + *q.ReturnPathNs
 		if sum != *q.ClientTTFTNs {
 			t.Fatalf("client event %d: parts add up to %d ns, client TTFT %d ns", tr.Client, sum, *q.ClientTTFTNs)
+		}
+		if tr.Failed { // the bands keep successful requests only
+			continue
+		}
+		for k, v := range []*int64{q.ClientToProxyNs, q.ProxyToServerNs, q.ServerQueueNs, q.ServerPrefillNs, q.ServerOtherNs, q.ReturnPathNs} {
+			absErr[k] += math.Abs(float64(*v - tr.Parts[k]))
 		}
 		truths = append(truths, tr)
 	}
@@ -154,23 +174,26 @@ func checkFleetBreakdown(t *testing.T, f *fleet, rec *Result, byClient map[int64
 	for _, b := range rec.TTFTBreakdown {
 		n := float64(len(truths) - 1)
 		lo, hi := int(math.Floor(bounds[b.Band][0]*n)), int(math.Ceil(bounds[b.Band][1]*n))
-		var want [6]float64
+		var want, moved [6]float64 // the true mean parts, and how far the offsets' errors move them
 		for _, tr := range truths[lo : hi+1] {
+			pe := partOffsetErrors(byClient[int64(tr.Client)], errs)
 			for k, v := range tr.Parts {
 				want[k] += float64(v) / 1e6 / float64(hi+1-lo)
+				moved[k] += pe[k] / float64(hi+1-lo)
 			}
 		}
 		got := [6]float64{b.ClientToProxyMs, b.ProxyToServerMs, b.ServerQueueMs, b.ServerPrefillMs, b.ServerOtherMs, b.ReturnPathMs}
-		t.Logf("band %s (%d requests): got %.2f, true %.2f ms", b.Band, b.Requests, got, want)
+		t.Logf("band %s (%d requests): got %.2f, true %.2f ms, moved by the offsets' errors %.2f ms", b.Band, b.Requests, got, want, moved)
 		for k := range got {
 			// Band "all" is de-biased within 0.1 ms (the proxy's ms-truncated
-			// start read 0.48 ms early before); a quantile band's requests
-			// differ from the truth's where TTFT ranks tie.
-			tol := 0.03*math.Abs(want[k]) + 1
+			// start read 0.48 ms early before) once the offsets' errors are
+			// taken out; a quantile band's requests differ from the truth's
+			// where TTFT ranks tie.
+			tol, off := 0.03*math.Abs(want[k])+1, 0.0
 			if b.Band == "all" {
-				tol = 0.1
+				tol, off = 0.1, moved[k]
 			}
-			if math.Abs(got[k]-want[k]) > tol {
+			if math.Abs(got[k]-want[k]-off) > tol {
 				t.Errorf("band %s part %d: %.3f ms, true %.3f ms", b.Band, k, got[k], want[k])
 			}
 		}
@@ -188,11 +211,11 @@ func checkFleetBreakdown(t *testing.T, f *fleet, rec *Result, byClient map[int64
 // (through a proxy or not), true value client TTFT − (queue + prefill +
 // other). Over the requests the distribution holds, the true mean must
 // match to 0.05 ms (the client log's µs truncation, and any wrong joins).
-func checkFleetDelta(t *testing.T, f *fleet, rec *Result, byClient map[int64]*ReconciledRequest) {
+func checkFleetDelta(t *testing.T, f *fleetLogs, rec *Result, byClient map[int64]*ReconciledRequest) {
 	var n, joined int64
 	var sum float64
 	for _, tr := range f.Requests {
-		if tr.Limited {
+		if tr.Failed { // the deltas keep successful requests only
 			continue
 		}
 		n++

@@ -7,19 +7,19 @@ import (
 	"github.com/ttftrace/ttftrace/schema"
 )
 
-// TestMatchingIdentities checks the identities Matching documents on a
-// generated fleet (30% of requests carry a trace id from client to server,
-// 5% skip the proxy), and that proxy→server and client→server report as
-// unmatched only the servers no row holds: at most the requests the joins
-// got wrong or missed by the simulator's truth, not the servers joined
-// through their client. A second fleet's proxies log no id where client and
+// TestMatchingIdentities checks the identities Matching documents on the
+// logs of a simulated fleet (fleetShape: 30% of the requests with an id
+// carry a trace id from client to server, 5% skip the proxy), and that
+// proxy→server and client→server report as unmatched only the servers no
+// row holds: at most the requests the joins got wrong or missed by the
+// simulator's truth, not the servers joined through their client. A second fleet's proxies log no id where client and
 // server share a trace id, so that clients join their servers by trace
 // first and their proxies only by time or chain (the case that counted
 // those servers unmatched).
 func TestMatchingIdentities(t *testing.T) {
-	t.Run("fleet", func(t *testing.T) { testMatchingIdentities(t, genFleet(fleetDefault)) })
+	t.Run("fleet", func(t *testing.T) { testMatchingIdentities(t, simulateFleet(t, fleetShape(20000))) })
 	t.Run("proxies without ids on traced requests", func(t *testing.T) {
-		f := genFleet(fleetDefault)
+		f := simulateFleet(t, fleetShape(20000))
 		for k := range f.Events {
 			if ev := &f.Events[k]; ev.Source == schema.SourceProxy && ev.TraceID != "" {
 				ev.TraceID, ev.RequestID = "", ""
@@ -29,8 +29,8 @@ func TestMatchingIdentities(t *testing.T) {
 	})
 }
 
-func testMatchingIdentities(t *testing.T, f *fleet) {
-	rec := reconcileDeclared(f.Events)
+func testMatchingIdentities(t *testing.T, f *fleetLogs) {
+	rec := Events(f.Events, f.Inputs)
 	events := map[string]int64{}
 	for _, ev := range f.Events {
 		events[ev.Source]++
@@ -78,12 +78,12 @@ func testMatchingIdentities(t *testing.T, f *fleet) {
 	t.Logf("%d servers, %d in no row; %d requests not fully and rightly joined", servers, servers-serversInRow, missed)
 }
 
-// TestRequestsOwnObservationsOnce checks on generated fleets (the same two as
+// TestRequestsOwnObservationsOnce checks on simulated fleets (the same two as
 // TestMatchingIdentities) that no event is in two rows of Requests, and that
 // every row's events are the truth's events of one request.
 func TestRequestsOwnObservationsOnce(t *testing.T) {
 	for _, noProxyIDs := range []int{0, 1, 2} {
-		f := genFleet(fleetDefault)
+		f := simulateFleet(t, fleetShape(20000))
 		for k := range f.Events {
 			if ev := &f.Events[k]; noProxyIDs > 0 && ev.Source == schema.SourceProxy && ev.TraceID != "" {
 				ev.TraceID, ev.RequestID = "", ""
@@ -102,7 +102,7 @@ func TestRequestsOwnObservationsOnce(t *testing.T) {
 		}
 		rows := map[int64]int{} // event index → row
 		var wrong int
-		for k, q := range reconcileDeclared(f.Events).Requests {
+		for k, q := range Events(f.Events, f.Inputs).Requests {
 			var truth []int
 			for _, e := range []*int64{q.ClientEvent, q.ProxyEvent, q.ServerEvent} {
 				if e == nil {

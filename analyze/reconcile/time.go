@@ -177,10 +177,10 @@ func (r *reconciler) timeEdges(p *joinPair, ck *clocks, lim sweepLimits, outs, i
 // has enough joined requests, a start gap far above theirs or an end gap
 // far below (the fences) is implausible too: the network's delays between
 // two hosts vary within a narrow band. The fences are the one refusal that
-// is not physical: treated as weak evidence instead, they let 96 of 20000
-// rows mix requests on genFleet(fleetDefault) with proxies logging no id on
-// traced requests (TestRequestsOwnObservationsOnce), where the true inner
-// is taken and a stranger is the only fit left.
+// is not physical: treated as weak evidence instead, they let 64 of 20000
+// rows mix requests on the logs of fleetShape(20000) with proxies logging
+// no id on traced requests (TestRequestsOwnObservationsOnce), where the true
+// inner is taken and a stranger is the only fit left.
 func (r *reconciler) fit(p *joinPair, ck *clocks, o, in *timeCand) (timeEdge, bool) {
 	if o.ref != in.ref {
 		return timeEdge{}, false // no measured or searched offset relates the hosts
