@@ -77,7 +77,7 @@ type pipeline struct {
 	units  chan *unit // to the collector, in call order
 	work   chan *unit // to the workers
 	pool   *batchPool
-	blocks sync.Pool // *[]byte block buffers
+	blocks *blockPool // block buffers, made by the first input read in blocks
 	seq    int
 }
 
@@ -252,25 +252,25 @@ func (p *pipeline) open(name string, rp resumePoint) (io.Reader, int64, func(), 
 // truncated is rejected, not decoded: it may be cut anywhere, and a cut
 // number still parses. It returns the read error that ended r, if not io.EOF.
 func (p *pipeline) produceBlocks(in *inputState, r io.Reader, head []byte, input Input, d *decompressed) error {
-	sp := newSplitter(r, cmp.Or(p.opts.BlockBytes, DefaultBlockBytes), head)
+	size := cmp.Or(p.opts.BlockBytes, DefaultBlockBytes)
+	if p.blocks == nil { // a buffer per worker, per unit ahead and the one being read
+		p.blocks = newBlockPool(workers(p.opts.Workers)+unitsAhead+1, size)
+	}
+	sp := newSplitter(r, size, head)
 	for {
-		bp, _ := p.blocks.Get().(*[]byte)
-		if bp == nil {
-			bp = new([]byte)
-		}
-		b, ok := sp.next(*bp)
+		buf := p.blocks.get()
+		b, ok := sp.next(buf)
 		if !ok {
-			p.blocks.Put(bp)
+			p.blocks.put(buf)
 			break
 		}
-		*bp = b.data[:0]
 		if b.unterminated && d.truncated {
-			p.blocks.Put(bp)
+			p.blocks.put(b.data)
 			p.sendCutLine(in, b.base+1, len(b.data))
 			continue
 		}
 		p.send(&unit{input: in, decode: func(s *unitSink) error {
-			defer p.blocks.Put(bp)
+			defer p.blocks.put(b.data)
 			s.base = in.lineBase + b.base
 			if b.long {
 				s.Reject(decode.AtCol(1, maxBlockLine+1), "line too long", longLineDetail) // the first byte past the limit
