@@ -12,7 +12,7 @@ import (
 
 // readBack reads every event of the part file at path with parquet-go's
 // generic reader (reflection over schema.Event's tags), a route
-// independent of the part writer's column by column filling.
+// independent of the dataset's own column decoder (readFile).
 func readBack(t *testing.T, path string) []schema.Event {
 	t.Helper()
 	f, err := os.Open(path)
@@ -49,8 +49,8 @@ func normalized(ev schema.Event) schema.Event {
 
 // TestPartWriterReadsBack writes 70,000 random events into one partition
 // (more than RowsPerRowGroup rows; every 16th event keeps its lists of up
-// to 300 entries, so row groups also end by bytes; every column is null,
-// empty and set) and reads them back with parquet-go's generic reader:
+// to 300 entries and attribute maps are not cut, so row groups end by
+// bytes; every column is null, empty and set) and reads them back with parquet-go's generic reader:
 // every event equals the one written, in order.
 func TestPartWriterReadsBack(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
