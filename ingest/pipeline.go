@@ -40,8 +40,11 @@ import (
 const writeStripes = 2
 
 // unitsAhead is how many units the reader may be ahead of the collector,
-// besides those being decoded.
-const unitsAhead = 4
+// besides those being decoded. A worker that finishes its units while the
+// collector still waits for another's head unit idles once the reader is
+// this far ahead: 8 rather than 4 leaves room for blocks that decode
+// slower, at the cost of the decoded batches held (~1 MB a unit of OTLP).
+const unitsAhead = 8
 
 // unitBatches is how many batches a worker may be ahead of the collector on
 // its unit.
