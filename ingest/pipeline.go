@@ -256,8 +256,8 @@ func (p *pipeline) open(name string, rp resumePoint) (io.Reader, int64, func(), 
 // number still parses. It returns the read error that ended r, if not io.EOF.
 func (p *pipeline) produceBlocks(in *inputState, r io.Reader, head []byte, input Input, d *decompressed) error {
 	size := cmp.Or(p.opts.BlockBytes, DefaultBlockBytes)
-	if p.blocks == nil { // a buffer per worker, per unit ahead and the one being read
-		p.blocks = newBlockPool(workers(p.opts.Workers)+unitsAhead+1, size)
+	if p.blocks == nil { // every buffer in flight: one per worker, the one handed over, the one being read
+		p.blocks = newBlockPool(workers(p.opts.Workers)+2, size)
 	}
 	sp := newSplitter(r, size, head)
 	for {
