@@ -106,20 +106,68 @@ func (b *rowBatch) reset() {
 	b.rows, b.offsets, b.tokens, b.ids = b.rows[:0], b.offsets[:0], b.tokens[:0], b.ids[:0]
 }
 
-// flushBatch writes the batched events, and ends the row group when the
-// events since the last one add up to RowGroupBytes.
-func (p *partFile) flushBatch() error {
-	if len(p.batch.rows) == 0 {
-		return nil
-	}
-	_, err := p.w.Write(p.batch.rows)
-	p.batch.reset()
+// write hands rows to parquet-go in one call, and ends the row group when
+// the events since the last one add up to RowGroupBytes.
+func (p *partFile) write(rows []schema.Event) error {
+	_, err := p.w.Write(rows)
 	if err == nil && p.pending >= RowGroupBytes {
 		p.pending = 0
 		err = p.w.Flush()
 	}
 	if err != nil {
 		return fmt.Errorf("write %s: %w", p.Temp, err)
+	}
+	return nil
+}
+
+// flushBatch writes the batched events.
+func (p *partFile) flushBatch() error {
+	if len(p.batch.rows) == 0 {
+		return nil
+	}
+	err := p.write(p.batch.rows)
+	p.batch.reset()
+	return err
+}
+
+// add copies ev into the batch and writes the batch when it is full or
+// its events fill the row group.
+func (p *partFile) add(ev *schema.Event) error {
+	p.batch.add(ev)
+	p.Rows++
+	p.pending += eventBytes(ev)
+	if len(p.batch.rows) == writeBatch || p.pending >= RowGroupBytes {
+		return p.flushBatch()
+	}
+	return nil
+}
+
+// writeRun writes run, events of this part's partition. While the batch is
+// empty, the events a full batch would hold (writeBatch of them, or fewer
+// when they fill the row group) are handed to parquet-go as they are: the
+// same rows in the same call as through the batch, so the file is the same
+// byte for byte, without the copy (0.19 s of CPU per GB of OTLP). The rest
+// goes through the batch.
+func (p *partFile) writeRun(run []schema.Event) error {
+	for len(run) > 0 {
+		n, pending := 0, p.pending
+		for len(p.batch.rows) == 0 && n < len(run) && n < writeBatch && pending < RowGroupBytes {
+			pending += eventBytes(&run[n])
+			n++
+		}
+		if n == writeBatch || pending >= RowGroupBytes {
+			p.Rows += n
+			p.pending = pending
+			if err := p.write(run[:n]); err != nil {
+				return err
+			}
+			run = run[n:]
+			continue
+		}
+		if err := p.add(&run[0]); err != nil {
+			return err
+		}
+		run = run[1:]
 	}
 	return nil
 }
@@ -148,16 +196,35 @@ func (pw *PartWriter) Write(ev *schema.Event) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	p := pw.parts[i]
-	p.batch.add(ev)
-	p.Rows++
-	p.pending += eventBytes(ev)
-	if len(p.batch.rows) == writeBatch || p.pending >= RowGroupBytes {
-		if err := p.flushBatch(); err != nil {
-			return 0, err
+	return i, pw.parts[i].add(ev)
+}
+
+// WriteEvents appends evs, each to the part file of its partition, as
+// Write would one by one (the files are the same), but writes runs of
+// events as they are where it can (see writeRun): evs must not change
+// until it returns; the writer keeps no reference to them after.
+func (pw *PartWriter) WriteEvents(evs []schema.Event) error {
+	for len(evs) > 0 {
+		i, err := pw.partIndex(&evs[0])
+		if err != nil {
+			return err
 		}
+		n := 1
+		for ; n < len(evs); n++ {
+			j, err := pw.partIndex(&evs[n])
+			if err != nil {
+				return err
+			}
+			if j != i {
+				break
+			}
+		}
+		if err := pw.parts[i].writeRun(evs[:n]); err != nil {
+			return err
+		}
+		evs = evs[n:]
 	}
-	return i, nil
+	return nil
 }
 
 // eventBytes estimates the bytes of column values an event adds to a row
@@ -256,119 +323,4 @@ func finishFile(f *os.File, w *parquet.GenericWriter[schema.Event]) error {
 		err = os.Chmod(f.Name(), 0o644)
 	}
 	return err
-}
-
-// SmallPartBytes is the size under which a staged part is merged with the
-// other small parts of its partition by CompactParts, so that ingesting many
-// small logs does not leave as many tiny files.
-const SmallPartBytes = 4 << 20
-
-// CompactParts merges, in each partition, the staged parts smaller than
-// SmallPartBytes into one part that takes the place of the first of them;
-// larger parts stay as they are. The events keep their order. The result
-// depends only on the parts given, so ingest stays deterministic.
-func CompactParts(dir string, parts []StagedPart) ([]StagedPart, error) {
-	small := map[string]int{}
-	isSmall := make([]bool, len(parts))
-	for i, p := range parts {
-		if info, err := os.Stat(p.Temp); err == nil && info.Size() < SmallPartBytes {
-			isSmall[i] = true
-			small[p.Partition]++
-		}
-	}
-	// Each partition's small parts merge on their own writer, partitions in
-	// parallel; a partition's parts are copied in the order given.
-	var partitions []string
-	byPartition := map[string][]int{}
-	for i, p := range parts {
-		if isSmall[i] && small[p.Partition] >= 2 {
-			if byPartition[p.Partition] == nil {
-				partitions = append(partitions, p.Partition)
-			}
-			byPartition[p.Partition] = append(byPartition[p.Partition], i)
-		}
-	}
-	outs := make([][]StagedPart, len(partitions))
-	errs := make([]error, len(partitions))
-	forEach(len(partitions), func(k int) {
-		pw := NewPartWriter(dir)
-		for _, i := range byPartition[partitions[k]] {
-			if errs[k] = copyPart(pw, parts[i].Temp); errs[k] != nil {
-				pw.Abort()
-				return
-			}
-		}
-		outs[k], errs[k] = pw.Close()
-	})
-	var merged []int // indexes into parts of the small parts merged
-	var out []StagedPart
-	for k, p := range partitions {
-		merged = append(merged, byPartition[p]...)
-		out = append(out, outs[k]...)
-	}
-	if err := firstError(errs); err != nil {
-		for _, m := range out {
-			os.Remove(m.Temp)
-		}
-		return parts, err
-	}
-	if len(merged) == 0 {
-		return parts, nil
-	}
-	return replaceMerged(parts, merged, out), nil
-}
-
-// copyPart writes every event of the part file at path through pw.
-func copyPart(pw *PartWriter, path string) error {
-	events, err := readFile(path, nil)
-	if err != nil {
-		return err
-	}
-	for i := range events {
-		if _, err := pw.Write(&events[i]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// replaceMerged removes the merged parts from parts, puts each partition's
-// merged part where that partition's first merged part was, and deletes the
-// merged parts' files.
-func replaceMerged(parts []StagedPart, merged []int, out []StagedPart) []StagedPart {
-	byPartition := map[string]StagedPart{}
-	for _, m := range out {
-		byPartition[m.Partition] = m
-	}
-	isMerged := map[int]bool{}
-	for _, i := range merged {
-		isMerged[i] = true
-		os.Remove(parts[i].Temp)
-	}
-	var result []StagedPart
-	for i, p := range parts {
-		if !isMerged[i] {
-			result = append(result, p)
-		} else if m, ok := byPartition[p.Partition]; ok {
-			result = append(result, m)
-			delete(byPartition, p.Partition)
-		}
-	}
-	return result
-}
-
-// RemoveEmptyPartitions removes the partition folders under dir that hold
-// nothing (ingest creates them as it streams, and removes them again when it
-// writes nothing), then dir itself when it is empty and removeDir is set.
-func RemoveEmptyPartitions(dir string, removeDir bool) {
-	dates, _ := filepath.Glob(filepath.Join(dir, "source=*", "date=*"))
-	sources, _ := filepath.Glob(filepath.Join(dir, "source=*"))
-	for _, d := range append(dates, sources...) {
-		if info, err := os.Lstat(d); err == nil && info.IsDir() {
-			os.Remove(d) // fails, as it should, when not empty
-		}
-	}
-	if removeDir {
-		os.Remove(dir)
-	}
 }

@@ -40,8 +40,11 @@ import (
 const writeStripes = 2
 
 // unitsAhead is how many units the reader may be ahead of the collector,
-// besides those being decoded.
-const unitsAhead = 4
+// besides those being decoded. A worker that finishes its units while the
+// collector still waits for another's head unit idles once the reader is
+// this far ahead: 8 rather than 4 leaves room for blocks that decode
+// slower, at the cost of the decoded batches held (~1 MB a unit of OTLP).
+const unitsAhead = 8
 
 // unitBatches is how many batches a worker may be ahead of the collector on
 // its unit.
@@ -77,7 +80,7 @@ type pipeline struct {
 	units  chan *unit // to the collector, in call order
 	work   chan *unit // to the workers
 	pool   *batchPool
-	blocks sync.Pool // *[]byte block buffers
+	blocks *blockPool // block buffers, made by the first input read in blocks
 	seq    int
 }
 
@@ -252,25 +255,25 @@ func (p *pipeline) open(name string, rp resumePoint) (io.Reader, int64, func(), 
 // truncated is rejected, not decoded: it may be cut anywhere, and a cut
 // number still parses. It returns the read error that ended r, if not io.EOF.
 func (p *pipeline) produceBlocks(in *inputState, r io.Reader, head []byte, input Input, d *decompressed) error {
-	sp := newSplitter(r, cmp.Or(p.opts.BlockBytes, DefaultBlockBytes), head)
+	size := cmp.Or(p.opts.BlockBytes, DefaultBlockBytes)
+	if p.blocks == nil { // every buffer in flight: one per worker, the one handed over, the one being read
+		p.blocks = newBlockPool(workers(p.opts.Workers)+2, size)
+	}
+	sp := newSplitter(r, size, head)
 	for {
-		bp, _ := p.blocks.Get().(*[]byte)
-		if bp == nil {
-			bp = new([]byte)
-		}
-		b, ok := sp.next(*bp)
+		buf := p.blocks.get()
+		b, ok := sp.next(buf)
 		if !ok {
-			p.blocks.Put(bp)
+			p.blocks.put(buf)
 			break
 		}
-		*bp = b.data[:0]
 		if b.unterminated && d.truncated {
-			p.blocks.Put(bp)
+			p.blocks.put(b.data)
 			p.sendCutLine(in, b.base+1, len(b.data))
 			continue
 		}
 		p.send(&unit{input: in, decode: func(s *unitSink) error {
-			defer p.blocks.Put(bp)
+			defer p.blocks.put(b.data)
 			s.base = in.lineBase + b.base
 			if b.long {
 				s.Reject(decode.AtCol(1, maxBlockLine+1), "line too long", longLineDetail) // the first byte past the limit
