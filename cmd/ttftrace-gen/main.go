@@ -8,7 +8,7 @@
 // custom log_format, Envoy JSON) and engines (vLLM OTLP spans, TGI router
 // logs) only, no client logs, the requests spread over seven days with a
 // daily rhythm, streamed to the files in constant memory (50 million
-// requests are about 24 GB of logs):
+// requests are about 58 GB of logs, 1.16 KB a request):
 //
 //	go run ./cmd/ttftrace-gen -week -n 5000000 -o bench/data/week5m
 //
