@@ -17,12 +17,7 @@ import (
 // state is byte-identical to the one resumed from its state.
 func TestWriteWeekParts(t *testing.T) {
 	dir := t.TempDir()
-	cfg := DefaultWeek(3000)
-	cfg.Days = 1
-	files, err := WriteWeek(filepath.Join(dir, "whole"), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, files := writeDay(t, filepath.Join(dir, "whole"))
 	const parts = 3
 	union := map[string][]string{}
 	for p := 1; p <= parts; p++ {

@@ -14,12 +14,7 @@ import (
 // host writes it (nginx's $msec and TGI's timestamp never go back).
 func TestWriteWeek(t *testing.T) {
 	dir := t.TempDir()
-	cfg := DefaultWeek(3000)
-	cfg.Days = 1
-	files, err := WriteWeek(dir, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, files := writeDay(t, dir)
 	if len(files) != cfg.Proxies+cfg.Servers {
 		t.Fatalf("%d logs", len(files))
 	}
@@ -44,6 +39,18 @@ func TestWriteWeek(t *testing.T) {
 	if engine > cfg.Requests || engine < cfg.Requests*9/10 {
 		t.Errorf("%d engine records for %d requests (2%% are rate limited at the gateway)", engine, cfg.Requests)
 	}
+}
+
+// writeDay writes a week of one day and 3,000 requests into dir.
+func writeDay(t *testing.T, dir string) (WeekConfig, []File) {
+	t.Helper()
+	cfg := DefaultWeek(3000)
+	cfg.Days = 1
+	files, err := WriteWeek(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg, files
 }
 
 // checkLogOrder fails t when f's lines are not in the order its host
