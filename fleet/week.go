@@ -83,7 +83,7 @@ func writeWeek(dir string, cfg WeekConfig) (files []File, peak int, err error) {
 	}
 	next, err := w.resume(cfg, src)
 	if err == nil {
-		next, err = w.simulate(cfg, src, next, proxies, servers)
+		next, err = w.run(cfg, src, next, proxies, servers)
 	}
 	if err == nil && cfg.Parts > 1 && cfg.Part < cfg.Parts && cfg.State != "" {
 		err = w.saveState(cfg, next)
@@ -95,10 +95,10 @@ func writeWeek(dir string, cfg WeekConfig) (files []File, peak int, err error) {
 	return w.files, w.peak, w.close()
 }
 
-// simulate simulates the requests from state at on, writing the lines of
+// run simulates the requests from state at on, writing the lines of
 // those cfg's part holds, and returns the state at the next part's start
 // (the week's end when there is no next part).
-func (w *weekWriter) simulate(cfg WeekConfig, src *rand.PCG, at weekState, proxies, servers []*Host) (weekState, error) {
+func (w *weekWriter) run(cfg WeekConfig, src *rand.PCG, at weekState, proxies, servers []*Host) (weekState, error) {
 	rng := rand.New(src)
 	client := &Host{Name: "clients", Format: "ttftrace-client"} // sends the ids; writes no log
 	sim := Config{MeanOut: cfg.MeanOut, NoIDShare: cfg.NoIDShare}
