@@ -16,9 +16,12 @@
 # logs, resumed from the state part i-1 left; it is ingested into the same
 # dataset (each ingest call its own committed transaction, under the
 # whole week's file names: the dataset sees new content, as after a log
-# rotation), then deleted, and the next part is made. The parts are
-# disjoint, so a duplicate across parts cannot occur: the records, counts
-# and duplicates (the window of each call) are those of the whole week's.
+# rotation), then deleted, and the next part is made. The parts hold
+# disjoint requests, so no record is repeated across them. Two requests can
+# still log the same bytes (an Envoy line without ids: same start ms,
+# durations and engine; once in the 50M week), which ingest counts as a
+# duplicate; starting in the same ms, both fall in one part and are counted
+# as in the whole week, unless a part boundary falls within that ms.
 # Generation and ingest figures are summed over the parts (wall, CPU), peak
 # RSS is the largest part's; each part's are kept in weekN/*.partNN.time
 # and ingest's summary in weekN/ingest.partNN.out. A part starts only while
