@@ -26,6 +26,17 @@ type WeekConfig struct {
 	// NoIDShare is the share of requests that reach the gateway without
 	// x-request-id and traceparent.
 	NoIDShare float64
+	// Part and Parts, when Parts > 1, make WriteWeek write part Part
+	// (1…Parts) of the week only: the requests arriving in the Part-th
+	// Parts-th of its true time (the last part also takes arrivals after
+	// the week's end), each with every line it logs, as the whole week
+	// writes them. See WriteWeek.
+	Part, Parts int
+	// State, with Parts > 1, is the file holding the simulation's state at
+	// the start of a part: read when it is Part's, so the requests before
+	// Part need not be simulated again, and written for Part+1 after Part.
+	// Without it every part simulates the week from its start.
+	State string
 }
 
 // DefaultWeek is a week of n requests through 4 gateways and 8 engines.
@@ -40,36 +51,80 @@ func DefaultWeek(n int) WeekConfig {
 // a small heap until no later request can be logged before it (a line is
 // written when its request ends). Memory stays constant, whatever the
 // number of requests: it holds the requests in flight, not the week.
+//
+// With cfg.Parts > 1 it writes only part cfg.Part, under the same file
+// names: the gateway and TGI lines of the part's requests are the whole
+// week's lines of those requests, in the same order; their OTLP spans are
+// the whole week's spans, batched 8 to a line within the part. The parts
+// are disjoint and together hold every line of the week, so they can be
+// written, ingested and deleted one at a time.
 func WriteWeek(dir string, cfg WeekConfig) ([]File, error) {
+	files, _, err := writeWeek(dir, cfg)
+	return files, err
+}
+
+// writeWeek is WriteWeek; it also returns the most lines that waited in one
+// log at once, the memory the week took beyond its fixed buffers.
+func writeWeek(dir string, cfg WeekConfig) (files []File, peak int, err error) {
 	if cfg.Proxies < 1 || cfg.Servers < 1 || cfg.Days < 1 {
-		return nil, fmt.Errorf("fleet: a week needs at least one gateway, one engine and one day")
+		return nil, 0, fmt.Errorf("fleet: a week needs at least one gateway, one engine and one day")
+	}
+	if cfg.Parts > 1 && (cfg.Part < 1 || cfg.Part > cfg.Parts) {
+		return nil, 0, fmt.Errorf("fleet: part %d of %d: parts are numbered 1 to %d", cfg.Part, cfg.Parts, cfg.Parts)
 	}
 	if err := writeFormats(dir); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x7765656b))
+	src := rand.NewPCG(cfg.Seed, 0x7765656b)
 	w := &weekWriter{}
-	proxies, servers, err := w.open(dir, cfg, rng)
+	proxies, servers, err := w.open(dir, cfg, rand.New(src))
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
+	next, err := w.resume(cfg, src)
+	if err == nil {
+		next, err = w.run(cfg, src, next, proxies, servers)
+	}
+	if err == nil && cfg.Parts > 1 && cfg.Part < cfg.Parts && cfg.State != "" {
+		err = w.saveState(cfg, next)
+	}
+	if err != nil {
+		w.close()
+		return nil, 0, err
+	}
+	return w.files, w.peak, w.close()
+}
+
+// run simulates the requests from state at on, writing the lines of
+// those cfg's part holds, and returns the state at the next part's start
+// (the week's end when there is no next part).
+func (w *weekWriter) run(cfg WeekConfig, src *rand.PCG, at weekState, proxies, servers []*Host) (weekState, error) {
+	rng := rand.New(src)
 	client := &Host{Name: "clients", Format: "ttftrace-client"} // sends the ids; writes no log
 	sim := Config{MeanOut: cfg.MeanOut, NoIDShare: cfg.NoIDShare}
-	t := cfg.Start.UnixNano()
 	mean := float64(cfg.Days) * 86400e9 / float64(max(cfg.Requests, 1)) // ns between arrivals, on average
+	from, to := cfg.partBounds()
+	t := at.T
 	var r Request
-	for i := range cfg.Requests {
+	for i := at.Index; i < cfg.Requests; i++ {
+		before, last := *src, t
 		t += int64(rng.ExpFloat64() * mean / dailyRate(t))
+		if t >= to {
+			return weekState{Index: i, T: last, Main: before}, nil
+		}
 		r = Request{Index: i, Seed: rng.Uint64(), Client: client, Proxy: proxies[rng.IntN(len(proxies))]}
 		r.Server = servers[rng.IntN(len(servers))]
 		r.Model = r.Server.Model
 		simulate(rng, sim, &r, t)
+		if t < from {
+			w.lines(&r) // draws the spans' ids from their engine's generator, as writing them would
+			continue
+		}
 		if err := w.add(&r, t); err != nil {
-			w.close()
-			return nil, err
+			return weekState{}, err
 		}
 	}
-	return w.files, w.close()
+	return weekState{Index: cfg.Requests, T: t, Main: *src}, nil
 }
 
 // dailyRate is the request rate at true time t relative to the week's
@@ -96,6 +151,8 @@ type weekWriter struct {
 	logs  map[*Host]*weekLog
 	files []File
 	order []*weekLog
+	// peak is the most lines that waited in one log's heap at once.
+	peak int
 }
 
 // weekLog is one host's log: lines waiting for their turn, by log time.
@@ -107,7 +164,8 @@ type weekLog struct {
 	seq     int64
 	batch   []byte // OTLP: the spans of the line being filled
 	spans   int
-	rng     *rand.Rand
+	rng     *rand.Rand // draws the OTLP spans' ids
+	src     *rand.PCG  // rng's state
 }
 
 // open creates the gateways' and engines' logs.
@@ -133,7 +191,8 @@ func (w *weekWriter) open(dir string, cfg WeekConfig, rng *rand.Rand) (proxies, 
 			w.close()
 			return nil, nil, err
 		}
-		l := &weekLog{h: h, f: f, w: bufio.NewWriterSize(f, 1<<20), rng: rand.New(rand.NewPCG(uint64(len(w.order)), 3))}
+		src := rand.NewPCG(uint64(len(w.order)), 3)
+		l := &weekLog{h: h, f: f, w: bufio.NewWriterSize(f, 1<<20), rng: rand.New(src), src: src}
 		w.logs[h], w.order = l, append(w.order, l)
 		w.files = append(w.files, File{Name: name, Format: h.Format, Host: h.Name})
 	}
@@ -149,22 +208,35 @@ func (w *weekWriter) add(r *Request, t int64) error {
 			return err
 		}
 	}
+	proxy, server := w.lines(r)
 	p := w.logs[r.Proxy]
-	if p.h.Format == "nginx" {
-		p.push(r.ProxyEnd, appendNginx(nil, r, p.h))
-	} else {
-		p.push(r.ProxyEnd, appendEnvoy(nil, r, p.h))
-	}
-	if r.Server == nil {
-		return nil
-	}
-	s := w.logs[r.Server]
-	if s.h.Format == "tgi" {
-		s.push(r.ServerEnd, appendTGI(nil, r, s.h))
-	} else {
-		s.push(r.ServerEnd, appendSpan(nil, r, s.h.OffsetNs, s.rng))
+	p.push(r.ProxyEnd, proxy)
+	w.peak = max(w.peak, len(p.pending))
+	if r.Server != nil {
+		s := w.logs[r.Server]
+		s.push(r.ServerEnd, server)
+		w.peak = max(w.peak, len(s.pending))
 	}
 	return nil
+}
+
+// lines formats r's gateway line and, when it reached one, its engine's
+// record (an OTLP span draws its ids from the engine log's generator).
+func (w *weekWriter) lines(r *Request) (proxy, server []byte) {
+	if p := w.logs[r.Proxy]; p.h.Format == "nginx" {
+		proxy = appendNginx(nil, r, p.h)
+	} else {
+		proxy = appendEnvoy(nil, r, p.h)
+	}
+	if r.Server == nil {
+		return proxy, nil
+	}
+	if s := w.logs[r.Server]; s.h.Format == "tgi" {
+		server = appendTGI(nil, r, s.h)
+	} else {
+		server = appendSpan(nil, r, s.h.OffsetNs, s.rng)
+	}
+	return proxy, server
 }
 
 func (l *weekLog) push(at int64, line []byte) {
