@@ -37,19 +37,19 @@ func (r *reconciler) searchOffsets(ck *clocks) []string {
 		if !unrelatedHosts(p, ck) {
 			continue // the usual case: every host pair is related, nothing to gather
 		}
-		var outs, ins map[int32][]searchOb
-		parallel.RunTasks([]func(){func() { outs = searchObs(p.outer) }, func() { ins = searchObs(p.inner) }}, r.par.Workers)
-		sorted := map[int32]bool{}
-		for _, ho := range sortedHosts(r.hosts, outs) {
-			for _, hi := range sortedHosts(r.hosts, ins) {
+		var outs, ins *searchSide
+		parallel.RunTasks([]func(){func() { outs = newSearchSide(p.outer, len(r.hosts)) },
+			func() { ins = newSearchSide(p.inner, len(r.hosts)) }}, r.par.Workers)
+		for _, ho := range outs.hosts(r.hosts) {
+			var byDur []searchOb // gathered once, when first searched
+			for _, hi := range ins.hosts(r.hosts) {
 				if ck.host[ho].ref == ck.host[hi].ref {
 					continue
 				}
-				if !sorted[ho] { // only the hosts searched: usually one of them
-					sortByDuration(outs[ho])
-					sorted[ho] = true
+				if byDur == nil {
+					byDur = outs.byDuration(ho)
 				}
-				e, why := searchOffset(outs[ho], ins[hi])
+				e, why := searchOffset(byDur, ins.sample(hi))
 				if why != "" {
 					notes = append(notes, fmt.Sprintf("no clock offset between %s and %s found (searched ±%d s): %s; "+
 						"their requests are not joined by time", r.hosts[ho], r.hosts[hi], searchMaxSkewNs/1_000_000_000, why))
@@ -88,16 +88,80 @@ func unrelatedHosts(p *joinPair, ck *clocks) bool {
 	return false
 }
 
-// searchObs groups the observations of s that logged start and end by host.
-func searchObs(s *obsSource) map[int32][]searchOb {
-	out := map[int32][]searchOb{}
+// searchSide lists the observations of one source that logged start and
+// end by host (4 bytes each), and gathers a host's only when the search
+// needs them: usually one outer host is searched, against one inner host,
+// and only a sample of the inner host's observations is used.
+type searchSide struct {
+	s     *obsSource
+	start []int32 // per host, its first position in obs; one extra at the end
+	obs   []int32 // indices into s.obs, by host, in index order
+}
+
+// newSearchSide lists s's observations with start and end by host.
+func newSearchSide(s *obsSource, hosts int) *searchSide {
+	c := s.cols
+	both := func(k int) bool {
+		row := int(s.obs[k].event)
+		return c.StartNs.Has(row) && c.EndNs.Has(row)
+	}
+	x := &searchSide{s: s, start: make([]int32, hosts+1)}
 	for k := range s.obs {
-		o := s.at(int32(k))
-		if o.has&(obsHasStart|obsHasEnd) == obsHasStart|obsHasEnd {
-			out[o.host] = append(out[o.host], searchOb{start: o.start, end: o.end, event: o.event, errs: o.errs, has: o.has})
+		if both(k) {
+			x.start[s.obs[k].host+1]++
 		}
 	}
+	for h := 1; h <= hosts; h++ {
+		x.start[h] += x.start[h-1]
+	}
+	x.obs = make([]int32, x.start[hosts])
+	fill := slices.Clone(x.start[:hosts])
+	for k := range s.obs {
+		if both(k) {
+			h := s.obs[k].host
+			x.obs[fill[h]] = int32(k)
+			fill[h]++
+		}
+	}
+	return x
+}
+
+// hosts returns the hosts with observations, in host-name order.
+func (x *searchSide) hosts(names []string) []int32 {
+	var hs []int32
+	for h := range len(x.start) - 1 {
+		if x.start[h+1] > x.start[h] {
+			hs = append(hs, int32(h))
+		}
+	}
+	slices.SortFunc(hs, func(a, b int32) int { return cmp.Compare(names[a], names[b]) })
+	return hs
+}
+
+// gather returns observations every stride-th of host h's, in index order.
+func (x *searchSide) gather(h int32, stride int) []searchOb {
+	list := x.obs[x.start[h]:x.start[h+1]]
+	out := make([]searchOb, 0, (len(list)+stride-1)/stride)
+	for j := 0; j < len(list); j += stride {
+		o := x.s.at(list[j])
+		out = append(out, searchOb{start: o.start, end: o.end, event: o.event, errs: o.errs, has: o.has})
+	}
 	return out
+}
+
+// byDuration returns all of host h's observations, sorted by duration,
+// as searchOffset needs its outer ones.
+func (x *searchSide) byDuration(h int32) []searchOb {
+	obs := x.gather(h, 1)
+	sortByDuration(obs)
+	return obs
+}
+
+// sample returns at most searchSample of host h's observations, taken at
+// an even stride, as searchOffset uses its inner ones.
+func (x *searchSide) sample(h int32) []searchOb {
+	n := int(x.start[h+1] - x.start[h])
+	return x.gather(h, max(1, (n+searchSample-1)/searchSample))
 }
 
 // sortByDuration sorts obs by duration, then event, as searchOffset needs
@@ -124,16 +188,6 @@ func (o *searchOb) obs() *joinObs {
 		res: o.errs.spread()}
 }
 
-// sortedHosts returns the keys of m in host-name order.
-func sortedHosts(names []string, m map[int32][]searchOb) []int32 {
-	var hs []int32
-	for h := range m {
-		hs = append(hs, h)
-	}
-	slices.SortFunc(hs, func(a, b int32) int { return cmp.Compare(names[a], names[b]) })
-	return hs
-}
-
 // addSearched records e (θ = clock(inner) − clock(outer)) as a measured
 // pair and chains the hosts again.
 func (ck *clocks) addSearched(outer, inner int32, e offsetEstimate) {
@@ -154,12 +208,14 @@ func (ck *clocks) addSearched(outer, inner int32, e offsetEstimate) {
 }
 
 // searchOffset estimates θ = clock(inner) − clock(outer) of two hosts with
-// no joined request in common. A candidate pair (outer o, inner i) with
-// dur_o ≥ dur_i gives the interval [e_i − e_o, s_i − s_o] (widened by the
+// no joined request in common, from all of the outer host's observations
+// (outs, sorted by duration, then event) and a sample of the inner host's
+// (ins). A candidate pair (outer o, inner i) with dur_o ≥ dur_i gives the interval [e_i − e_o, s_i − s_o] (widened by the
 // logs' resolution, offsetLimits), as wide as its round trip dur_o − dur_i.
 // Every true pair's interval holds the true θ, while unrelated pairs rarely
 // have durations within a round trip of each other and scatter. So it
-// takes up to searchSample inner observations, for each the outer ones
+// takes each sampled inner observation (searchSide.sample keeps at most
+// searchSample, at an even stride), for each the outer ones
 // whose duration exceeds its own by at most searchTripNs (binary search
 // over outers sorted by duration) and that start within searchMaxSkewNs,
 // and finds the offset covered by the most intervals (a sweep). That peak
@@ -167,15 +223,13 @@ func (ck *clocks) addSearched(outer, inner int32, e offsetEstimate) {
 // the best peak further than searchTripNs from it; else no offset is
 // returned and why says so. The estimate spans the offsets around the peak
 // covered by at least half as many intervals. Cost: O(n log n + s·k).
-// outs must be sorted by duration, then event.
 func searchOffset(outs, ins []searchOb) (offsetEstimate, string) {
 	if len(outs) == 0 || len(ins) == 0 {
 		return offsetEstimate{}, "no requests"
 	}
 	dur := func(o *searchOb) int64 { return o.dur() }
-	stride := max(1, (len(ins)+searchSample-1)/searchSample)
 	var marks []searchMark
-	for k := 0; k < len(ins); k += stride {
+	for k := range ins {
 		in := &ins[k]
 		w := 2 * (in.errs.spread() + outs[0].errs.spread())
 		j, _ := slices.BinarySearchFunc(outs, dur(in)-w, func(o searchOb, d int64) int { return cmp.Compare(o.dur(), d) })
