@@ -157,7 +157,6 @@ type reconciler struct {
 	cp      *joinPair      // client ⊃ proxy
 	ps      *joinPair      // proxy ⊃ server
 	cs      *joinPair      // client ⊃ server, for requests no proxy joins
-	slab    int64Slab      // backs the nullable fields of the ReconciledRequests
 	perRun  []uint8        // by input file code: the fields its format sets per run (inputPerRun)
 	splits  splitTable     // the breakdown's network parts' slacks per triple of hosts
 	par     parallel.Split // how its loops split

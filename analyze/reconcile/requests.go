@@ -1,6 +1,9 @@
 package reconcile
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -69,29 +72,93 @@ func (m reqMember) obs() joinObs { return m.s.at(m.k) }
 // client but with a server, merged by event index (each source's
 // observations are in event order).
 //
-// Each request is handed to yield, which must copy what it keeps: unless
-// keep, the nullable fields of the next request reuse the same memory.
+// The requests are built in parts of assemblePart events, assembleBlock
+// parts at a time in parallel, and handed to yield in order; the breakdown
+// split of each (r.splits, a table that grows as hosts first appear) is
+// looked up there, in that order. yield must copy what it keeps: unless
+// keep, the nullable fields of the requests of the next block reuse the
+// same memory.
 func (r *reconciler) assemble(ck *clocks, yield func(q *ReconciledRequest), keep bool) {
 	c, p := r.sources[0], r.sources[1]
-	ci, pi := 0, 0
-	for ci < len(c.obs) || pi < len(p.obs) {
-		if !keep {
-			r.slab.block = r.slab.block[:0]
+	events := 0
+	for _, s := range []*obsSource{c, p} {
+		if len(s.obs) > 0 {
+			events = max(events, int(s.obs[len(s.obs)-1].event)+1)
 		}
-		if pi == len(p.obs) || ci < len(c.obs) && c.obs[ci].event < p.obs[pi].event {
+	}
+	block := assemblePart * assembleBlock
+	parts := make([]assembled, r.par.PartCount(min(events, block), assemblePart))
+	for from := 0; from < events; from += block {
+		n := min(block, events-from)
+		r.par.ForParts(n, assemblePart, func(k, lo, hi int) {
+			a := &parts[k]
+			if keep {
+				a.slab = int64Slab{}
+			}
+			a.slab.reset()
+			a.rows, a.hosts = a.rows[:0], a.hosts[:0]
+			r.assembleEvents(ck, a, int32(from+lo), int32(from+hi))
+		})
+		for k := range r.par.PartCount(n, assemblePart) {
+			a := &parts[k]
+			for j := range a.rows {
+				q := &a.rows[j]
+				if q.ReturnPathNs != nil {
+					q.split = r.splits.ref(ck, a.hosts[j])
+				}
+				yield(q)
+			}
+		}
+	}
+}
+
+// assemblePart is how many events one part of assemble covers, and
+// assembleBlock how many parts are built before they are handed over: a
+// block's requests (some 400 bytes each with their fields) are what
+// assemble holds at once.
+const (
+	assemblePart  = 1 << 13
+	assembleBlock = 8
+)
+
+// assembled is one part's requests, with the hosts of each (for its split).
+type assembled struct {
+	rows  []ReconciledRequest
+	hosts [][3]int32
+	slab  int64Slab
+}
+
+// assembleEvents appends to a the requests whose outermost observation's
+// event lies in [from, to).
+func (r *reconciler) assembleEvents(ck *clocks, a *assembled, from, to int32) {
+	c, p := r.sources[0], r.sources[1]
+	ci, cEnd := c.eventRange(from, to)
+	pi, pEnd := p.eventRange(from, to)
+	for ci < cEnd || pi < pEnd {
+		if pi == pEnd || ci < cEnd && c.obs[ci].event < p.obs[pi].event {
 			if r.cp.outerTo[ci] >= 0 || r.cs.outerTo[ci] >= 0 {
-				q := r.clientRow(ck, int32(ci))
-				yield(&q)
+				q, hosts := r.clientRow(ck, int32(ci), &a.slab)
+				a.rows, a.hosts = append(a.rows, q), append(a.hosts, hosts)
 			}
 			ci++
 			continue
 		}
 		if r.proxyFirst(int32(pi)) {
-			q := r.proxyRow(ck, int32(pi))
-			yield(&q)
+			q, hosts := r.proxyRow(ck, int32(pi), &a.slab)
+			a.rows, a.hosts = append(a.rows, q), append(a.hosts, hosts)
 		}
 		pi++
 	}
+}
+
+// eventRange returns the observations of s whose event lies in [from, to),
+// as indices [lo, hi) into s.obs.
+func (s *obsSource) eventRange(from, to int32) (lo, hi int) {
+	at := func(e int32) int {
+		k, _ := slices.BinarySearchFunc(s.obs, e, func(o obsRef, e int32) int { return cmp.Compare(o.event, e) })
+		return k
+	}
+	return at(from), at(to)
 }
 
 // proxyFirst reports whether proxy observation k heads a joined request: no
@@ -99,8 +166,8 @@ func (r *reconciler) assemble(ck *clocks, yield func(q *ReconciledRequest), keep
 func (r *reconciler) proxyFirst(k int32) bool { return r.cp.innerTo[k] < 0 && r.ps.outerTo[k] >= 0 }
 
 // clientRow is the request of client observation k, with its proxy and its
-// server (through the proxy or joined directly).
-func (r *reconciler) clientRow(ck *clocks, k int32) ReconciledRequest {
+// server (through the proxy or joined directly), and its observers' hosts.
+func (r *reconciler) clientRow(ck *clocks, k int32, slab *int64Slab) (ReconciledRequest, [3]int32) {
 	c, p, s := r.sources[0], r.sources[1], r.sources[2]
 	pk, sk, serverJoin, to := r.cp.outerTo[k], int32(-1), "", ""
 	switch {
@@ -109,26 +176,29 @@ func (r *reconciler) clientRow(ck *clocks, k int32) ReconciledRequest {
 	case r.cs.outerTo[k] >= 0:
 		sk, serverJoin, to = r.cs.outerTo[k], r.cs.methodOf(int(k)), schema.SourceClient
 	}
-	row := r.row(ck, [3]reqMember{{c, k}, {p, pk}, {s, sk}})
+	row, hosts := r.row(ck, [3]reqMember{{c, k}, {p, pk}, {s, sk}}, slab)
 	if pk >= 0 {
 		row.ProxyJoin = r.cp.methodOf(int(k))
 	}
 	row.ServerJoin, row.ServerJoinedTo = serverJoin, to
-	return row
+	return row, hosts
 }
 
-// proxyRow is the request of proxy observation k, which no client saw.
-func (r *reconciler) proxyRow(ck *clocks, k int32) ReconciledRequest {
+// proxyRow is the request of proxy observation k, which no client saw, and
+// its observers' hosts.
+func (r *reconciler) proxyRow(ck *clocks, k int32, slab *int64Slab) (ReconciledRequest, [3]int32) {
 	c, p, s := r.sources[0], r.sources[1], r.sources[2]
-	row := r.row(ck, [3]reqMember{{c, -1}, {p, k}, {s, r.ps.outerTo[k]}})
+	row, hosts := r.row(ck, [3]reqMember{{c, -1}, {p, k}, {s, r.ps.outerTo[k]}}, slab)
 	row.ServerJoin, row.ServerJoinedTo = r.ps.methodOf(int(k)), schema.SourceProxy
-	return row
+	return row, hosts
 }
 
-// row fills a ReconciledRequest's observers, instants and breakdown. Every
-// instant is placed on the reference clock of the outermost observer's
-// component; an observer on another component keeps its instants nil.
-func (r *reconciler) row(ck *clocks, ms [3]reqMember) ReconciledRequest {
+// row fills a ReconciledRequest's observers, instants and breakdown (all
+// but its split), its nullable fields from slab, and returns the hosts of
+// the observers on the reference clock (−1 for the others). Every instant
+// is placed on the reference clock of the outermost observer's component;
+// an observer on another component keeps its instants nil.
+func (r *reconciler) row(ck *clocks, ms [3]reqMember, slab *int64Slab) (ReconciledRequest, [3]int32) {
 	var q ReconciledRequest
 	ref := int32(-1)
 	for _, m := range ms {
@@ -154,7 +224,7 @@ func (r *reconciler) row(ck *clocks, ms [3]reqMember) ReconciledRequest {
 			continue
 		}
 		o, f := m.obs(), slots[n]
-		*f.event, *f.host = r.slab.at(int64(o.event)), r.cols.Host.At(int(o.event))
+		*f.event, *f.host = slab.at(int64(o.event)), r.cols.Host.At(int(o.event))
 		if f.errClass != nil {
 			*f.errClass = r.cols.Error.At(int(o.event))
 		}
@@ -163,35 +233,50 @@ func (r *reconciler) row(ck *clocks, ms [3]reqMember) ReconciledRequest {
 			continue
 		}
 		hosts[n] = o.host
-		*f.start = r.slab.shifted(o.start, o.has&obsHasStart != 0, hc)
-		*f.first = r.slab.shifted(o.first, o.has&obsHasFirst != 0, hc)
-		*f.end = r.slab.shifted(o.end, o.has&obsHasEnd != 0, hc)
+		*f.start = slab.shifted(o.start, o.has&obsHasStart != 0, hc)
+		*f.first = slab.shifted(o.first, o.has&obsHasFirst != 0, hc)
+		*f.end = slab.shifted(o.end, o.has&obsHasEnd != 0, hc)
 	}
-	q.ClientTTFTNs = r.slab.diff(q.ClientFirstTokenNs, q.ClientStartNs)
-	q.ServerTTFTNs = r.slab.diff(q.ServerFirstTokenNs, q.ServerStartNs)
+	q.ClientTTFTNs = slab.diff(q.ClientFirstTokenNs, q.ClientStartNs)
+	q.ServerTTFTNs = slab.diff(q.ServerFirstTokenNs, q.ServerStartNs)
 	if ms[2].k >= 0 {
-		fillBreakdown(&q, r.cols, int(ms[2].obs().event), &r.slab)
-		if q.ReturnPathNs != nil {
-			q.split = r.splits.ref(ck, hosts)
-		}
+		fillBreakdown(&q, r.cols, int(ms[2].obs().event), slab)
 	}
-	return q
+	return q, hosts
 }
 
 func reconPtr[T any](v T) *T { return &v }
 
 // int64Slab hands out *int64 from large blocks: a million joined requests
 // need some twenty million nullable fields, and one allocation each would
-// dominate the run.
-type int64Slab struct{ block []int64 }
+// dominate the run. reset hands its blocks out again.
+type int64Slab struct {
+	blocks [][]int64 // blocks[:cur+1] are in use
+	cur    int
+}
 
 // at returns a pointer to a new int64 holding v.
 func (s *int64Slab) at(v int64) *int64 {
-	if len(s.block) == cap(s.block) {
-		s.block = make([]int64, 0, 1<<14)
+	if len(s.blocks) == 0 || len(s.blocks[s.cur]) == cap(s.blocks[s.cur]) {
+		if len(s.blocks) > 0 {
+			s.cur++
+		}
+		if s.cur == len(s.blocks) {
+			s.blocks = append(s.blocks, make([]int64, 0, 1<<14))
+		}
 	}
-	s.block = append(s.block, v)
-	return &s.block[len(s.block)-1]
+	b := &s.blocks[s.cur]
+	*b = append(*b, v)
+	return &(*b)[len(*b)-1]
+}
+
+// reset makes the slab reuse its blocks: the pointers it handed out before
+// must no longer be used.
+func (s *int64Slab) reset() {
+	for k := range s.blocks {
+		s.blocks[k] = s.blocks[k][:0]
+	}
+	s.cur = 0
 }
 
 // shifted returns instant t of a host on the reference clock, or nil.
