@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ttftrace/ttftrace/analyze/internal/parallel"
 	"github.com/ttftrace/ttftrace/dataset"
 )
 
@@ -62,18 +63,25 @@ type timeEdge struct {
 // compatible attributes. Each outer takes its smallest-slack candidate,
 // best pairs first, unless another free candidate is within the margin on
 // either side: then the outer is marked ambiguous and nothing is guessed.
-// Candidates are found by a sweep over inner observations sorted by start.
+// Candidates are found by a sweep over inner observations sorted by start;
+// the outer, inner and end-only candidates are gathered in parallel.
 func (r *reconciler) joinTime(p *joinPair, ck *clocks) {
 	for o := range p.ambiguous {
 		if p.outerTo[o] < 0 {
 			p.ambiguous[o] = false
 		}
 	}
-	outs := timeCands(p.outer, ck, func(o int32) bool {
+	outerOK := func(o int32) bool {
 		return p.outerTo[o] < 0 && p.outerOK(o) && (p.timeOuterOK == nil || p.timeOuterOK(o))
-	})
+	}
 	innerOK := func(i int32) bool { return p.innerTo[i] < 0 && p.innerOK(i) }
-	ins, ends := timeCands(p.inner, ck, innerOK), endOnlyCands(p.inner, ck, innerOK)
+	if len(p.outer.obs) == 0 || len(p.inner.obs) == 0 {
+		return // a source without events: nothing to gather
+	}
+	var outs, ins, ends []timeCand
+	parallel.RunTasks([]func(){func() { outs = timeCands(p.outer, ck, outerOK) },
+		func() { ins = timeCands(p.inner, ck, innerOK) },
+		func() { ends = endOnlyCands(p.inner, ck, innerOK) }}, r.par.Workers)
 	if len(outs) == 0 || len(ins) == 0 && len(ends) == 0 {
 		return
 	}
