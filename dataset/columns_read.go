@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
+	"sync"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding"
@@ -71,87 +73,203 @@ func ReadColumns(files []string, opts ColumnsOptions) (*Columns, error) {
 	}
 	c := &Columns{}
 	c.reserve(&sizes, &opts)
-	var sets [2]columnsSet
-	for _, path := range files {
-		if err := withFile(path, func(pf *parquet.File) error { return c.readFile(pf, path, &opts, &sets) }); err != nil {
-			return nil, err
-		}
+	if err := c.readFiles(files, &opts); err != nil {
+		return nil, err
 	}
 	return c, nil
 }
 
 // withFile opens a Parquet file of the dataset's schema version and calls
-// fn with it. parquet-go panics on some malformed files; such a panic
-// becomes an error naming path.
-func withFile(path string, fn func(pf *parquet.File) error) (err error) {
+// fn with it.
+func withFile(path string, fn func(pf *parquet.File) error) error {
+	f, pf, err := openColumnsFile(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return recovered(path, func() error { return fn(pf) })
+}
+
+// openColumnsFile opens a Parquet file of the dataset's schema version.
+func openColumnsFile(path string) (f *os.File, pf *parquet.File, err error) {
+	f, err = os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	err = recovered(path, func() error {
+		info, err := f.Stat()
+		if err != nil {
+			return err
+		}
+		if pf, err = parquet.OpenFile(f, info.Size()); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if v, ok := pf.Lookup(schema.MetadataVersionKey); !ok || v != strconv.Itoa(schema.Version) {
+			if !ok {
+				v = "none"
+			}
+			return fmt.Errorf("%s: schema version %s is not supported (this ttftrace reads version %d)", path, v, schema.Version)
+		}
+		return nil
+	})
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, pf, nil
+}
+
+// recovered calls fn; parquet-go panics on some malformed files, and such a
+// panic becomes an error naming path.
+func recovered(path string, fn func() error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("%s: unreadable parquet: %v", path, p)
 		}
 	}()
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	pf, err := parquet.OpenFile(f, info.Size())
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if v, ok := pf.Lookup(schema.MetadataVersionKey); !ok || v != strconv.Itoa(schema.Version) {
-		if !ok {
-			v = "none"
-		}
-		return fmt.Errorf("%s: schema version %s is not supported (this ttftrace reads version %d)", path, v, schema.Version)
-	}
-	return fn(pf)
+	return fn()
 }
 
-// readFile appends one file's rows.
+// rowGroupJob is one step of readFiles, in file order: a row group to
+// decode and append, the end of a file without row groups, a file read row
+// by row, or the error opening a file.
+type rowGroupJob struct {
+	path   string
+	f      *os.File
+	pf     *parquet.File
+	leaves []int // nil: read pf row by row
+	rg     parquet.RowGroup
+	index  int  // of rg in its file
+	last   bool // the file's last step: close it after
+	set    int  // the columnsSet rg is decoded into
+	ready  chan struct{}
+	err    error // decoding rg, set before ready closes
+	open   error // opening the file: the step holds nothing else
+}
+
+// readFiles appends the rows of files, in order.
 //
-// Two goroutines share the work, a row group apart: one decodes the
-// columns kept as numbers and ids (most of the pages) and computes the id
-// keys; the other decodes the dictionary-coded columns (they add to c's
-// dictionaries) and appends the row group to c. Two columnsSets alternate
-// between them; row groups are appended in order.
-func (c *Columns) readFile(pf *parquet.File, path string, opts *ColumnsOptions, sets *[2]columnsSet) error {
-	leaves, ok := columnsLeaves(pf.Schema())
-	if !ok {
-		return c.readRows(pf, path, opts)
+// Decoders, one per core, decode the columns kept as numbers and ids of
+// the next row groups (most of the pages) and compute their id keys, each
+// into its own columnsSet, running on across the ends of files (a
+// dataset's part files hold one or two row groups each); this goroutine
+// takes the row groups in order, decodes their dictionary-coded columns
+// (they add to c's dictionaries) and appends them. Every row group in
+// flight holds a columnsSet: one more than the decoders.
+func (c *Columns) readFiles(files []string, opts *ColumnsOptions) (err error) {
+	decoders := runtime.GOMAXPROCS(0)
+	sets := make([]columnsSet, decoders+1)
+	free := make(chan int, len(sets))
+	for k := range sets {
+		free <- k
 	}
-	rgs := pf.RowGroups()
-	free, ready, done := make(chan int, 2), make(chan decodedSet, 2), make(chan struct{})
-	defer close(done)
-	free <- 0
-	free <- 1
-	go decodeRowGroups(rgs, leaves, opts, sets, free, ready, done)
-	for i, rg := range rgs {
-		d := <-ready
-		if d.err != nil {
-			return fmt.Errorf("%s: %w", path, d.err)
+	work, order, done := make(chan *rowGroupJob, len(sets)), make(chan *rowGroupJob, len(sets)), make(chan struct{})
+	var opened []*os.File // by the producer; closed here after the last step, or all on return
+	var wg sync.WaitGroup
+	for range decoders {
+		wg.Go(func() {
+			for j := range work {
+				j.err = sets[j.set].decode(j.rg, j.leaves, opts)
+				close(j.ready)
+			}
+		})
+	}
+	wg.Go(func() {
+		defer close(work)
+		defer close(order)
+		send := func(ch chan *rowGroupJob, j *rowGroupJob) bool {
+			select {
+			case ch <- j:
+				return true
+			case <-done:
+				return false
+			}
 		}
-		set := &sets[d.set]
-		cc := rg.ColumnChunks()
-		for k, leaf := range leaves {
-			if columnsCoded(k) && !columnsSkipped(k, opts) {
-				if err := set.chunks[k].read(cc[leaf], c, k); err != nil {
-					return fmt.Errorf("%s: row group %d: column %s: %w", path, i, columnsNeeded[k][0], err)
+		for _, path := range files {
+			f, pf, err := openColumnsFile(path)
+			if err != nil {
+				send(order, &rowGroupJob{open: err})
+				return
+			}
+			opened = append(opened, f)
+			leaves, ok := columnsLeaves(pf.Schema())
+			rgs := pf.RowGroups()
+			if !ok || len(rgs) == 0 {
+				if !send(order, &rowGroupJob{path: path, f: f, pf: pf, last: true}) {
+					return
+				}
+				continue
+			}
+			for i, rg := range rgs {
+				j := &rowGroupJob{path: path, f: f, pf: pf, leaves: leaves, rg: rg, index: i, last: i == len(rgs)-1,
+					ready: make(chan struct{})}
+				select {
+				case j.set = <-free:
+				case <-done:
+					return
+				}
+				if !send(work, j) || !send(order, j) {
+					return
 				}
 			}
 		}
-		if err := c.addRowGroup(int(rg.NumRows()), set, opts); err != nil {
-			return fmt.Errorf("%s: row group %d: %w", path, i, err)
+	})
+	defer func() {
+		close(done)
+		for range order { // unblock the producer
 		}
-		if err := c.streamLists(cc, leaves, int(rg.NumRows())); err != nil {
-			return fmt.Errorf("%s: row group %d: %w", path, i, err)
+		wg.Wait()
+		for _, f := range opened {
+			f.Close() // those closed already say so; nothing is lost
 		}
-		free <- d.set
+	}()
+	for j := range order {
+		if j.open != nil {
+			return j.open
+		}
+		if err := c.readStep(j, sets, opts); err != nil {
+			return err
+		}
+		if j.rg != nil {
+			free <- j.set
+		}
+		if j.last {
+			j.f.Close()
+		}
 	}
 	return nil
+}
+
+// readStep appends the rows of one step of readFiles.
+func (c *Columns) readStep(j *rowGroupJob, sets []columnsSet, opts *ColumnsOptions) error {
+	if j.rg == nil {
+		if j.leaves != nil {
+			return nil // a file without row groups
+		}
+		return recovered(j.path, func() error { return c.readRows(j.pf, j.path, opts) })
+	}
+	<-j.ready
+	if j.err != nil {
+		return fmt.Errorf("%s: %w", j.path, j.err)
+	}
+	set := &sets[j.set]
+	return recovered(j.path, func() error {
+		cc := j.rg.ColumnChunks()
+		for k, leaf := range j.leaves {
+			if columnsCoded(k) && !columnsSkipped(k, opts) {
+				if err := set.chunks[k].read(cc[leaf], c, k); err != nil {
+					return fmt.Errorf("%s: row group %d: column %s: %w", j.path, j.index, columnsNeeded[k][0], err)
+				}
+			}
+		}
+		if err := c.addRowGroup(int(j.rg.NumRows()), set, opts); err != nil {
+			return fmt.Errorf("%s: row group %d: %w", j.path, j.index, err)
+		}
+		if err := c.streamLists(cc, j.leaves, int(j.rg.NumRows())); err != nil {
+			return fmt.Errorf("%s: row group %d: %w", j.path, j.index, err)
+		}
+		return nil
+	})
 }
 
 // streamLists appends the row group's chunk lists (columnsStreamed).
@@ -169,45 +287,14 @@ func (c *Columns) streamLists(cc []parquet.ColumnChunk, leaves []int, n int) err
 	return nil
 }
 
-// decodedSet says which columnsSet holds the next row group, or why it
-// could not be decoded.
-type decodedSet struct {
-	set int
-	err error
-}
-
-// decodeRowGroups decodes the uncoded columns of every row group and its id
-// keys into the set free hands out, and hands it on in ready, in order,
-// until done is closed. A panic of parquet-go on a malformed page becomes an
-// error.
-func decodeRowGroups(rgs []parquet.RowGroup, leaves []int, opts *ColumnsOptions, sets *[2]columnsSet,
-	free chan int, ready chan decodedSet, done chan struct{}) {
-	for _, rg := range rgs {
-		var set int
-		select {
-		case set = <-free:
-		case <-done:
-			return
-		}
-		err := sets[set].decode(rg, leaves, opts)
-		select {
-		case ready <- decodedSet{set, err}:
-		case <-done:
-			return
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
 // columnsSet is one row group's decoded columns and id keys.
 type columnsSet struct {
 	chunks [columnsCount]columnsChunk
 	ids    columnsIDs
 }
 
-// decode decodes rg's uncoded columns and computes its id keys.
+// decode decodes rg's uncoded columns and computes its id keys. A panic
+// of parquet-go on a malformed page becomes an error.
 func (s *columnsSet) decode(rg parquet.RowGroup, leaves []int, opts *ColumnsOptions) (err error) {
 	defer func() {
 		if p := recover(); p != nil {

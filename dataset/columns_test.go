@@ -4,10 +4,13 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -131,6 +134,94 @@ func TestReadColumnsRowRoute(t *testing.T) {
 		if g, w := columnsRow(got, i), columnsRow(want, i); g != w {
 			t.Fatalf("row %d:\n got %s\nwant %s", i, g, w)
 		}
+	}
+}
+
+// TestReadColumnsFilesInOrder reads files of one row group each, a file
+// read row by row and an empty file among them: the rows come in file
+// order, as the events read file by file do, whatever the decoders ahead.
+func TestReadColumnsFilesInOrder(t *testing.T) {
+	dir := t.TempDir()
+	evs := columnsTestEvents(600)
+	version := parquet.KeyValueMetadata(schema.MetadataVersionKey, fmt.Sprint(schema.Version))
+	var files []string
+	for k := range 6 {
+		path := filepath.Join(dir, fmt.Sprintf("%d.parquet", k))
+		part := evs[k*100 : (k+1)*100]
+		var err error
+		switch k {
+		case 2: // another layout: the row route
+			type wider struct {
+				schema.Event
+				Extra int64 `parquet:"extra"`
+			}
+			rows := make([]wider, len(part))
+			for i := range part {
+				rows[i] = wider{Event: part[i]}
+			}
+			err = parquet.WriteFile(path, rows, version)
+		case 4: // no rows
+			err = parquet.WriteFile(path, []schema.Event{}, version)
+			evs = append(evs[:400], evs[500:]...)
+		default:
+			err = parquet.WriteFile(path, part, version)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, path)
+	}
+	opts := ColumnsOptions{Attrs: []string{"app"}, TextSources: []string{"client"}}
+	got, err := ReadColumns(files, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := ColumnsOf(evs[:500], opts)
+	if got.Rows != want.Rows {
+		t.Fatalf("%d rows, want %d", got.Rows, want.Rows)
+	}
+	for i := range want.Rows {
+		if g, w := columnsRow(got, i), columnsRow(want, i); g != w {
+			t.Fatalf("row %d:\n got %s\nwant %s", i, g, w)
+		}
+	}
+}
+
+// TestReadColumnsCorruptPage overwrites the pages of the second of three
+// files (its footer intact): reading fails naming that file, and leaves no
+// goroutine behind.
+func TestReadColumnsCorruptPage(t *testing.T) {
+	dir := t.TempDir()
+	version := parquet.KeyValueMetadata(schema.MetadataVersionKey, fmt.Sprint(schema.Version))
+	evs := columnsTestEvents(3000)
+	var files []string
+	for k := range 3 {
+		path := filepath.Join(dir, fmt.Sprintf("%d.parquet", k))
+		if err := parquet.WriteFile(path, evs[k*1000:(k+1)*1000], version); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, path)
+	}
+	b, err := os.ReadFile(files[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 4; i < len(b)/2; i++ { // after the magic, before the footer
+		b[i] = byte(i * 7)
+	}
+	if err := os.WriteFile(files[1], b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := runtime.NumGoroutine()
+	_, err = ReadColumns(files, ColumnsOptions{})
+	if err == nil || !strings.Contains(err.Error(), files[1]) {
+		t.Fatalf("err = %v, want one naming %s", err, files[1])
+	}
+	for try := 0; runtime.NumGoroutine() > before && try < 100; try++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after, %d before", n, before)
 	}
 }
 
