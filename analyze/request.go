@@ -37,28 +37,60 @@ type request struct {
 	tokens int64
 }
 
-// newRequest resolves e's instants and output token count.
-func newRequest(e event) request {
+// fields is a set of request fields to resolve: a pass that reads only
+// some of them (ttft reads start and first) skips the other columns.
+type fields uint8
+
+const (
+	fStart fields = 1 << iota
+	fFirst        // first, and start for its chunk fallback
+	fLast         // last and lastChunk, and start for their chunk fallback
+	fEnd
+	fHeaders
+	fTokens
+
+	allFields = fStart | fFirst | fLast | fEnd | fHeaders | fTokens
+)
+
+// newRequest resolves all of e's instants and its output token count.
+func newRequest(e event) request { return resolve(e, allFields) }
+
+// resolve returns e as a request with the fields f resolved, each as
+// newRequest resolves it; the others are unknown (zero).
+func resolve(e event, f fields) request {
 	c := e.c
-	r := request{
-		e:       e,
-		start:   e.at(&c.StartNs),
-		first:   e.at(&c.FirstTokenNs),
-		last:    e.at(&c.LastTokenNs),
-		end:     e.at(&c.EndNs),
-		headers: e.at(&c.HeadersNs),
+	r := request{e: e}
+	if f&(fStart|fFirst|fLast) != 0 {
+		r.start = e.at(&c.StartNs)
 	}
-	if off := e.chunkOffsets(); len(off) > 0 && r.start.ok {
-		first := instant{r.start.ns + off[0], true}
-		r.lastChunk = instant{r.start.ns + off[len(off)-1], true}
-		if !r.first.ok {
-			r.first = first
-		}
-		if !r.last.ok {
-			r.last = r.lastChunk
+	if f&fFirst != 0 {
+		r.first = e.at(&c.FirstTokenNs)
+	}
+	if f&fLast != 0 {
+		r.last = e.at(&c.LastTokenNs)
+	}
+	if f&fEnd != 0 {
+		r.end = e.at(&c.EndNs)
+	}
+	if f&fHeaders != 0 {
+		r.headers = e.at(&c.HeadersNs)
+	}
+	if f&(fFirst|fLast) != 0 && r.start.ok {
+		if off := e.chunkOffsets(); len(off) > 0 {
+			if !r.first.ok && f&fFirst != 0 {
+				r.first = instant{r.start.ns + off[0], true}
+			}
+			if f&fLast != 0 {
+				r.lastChunk = instant{r.start.ns + off[len(off)-1], true}
+				if !r.last.ok {
+					r.last = r.lastChunk
+				}
+			}
 		}
 	}
-	r.tokens = outputTokens(e)
+	if f&fTokens != 0 {
+		r.tokens = outputTokens(e)
+	}
 	return r
 }
 
