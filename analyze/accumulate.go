@@ -85,7 +85,7 @@ func (acc *sourceAcc) metrics(src string, defs []metricDef) []Metric {
 	for _, ga := range acc.sorted() {
 		done := map[string]stats{}
 		unit := acc.unitGaps(ga)
-		counts := acc.countSamples(ga, defs, unit)
+		bounds := acc.sampleBounds(ga, defs, unit)
 		for k, d := range defs {
 			key := samplesKey(d.name, unit)
 			if s, ok := done[key]; ok {
@@ -93,15 +93,17 @@ func (acc *sourceAcc) metrics(src string, defs []metricDef) []Metric {
 				continue
 			}
 			if f := weightedCompat[d.name]; f != nil {
-				if s, ok := guidellmStats(acc, ga.reqs, f); ok {
+				if s, ok := guidellmStats(acc, ga.reqs, f, d.reads); ok {
 					out = append(out, newMetric(src, d, ga.key.labels(), s))
 				}
 				continue
 			}
-			if counts[k] == 0 {
+			if bounds[k] == 0 {
 				continue
 			}
-			buf = acc.samples(ga, d, counts[k], buf[:0])
+			if buf = acc.samples(ga, d, bounds[k], buf[:0]); len(buf) == 0 {
+				continue
+			}
 			sorter.sort(buf)
 			s := summarizeSorted(buf)
 			done[key] = s
@@ -143,17 +145,17 @@ func (acc *sourceAcc) unitGaps(ga *groupAcc) bool {
 	return true
 }
 
-// samples appends the n samples of metric d over group ga's requests to
-// dst, growing dst once, to the exact size, when it is too small (append's
+// samples appends the at most n samples of metric d over group ga's
+// requests to dst, growing dst once, to n, when it is too small (append's
 // doubling left a trail of discarded arrays as large as the samples
-// themselves).
+// themselves). Each request is resolved with only the fields d reads.
 func (acc *sourceAcc) samples(ga *groupAcc, d metricDef, n int, dst []float64) []float64 {
 	if cap(dst)-len(dst) < n {
 		dst = slices.Grow(dst, n)
 	}
 	var r request // one for the loop: its address escapes into d.samples
 	for _, i := range ga.reqs {
-		r = newRequest(acc.event(i))
+		r.resolve(acc.event(i), d.reads)
 		dst = d.samples(&r, dst)
 	}
 	return dst
@@ -162,31 +164,42 @@ func (acc *sourceAcc) samples(ga *groupAcc, d metricDef, n int, dst []float64) [
 // event returns successful request i of the source.
 func (acc *sourceAcc) event(i int32) event { return event{acc.cols, int(acc.reqs[i])} }
 
-// countSamples returns how many samples each metric of defs has over ga's
-// requests, resolving each request once: the metrics without samples (a
-// gateway logs no queue time) then cost no further pass. A weighted compat
-// metric, or one whose samples equal an earlier metric's (samplesKey), is
-// not counted (0): metrics does not draw its samples.
-func (acc *sourceAcc) countSamples(ga *groupAcc, defs []metricDef, unit bool) []int {
-	counts := make([]int, len(defs))
-	var counted []int
+// sampleBounds returns, for each metric of defs, a bound on its number of
+// samples over ga's requests: one per request for a scalar metric, and the
+// exact count for a pooled one, counted in one pass over the requests that
+// resolves only the fields the pooled metrics read. A weighted compat
+// metric, or one whose samples equal an earlier metric's (samplesKey), gets
+// 0: metrics does not draw its samples.
+func (acc *sourceAcc) sampleBounds(ga *groupAcc, defs []metricDef, unit bool) []int {
+	bounds := make([]int, len(defs))
+	var pooled []int
+	var reads fields
 	keys := map[string]bool{}
 	for k, d := range defs {
-		if key := samplesKey(d.name, unit); weightedCompat[d.name] == nil && !keys[key] {
-			keys[key] = true
-			counted = append(counted, k)
+		key := samplesKey(d.name, unit)
+		if weightedCompat[d.name] != nil || keys[key] {
+			continue
 		}
+		keys[key] = true
+		if d.scalar {
+			bounds[k] = len(ga.reqs)
+		} else {
+			pooled, reads = append(pooled, k), reads|d.reads
+		}
+	}
+	if len(pooled) == 0 {
+		return bounds
 	}
 	var one []float64
 	var r request
 	for _, i := range ga.reqs {
-		r = newRequest(acc.event(i))
-		for _, k := range counted {
+		r.resolve(acc.event(i), reads)
+		for _, k := range pooled {
 			one = defs[k].samples(&r, one[:0])
-			counts[k] += len(one)
+			bounds[k] += len(one)
 		}
 	}
-	return counts
+	return bounds
 }
 
 // newMetric fills a Metric from its definition and statistics.

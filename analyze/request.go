@@ -53,13 +53,25 @@ const (
 )
 
 // newRequest resolves all of e's instants and its output token count.
-func newRequest(e event) request { return resolve(e, allFields) }
+func newRequest(e event) request {
+	var r request
+	r.resolve(e, allFields)
+	return r
+}
 
-// resolve returns e as a request with the fields f resolved, each as
-// newRequest resolves it; the others are unknown (zero).
-func resolve(e event, f fields) request {
+// resolve sets r to e with the fields f resolved, each as newRequest
+// resolves it, and the others unknown (zero). It writes r in place, field
+// by field: a pass reuses one request, which escapes into the metrics'
+// sample functions, without copying it whole (under write barriers while
+// the garbage collector runs).
+func (r *request) resolve(e event, f fields) {
 	c := e.c
-	r := request{e: e}
+	if r.e.c != c {
+		r.e.c = c
+	}
+	r.e.i = e.i
+	r.start, r.first, r.last, r.lastChunk, r.end, r.headers = instant{}, instant{}, instant{}, instant{}, instant{}, instant{}
+	r.tokens = 0
 	if f&(fStart|fFirst|fLast) != 0 {
 		r.start = e.at(&c.StartNs)
 	}
@@ -76,22 +88,29 @@ func resolve(e event, f fields) request {
 		r.headers = e.at(&c.HeadersNs)
 	}
 	if f&(fFirst|fLast) != 0 && r.start.ok {
-		if off := e.chunkOffsets(); len(off) > 0 {
-			if !r.first.ok && f&fFirst != 0 {
-				r.first = instant{r.start.ns + off[0], true}
-			}
-			if f&fLast != 0 {
-				r.lastChunk = instant{r.start.ns + off[len(off)-1], true}
-				if !r.last.ok {
-					r.last = r.lastChunk
-				}
-			}
-		}
+		r.chunkFallback(e.chunkOffsets(), f)
 	}
 	if f&fTokens != 0 {
 		r.tokens = outputTokens(e)
 	}
-	return r
+}
+
+// chunkFallback sets, from chunk offsets off (ns after start), the last
+// chunk and the first and last token where their columns are unset, for
+// the fields of f.
+func (r *request) chunkFallback(off []int64, f fields) {
+	if len(off) == 0 {
+		return
+	}
+	if !r.first.ok && f&fFirst != 0 {
+		r.first = instant{r.start.ns + off[0], true}
+	}
+	if f&fLast != 0 {
+		r.lastChunk = instant{r.start.ns + off[len(off)-1], true}
+		if !r.last.ok {
+			r.last = r.lastChunk
+		}
+	}
 }
 
 // outputTokens is the event's output token count as request.tokens describes.

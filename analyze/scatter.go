@@ -39,13 +39,14 @@ type promptPoints struct {
 // all yields the points, in row order: the successful requests with a
 // prompt token count and a ttft.
 func (p promptPoints) all(yield func(prompt int64, ttft float64) bool) {
+	var r request
 	for _, row := range p.rows {
 		e := event{p.c, int(row)}
 		prompt, ok := e.promptTokens()
 		if !ok || !succeeded(e) {
 			continue
 		}
-		r := resolve(e, fFirst)
+		r.resolve(e, fFirst)
 		if t, ok := msBetween(r.start, r.first); ok && !yield(prompt, t) {
 			return
 		}
