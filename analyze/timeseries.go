@@ -140,7 +140,7 @@ func timeseries(c *dataset.Columns, src string, rows []int32, g grid, slo map[st
 			continue
 		}
 		seen = true
-		r = newRequest(e)
+		r.resolve(e, allFields)
 		if addToWindow(&ws[i], &r, slo, defs) {
 			ws[i].ok = append(ws[i].ok, row)
 		}
