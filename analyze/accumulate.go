@@ -36,6 +36,7 @@ type sourceAcc struct {
 func accumulate(c *dataset.Columns, rows []int32, by [][]string) *sourceAcc {
 	acc := &sourceAcc{groups: map[string]*groupAcc{}, dists: map[string]Distribution{},
 		cols: c, reqs: make([]int32, 0, len(rows))}
+	acc.all = acc.group(groupKey{by: -1})
 	var gs groupsOfRow
 	for _, row := range rows {
 		e := event{c, int(row)}
@@ -51,7 +52,6 @@ func accumulate(c *dataset.Columns, rows []int32, by [][]string) *sourceAcc {
 			}
 		}
 	}
-	acc.all = acc.group(groupKey{by: -1})
 	return acc
 }
 
