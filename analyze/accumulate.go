@@ -37,6 +37,7 @@ func accumulate(c *dataset.Columns, rows []int32, by [][]string) *sourceAcc {
 	acc := &sourceAcc{groups: map[string]*groupAcc{}, dists: map[string]Distribution{},
 		cols: c, reqs: make([]int32, 0, len(rows))}
 	acc.all = acc.group(groupKey{by: -1})
+	acc.all.reqs = make([]int32, 0, len(rows)) // every successful request: grown once
 	var gs groupsOfRow
 	for _, row := range rows {
 		e := event{c, int(row)}
