@@ -99,7 +99,7 @@ func (acc *sourceAcc) metrics(src string, defs []metricDef) []Metric {
 				}
 				continue
 			}
-			if bounds[k] == 0 {
+			if bounds[k] == 0 || !acc.anyMeets(ga, sampleNeeds[d.name]) {
 				continue
 			}
 			if buf = acc.samples(ga, d, bounds[k], buf[:0]); len(buf) == 0 {
@@ -160,6 +160,20 @@ func (acc *sourceAcc) samples(ga *groupAcc, d metricDef, n int, dst []float64) [
 		dst = d.samples(&r, dst)
 	}
 	return dst
+}
+
+// anyMeets reports whether some request of ga meets need (true for no
+// need).
+func (acc *sourceAcc) anyMeets(ga *groupAcc, need func(e event) bool) bool {
+	if need == nil {
+		return true
+	}
+	for _, i := range ga.reqs {
+		if need(acc.event(i)) {
+			return true
+		}
+	}
+	return false
 }
 
 // event returns successful request i of the source.

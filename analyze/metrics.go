@@ -51,6 +51,25 @@ var coreMetrics = []metricDef{
 	{"decode", "ms", "first_token", "last_token", true, 0, one(func(r *request) (float64, bool) { return nsToMs(r.e.at(&r.e.c.DecodeNs)) })},
 }
 
+// sampleNeeds are cheap necessary conditions for a request to give a
+// metric a sample: when no request of a group meets its metric's condition
+// (a gateway logs no queue time), metrics skips the pass drawing none
+// (TestSampleNeeds checks each on random requests).
+var sampleNeeds = map[string]func(e event) bool{
+	"time_to_headers": func(e event) bool { return e.c.HeadersNs.Has(e.i) },
+	"e2e":             func(e event) bool { return e.c.EndNs.Has(e.i) },
+	"tpot":            lastTokenKnown,
+	"tps_user":        lastTokenKnown,
+	"queue":           func(e event) bool { return e.c.QueueNs.Has(e.i) },
+	"prefill":         func(e event) bool { return e.c.PrefillNs.Has(e.i) },
+	"decode":          func(e event) bool { return e.c.DecodeNs.Has(e.i) },
+}
+
+// lastTokenKnown reports whether e logs its last token or chunks.
+func lastTokenKnown(e event) bool {
+	return e.c.LastTokenNs.Has(e.i) || len(e.chunkOffsets()) > 0
+}
+
 // tpot is (last_token − first_token) / (output_tokens − 1) in ms, for
 // requests with more than one output token.
 func tpot(r *request) (float64, bool) {

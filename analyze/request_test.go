@@ -73,3 +73,30 @@ func TestMetricReads(t *testing.T) {
 		}
 	}
 }
+
+// TestSampleNeeds checks that every request giving a metric a sample meets
+// the metric's sampleNeeds condition, on random requests.
+func TestSampleNeeds(t *testing.T) {
+	_, evs := eventsOf(t, randomRequests(rand.New(rand.NewPCG(9, 10)), 4000)...)
+	for name, need := range sampleNeeds {
+		d := findMetric(coreMetrics, name)
+		if d == nil {
+			t.Fatalf("sampleNeeds names %q, no core metric", name)
+		}
+		drawn, unmet := 0, 0
+		for _, e := range evs {
+			r := newRequest(e)
+			n := len(d.samples(&r, nil))
+			drawn += n
+			if !need(e) {
+				unmet++
+				if n > 0 {
+					t.Fatalf("%s row %d: %d samples, but its need is not met", name, e.i, n)
+				}
+			}
+		}
+		if drawn == 0 || unmet == 0 {
+			t.Errorf("%s: %d samples, %d requests not meeting its need: the check checked nothing", name, drawn, unmet)
+		}
+	}
+}
