@@ -7,47 +7,41 @@ import (
 	"github.com/ttftrace/ttftrace/dataset"
 )
 
-// groupAcc holds one group's successful requests (indices into
-// sourceAcc.reqs, in input order) and its failures by class. Samples are not
-// kept per group: metrics regenerates each group's samples into one reused
-// buffer, so memory grows with the largest group's samples, not with the
-// number of groups.
+// groupAcc holds one group's successful requests and its failures by
+// class. Samples are not kept per group: metrics regenerates each group's
+// samples into one reused buffer, so memory grows with the largest group's
+// samples, not with the number of groups.
 type groupAcc struct {
-	key    groupKey
-	reqs   []int32 // indices into sourceAcc.reqs
+	key groupKey
+	// reqs are the successful requests, as rows of sourceAcc.cols in input
+	// order; each request is resolved from its row when its samples are
+	// drawn, so a request costs four bytes per group here.
+	reqs   []int32
 	errors map[string]int64
 }
 
 // sourceAcc collects the groups of one source.
 type sourceAcc struct {
 	groups map[string]*groupAcc
-	all    *groupAcc // group {}
-	// reqs are the source's successful requests, as event rows in input
-	// order; each request is resolved from its row when its samples are
-	// drawn, so a request costs four bytes here.
-	cols *dataset.Columns
-	reqs []int32
+	all    *groupAcc // group {}: every successful request
+	cols   *dataset.Columns
 	// dists are group {}'s distributions by metric name, filled by metrics.
 	dists map[string]Distribution
 }
 
 // accumulate sorts the events of one source into groups: successful
-// requests by index, failures by class.
+// requests by row, failures by class.
 func accumulate(c *dataset.Columns, rows []int32, by [][]string) *sourceAcc {
-	acc := &sourceAcc{groups: map[string]*groupAcc{}, dists: map[string]Distribution{},
-		cols: c, reqs: make([]int32, 0, len(rows))}
+	acc := &sourceAcc{groups: map[string]*groupAcc{}, dists: map[string]Distribution{}, cols: c}
 	acc.all = acc.group(groupKey{by: -1})
-	acc.all.reqs = make([]int32, 0, len(rows)) // every successful request: grown once
+	acc.all.reqs = make([]int32, 0, len(rows)) // grown once
 	var gs groupsOfRow
 	for _, row := range rows {
 		e := event{c, int(row)}
 		ok := succeeded(e)
-		if ok {
-			acc.reqs = append(acc.reqs, row)
-		}
 		for _, ga := range gs.of(acc, e, by) {
 			if ok {
-				ga.reqs = append(ga.reqs, int32(len(acc.reqs)-1))
+				ga.reqs = append(ga.reqs, row)
 			} else {
 				ga.errors[failureClass(e)]++
 			}
@@ -134,8 +128,8 @@ func samplesKey(name string, unit bool) string {
 // unitGaps reports whether every chunk after the first of every request of
 // ga carries one token (or an unknown count, which counts as one).
 func (acc *sourceAcc) unitGaps(ga *groupAcc) bool {
-	for _, i := range ga.reqs {
-		e := acc.event(i)
+	for _, row := range ga.reqs {
+		e := acc.event(row)
 		off, tokens := e.chunkOffsets(), e.chunkTokensList()
 		for c := 1; c < len(off); c++ {
 			if chunkTokens(tokens, len(off), c) != 1 {
@@ -155,8 +149,8 @@ func (acc *sourceAcc) samples(ga *groupAcc, d metricDef, n int, dst []float64) [
 		dst = slices.Grow(dst, n)
 	}
 	var r request // one for the loop: its address escapes into d.samples
-	for _, i := range ga.reqs {
-		r.resolve(acc.event(i), d.reads)
+	for _, row := range ga.reqs {
+		r.resolve(acc.event(row), d.reads)
 		dst = d.samples(&r, dst)
 	}
 	return dst
@@ -168,16 +162,16 @@ func (acc *sourceAcc) anyMeets(ga *groupAcc, need func(e event) bool) bool {
 	if need == nil {
 		return true
 	}
-	for _, i := range ga.reqs {
-		if need(acc.event(i)) {
+	for _, row := range ga.reqs {
+		if need(acc.event(row)) {
 			return true
 		}
 	}
 	return false
 }
 
-// event returns successful request i of the source.
-func (acc *sourceAcc) event(i int32) event { return event{acc.cols, int(acc.reqs[i])} }
+// event returns the event of row.
+func (acc *sourceAcc) event(row int32) event { return event{acc.cols, int(row)} }
 
 // sampleBounds returns, for each metric of defs, a bound on its number of
 // samples over ga's requests: one per request for a scalar metric, and the
@@ -207,8 +201,8 @@ func (acc *sourceAcc) sampleBounds(ga *groupAcc, defs []metricDef, unit bool) []
 	}
 	var one []float64
 	var r request
-	for _, i := range ga.reqs {
-		r.resolve(acc.event(i), reads)
+	for _, row := range ga.reqs {
+		r.resolve(acc.event(row), reads)
 		for _, k := range pooled {
 			one = defs[k].samples(&r, one[:0])
 			bounds[k] += len(one)
