@@ -62,11 +62,11 @@ const msdBits = 16
 const msdMin = 1 << 20
 
 // sortKeys sorts keys ascending by an LSD radix sort (one pass per 11-bit
-// digit, skipping digits all keys share). From msdMin keys, one in-place MSD pass
-// (American flag sort) first puts them in buckets by their top 16 bits and
-// the LSD sort then sorts each bucket on the other 48 bits: its scratch
-// needs to be only as long as the largest bucket (samples spread over 16
-// buckets per power of two), not as long as all the samples.
+// digit, skipping digits all keys share). From msdMin keys, one in-place
+// MSD pass (American flag sort) first puts them in buckets by their top 16
+// bits and the LSD sort then sorts each bucket on the other 48 bits: its
+// scratch needs to be only as long as the largest bucket (samples spread
+// over 16 buckets per power of two), not as long as all the samples.
 func (s *floatSorter) sortKeys(keys []uint64) {
 	const shift = 64 - msdBits
 	if len(keys) < msdMin {
