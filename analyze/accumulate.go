@@ -7,51 +7,46 @@ import (
 	"github.com/ttftrace/ttftrace/dataset"
 )
 
-// groupAcc holds one group's successful requests (indices into
-// sourceAcc.reqs, in input order) and its failures by class. Samples are not
-// kept per group: metrics regenerates each group's samples into one reused
-// buffer, so memory grows with the largest group's samples, not with the
-// number of groups.
+// groupAcc holds one group's successful requests and its failures by
+// class. Samples are not kept per group: metrics regenerates each group's
+// samples into one reused buffer, so memory grows with the largest group's
+// samples, not with the number of groups.
 type groupAcc struct {
-	key    groupKey
-	reqs   []int32 // indices into sourceAcc.reqs
+	key groupKey
+	// reqs are the successful requests, as rows of sourceAcc.cols in input
+	// order; each request is resolved from its row when its samples are
+	// drawn, so a request costs four bytes per group here.
+	reqs   []int32
 	errors map[string]int64
 }
 
 // sourceAcc collects the groups of one source.
 type sourceAcc struct {
 	groups map[string]*groupAcc
-	all    *groupAcc // group {}
-	// reqs are the source's successful requests, as event rows in input
-	// order; each request is resolved from its row when its samples are
-	// drawn, so a request costs four bytes here.
-	cols *dataset.Columns
-	reqs []int32
+	all    *groupAcc // group {}: every successful request
+	cols   *dataset.Columns
 	// dists are group {}'s distributions by metric name, filled by metrics.
 	dists map[string]Distribution
 }
 
 // accumulate sorts the events of one source into groups: successful
-// requests by index, failures by class.
+// requests by row, failures by class.
 func accumulate(c *dataset.Columns, rows []int32, by [][]string) *sourceAcc {
-	acc := &sourceAcc{groups: map[string]*groupAcc{}, dists: map[string]Distribution{},
-		cols: c, reqs: make([]int32, 0, len(rows))}
+	acc := &sourceAcc{groups: map[string]*groupAcc{}, dists: map[string]Distribution{}, cols: c}
+	acc.all = acc.group(groupKey{by: -1})
+	acc.all.reqs = make([]int32, 0, len(rows)) // grown once
 	var gs groupsOfRow
 	for _, row := range rows {
 		e := event{c, int(row)}
 		ok := succeeded(e)
-		if ok {
-			acc.reqs = append(acc.reqs, row)
-		}
 		for _, ga := range gs.of(acc, e, by) {
 			if ok {
-				ga.reqs = append(ga.reqs, int32(len(acc.reqs)-1))
+				ga.reqs = append(ga.reqs, row)
 			} else {
 				ga.errors[failureClass(e)]++
 			}
 		}
 	}
-	acc.all = acc.group(groupKey{by: -1})
 	return acc
 }
 
@@ -85,7 +80,7 @@ func (acc *sourceAcc) metrics(src string, defs []metricDef) []Metric {
 	for _, ga := range acc.sorted() {
 		done := map[string]stats{}
 		unit := acc.unitGaps(ga)
-		counts := acc.countSamples(ga, defs, unit)
+		bounds := acc.sampleBounds(ga, defs, unit)
 		for k, d := range defs {
 			key := samplesKey(d.name, unit)
 			if s, ok := done[key]; ok {
@@ -93,15 +88,17 @@ func (acc *sourceAcc) metrics(src string, defs []metricDef) []Metric {
 				continue
 			}
 			if f := weightedCompat[d.name]; f != nil {
-				if s, ok := guidellmStats(acc, ga.reqs, f); ok {
+				if s, ok := guidellmStats(acc, ga.reqs, f, d.reads); ok {
 					out = append(out, newMetric(src, d, ga.key.labels(), s))
 				}
 				continue
 			}
-			if counts[k] == 0 {
+			if bounds[k] == 0 || !acc.anyMeets(ga, sampleNeeds[d.name]) {
 				continue
 			}
-			buf = acc.samples(ga, d, counts[k], buf[:0])
+			if buf = acc.samples(ga, d, bounds[k], buf[:0]); len(buf) == 0 {
+				continue
+			}
 			sorter.sort(buf)
 			s := summarizeSorted(buf)
 			done[key] = s
@@ -131,8 +128,8 @@ func samplesKey(name string, unit bool) string {
 // unitGaps reports whether every chunk after the first of every request of
 // ga carries one token (or an unknown count, which counts as one).
 func (acc *sourceAcc) unitGaps(ga *groupAcc) bool {
-	for _, i := range ga.reqs {
-		e := acc.event(i)
+	for _, row := range ga.reqs {
+		e := acc.event(row)
 		off, tokens := e.chunkOffsets(), e.chunkTokensList()
 		for c := 1; c < len(off); c++ {
 			if chunkTokens(tokens, len(off), c) != 1 {
@@ -143,50 +140,75 @@ func (acc *sourceAcc) unitGaps(ga *groupAcc) bool {
 	return true
 }
 
-// samples appends the n samples of metric d over group ga's requests to
-// dst, growing dst once, to the exact size, when it is too small (append's
+// samples appends the at most n samples of metric d over group ga's
+// requests to dst, growing dst once, to n, when it is too small (append's
 // doubling left a trail of discarded arrays as large as the samples
-// themselves).
+// themselves). Each request is resolved with only the fields d reads.
 func (acc *sourceAcc) samples(ga *groupAcc, d metricDef, n int, dst []float64) []float64 {
 	if cap(dst)-len(dst) < n {
 		dst = slices.Grow(dst, n)
 	}
 	var r request // one for the loop: its address escapes into d.samples
-	for _, i := range ga.reqs {
-		r = newRequest(acc.event(i))
+	for _, row := range ga.reqs {
+		r.resolve(acc.event(row), d.reads)
 		dst = d.samples(&r, dst)
 	}
 	return dst
 }
 
-// event returns successful request i of the source.
-func (acc *sourceAcc) event(i int32) event { return event{acc.cols, int(acc.reqs[i])} }
+// anyMeets reports whether some request of ga meets need (true for no
+// need).
+func (acc *sourceAcc) anyMeets(ga *groupAcc, need func(e event) bool) bool {
+	if need == nil {
+		return true
+	}
+	for _, row := range ga.reqs {
+		if need(acc.event(row)) {
+			return true
+		}
+	}
+	return false
+}
 
-// countSamples returns how many samples each metric of defs has over ga's
-// requests, resolving each request once: the metrics without samples (a
-// gateway logs no queue time) then cost no further pass. A weighted compat
-// metric, or one whose samples equal an earlier metric's (samplesKey), is
-// not counted (0): metrics does not draw its samples.
-func (acc *sourceAcc) countSamples(ga *groupAcc, defs []metricDef, unit bool) []int {
-	counts := make([]int, len(defs))
-	var counted []int
+// event returns the event of row.
+func (acc *sourceAcc) event(row int32) event { return event{acc.cols, int(row)} }
+
+// sampleBounds returns, for each metric of defs, a bound on its number of
+// samples over ga's requests: one per request for a scalar metric, and the
+// exact count for a pooled one, counted in one pass over the requests that
+// resolves only the fields the pooled metrics read. A weighted compat
+// metric, or one whose samples equal an earlier metric's (samplesKey), gets
+// 0: metrics does not draw its samples.
+func (acc *sourceAcc) sampleBounds(ga *groupAcc, defs []metricDef, unit bool) []int {
+	bounds := make([]int, len(defs))
+	var pooled []int
+	var reads fields
 	keys := map[string]bool{}
 	for k, d := range defs {
-		if key := samplesKey(d.name, unit); weightedCompat[d.name] == nil && !keys[key] {
-			keys[key] = true
-			counted = append(counted, k)
+		key := samplesKey(d.name, unit)
+		if weightedCompat[d.name] != nil || keys[key] {
+			continue
 		}
+		keys[key] = true
+		if d.scalar {
+			bounds[k] = len(ga.reqs)
+		} else {
+			pooled, reads = append(pooled, k), reads|d.reads
+		}
+	}
+	if len(pooled) == 0 {
+		return bounds
 	}
 	var one []float64
 	var r request
-	for _, i := range ga.reqs {
-		r = newRequest(acc.event(i))
-		for _, k := range counted {
+	for _, row := range ga.reqs {
+		r.resolve(acc.event(row), reads)
+		for _, k := range pooled {
 			one = defs[k].samples(&r, one[:0])
-			counts[k] += len(one)
+			bounds[k] += len(one)
 		}
 	}
-	return counts
+	return bounds
 }
 
 // newMetric fills a Metric from its definition and statistics.

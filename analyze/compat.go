@@ -17,37 +17,37 @@ var compatMetrics = map[string][]metricDef{
 		// itls += outputs[i].itl): the gaps between consecutive streamed
 		// chunks, pooled over requests, whatever each chunk carried: our
 		// chunk_gap.
-		{"vllm.itl", "ms", "chunk", "chunk", false, chunkGaps},
+		{"vllm.itl", "ms", "chunk", "chunk", false, 0, chunkGaps},
 		// vLLM bench serve TPOT (calculate_metrics: (latency − ttft) /
 		// (output_len − 1) when output_len > 1).
-		{"vllm.tpot", "ms", "first_token", "last_token", true, one(vllmTPOT)},
+		{"vllm.tpot", "ms", "first_token", "last_token", true, fFirst | fLast | fEnd | fTokens, one(vllmTPOT)},
 	},
 	"genai-perf": {
 		// GenAI-Perf request latency (genai_perf/profile_data_parser/
 		// llm_profile_data_parser.py, _parse_requests: res_timestamps[-1] −
 		// timestamp, after _preprocess_response removed every response
 		// without content): it ends at the last content response.
-		{"genai-perf.request_latency", "ms", "start", "last_chunk", true, one(genaiPerfLatency)},
+		{"genai-perf.request_latency", "ms", "start", "last_chunk", true, fStart | fLast | fEnd, one(genaiPerfLatency)},
 		// GenAI-Perf inter_token_latency (_parse_requests: round((req_latency
 		// − ttft) / (total_output_token − 1)) in ns).
-		{"genai-perf.inter_token_latency", "ms", "first_token", "last_chunk", true, one(genaiPerfITL)},
+		{"genai-perf.inter_token_latency", "ms", "first_token", "last_chunk", true, fFirst | fLast | fEnd | fTokens, one(genaiPerfITL)},
 		// AIPerf inter_token_latency (aiperf/metrics/types/
 		// inter_token_latency_metric.py: (request_latency − ttft) /
 		// (output_sequence_length − 1), request_latency ending at the last
 		// response with content, openai_parsers.py dropping the others): the
 		// same quotient without GenAI-Perf's rounding to whole ns.
-		{"aiperf.inter_token_latency", "ms", "first_token", "last_chunk", true, one(aiperfITL)},
+		{"aiperf.inter_token_latency", "ms", "first_token", "last_chunk", true, fFirst | fLast | fEnd | fTokens, one(aiperfITL)},
 	},
 	"guidellm": {
 		// guidellm ITL (benchmark.py, GenerativeTextResponseStats
 		// .inter_token_latency_ms: (last_token − first_token) /
 		// (output_tokens − 1)), summarized with weight output_tokens − 1
 		// (guidellmWeighted).
-		{"guidellm.itl", "ms", "first_token", "last_token", false, weightedSamples(guidellmITL)},
+		{"guidellm.itl", "ms", "first_token", "last_token", false, fFirst | fLast | fTokens, weightedSamples(guidellmITL)},
 		// guidellm TPOT (time_per_output_token_ms: (last_token − start) /
 		// output_tokens, so it includes TTFT; the last token falls back to
 		// the request's end), summarized with weight output_tokens.
-		{"guidellm.tpot", "ms", "start", "last_token", false, weightedSamples(guidellmTPOT)},
+		{"guidellm.tpot", "ms", "start", "last_token", false, fStart | fLast | fEnd | fTokens, weightedSamples(guidellmTPOT)},
 	},
 	"llmperf": {
 		// llmperf inter_token_latency (openai_chat_completions_client.py:
@@ -56,7 +56,7 @@ var compatMetrics = map[string][]metricDef{
 		// by the tokenizer's count of the output text): (last content chunk
 		// − start) / output tokens, TTFT included. llmperf reports seconds;
 		// this is in ms.
-		{"llmperf.inter_token_latency", "ms", "start", "last_chunk", true, one(llmperfITL)},
+		{"llmperf.inter_token_latency", "ms", "start", "last_chunk", true, fStart | fLast | fEnd | fTokens, one(llmperfITL)},
 	},
 }
 

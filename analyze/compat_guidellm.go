@@ -63,7 +63,8 @@ func repeat(dst []float64, v float64, n int64) []float64 {
 // pair is one request's value and weight.
 type pair struct{ v, w float64 }
 
-// guidellmStats summarizes the successful requests idx of acc under f as guidellm's
+// guidellmStats summarizes the successful requests rows of acc under f
+// (which reads the request fields reads) as guidellm's
 // DistributionSummary.from_values over (value, weight) pairs does
 // (src/guidellm/schemas/statistics.py, from_values and
 // Percentiles.from_pdf; the benchmark's metrics.py passes
@@ -76,11 +77,12 @@ type pair struct{ v, w float64 }
 // (np.searchsorted(cdf, q, side="left"): the inverted CDF, no
 // interpolation). guidellm gives no confidence interval; the bounds are
 // null. It returns false when no request has a value of positive weight.
-func guidellmStats(acc *sourceAcc, idx []int32, f weightedValue) (stats, bool) {
+func guidellmStats(acc *sourceAcc, rows []int32, f weightedValue, reads fields) (stats, bool) {
 	var ps []pair
 	total := 0.0
-	for _, i := range idx {
-		r := newRequest(acc.event(i))
+	var r request
+	for _, row := range rows {
+		r.resolve(acc.event(row), reads)
 		if v, w, ok := f(&r); ok && w > 0 {
 			ps = append(ps, pair{v, w})
 			total += w

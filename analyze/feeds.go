@@ -1,9 +1,7 @@
 package analyze
 
 import (
-	"cmp"
 	"math"
-	"slices"
 
 	"github.com/DataDog/sketches-go/ddsketch"
 	"github.com/DataDog/sketches-go/ddsketch/mapping"
@@ -145,37 +143,4 @@ func addToSketch(sketches []*ddsketch.DDSketch, p int, v float64) {
 		sketches[p] = ddsketch.NewDDSketchFromStoreProvider(m, store.DenseStoreConstructor)
 	}
 	_ = sketches[p].Add(v) // Add fails only for values beyond ±1e300ish
-}
-
-// ttftByPrompt returns (prompt tokens, ttft ms) of the successful requests
-// that have both, sorted; above 2000 points it keeps the points at ranks
-// ⌊j·n/2000⌋, j = 0…1999, so the sample is deterministic and spans the
-// range.
-func ttftByPrompt(c *dataset.Columns, src string, rows []int32) (Scatter, bool) {
-	var pts [][2]float64
-	for _, row := range rows {
-		e := event{c, int(row)}
-		prompt, ok := e.promptTokens()
-		if !ok || !succeeded(e) {
-			continue
-		}
-		r := newRequest(e)
-		if t, ok := msBetween(r.start, r.first); ok {
-			pts = append(pts, [2]float64{float64(prompt), t})
-		}
-	}
-	if len(pts) == 0 {
-		return Scatter{}, false
-	}
-	slices.SortFunc(pts, func(a, b [2]float64) int {
-		return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1]))
-	})
-	if n := len(pts); n > scatterPoints {
-		kept := make([][2]float64, scatterPoints)
-		for j := range kept {
-			kept[j] = pts[j*n/scatterPoints]
-		}
-		pts = kept
-	}
-	return Scatter{Source: src, X: "prompt_tokens", Y: "ttft_ms", Points: pts}, true
 }

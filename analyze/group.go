@@ -54,11 +54,12 @@ type groupsOfRow struct {
 	values []string
 }
 
-// of returns the groups of acc that e belongs to, creating them: {} and
-// one per breakdown of by (an empty breakdown, or one repeating an earlier
-// one, adds none). The slice is reused by the next call.
+// of returns the groups of acc that e belongs to, creating them: {}
+// (acc.all) and one per breakdown of by (an empty breakdown, or one
+// repeating an earlier one, adds none). The slice is reused by the next
+// call.
 func (gs *groupsOfRow) of(acc *sourceAcc, e event, by [][]string) []*groupAcc {
-	gs.out = append(gs.out[:0], acc.group(groupKey{by: -1}))
+	gs.out = append(gs.out[:0], acc.all)
 	for i, keys := range by {
 		if len(keys) == 0 {
 			continue

@@ -12,6 +12,9 @@ type metricDef struct {
 	// scalar is true when a request contributes at most one sample (the
 	// metric can then be checked against an SLO per request).
 	scalar bool
+	// reads are the request fields samples reads: a pass drawing this
+	// metric's samples resolves only these (TestMetricReads checks them).
+	reads fields
 	// samples appends the request's samples, in the metric's unit, to dst.
 	samples func(r *request, dst []float64) []float64
 }
@@ -36,16 +39,35 @@ func nsToMs(d instant) (float64, bool) {
 
 // coreMetrics are our own metrics (SPEC §2), in the order they are reported.
 var coreMetrics = []metricDef{
-	{"ttft", "ms", "start", "first_token", true, one(func(r *request) (float64, bool) { return msBetween(r.start, r.first) })},
-	{"time_to_headers", "ms", "start", "headers", true, one(func(r *request) (float64, bool) { return msBetween(r.start, r.headers) })},
-	{"e2e", "ms", "start", "end", true, one(func(r *request) (float64, bool) { return msBetween(r.start, r.end) })},
-	{"tpot", "ms", "first_token", "last_token", true, one(tpot)},
-	{"itl", "ms", "chunk", "chunk", false, itlSamples},
-	{"chunk_gap", "ms", "chunk", "chunk", false, chunkGaps},
-	{"tps_user", "tokens/s", "first_token", "last_token", true, one(tpsUser)},
-	{"queue", "ms", "queued", "scheduled", true, one(func(r *request) (float64, bool) { return nsToMs(r.e.at(&r.e.c.QueueNs)) })},
-	{"prefill", "ms", "scheduled", "first_token", true, one(func(r *request) (float64, bool) { return nsToMs(r.e.at(&r.e.c.PrefillNs)) })},
-	{"decode", "ms", "first_token", "last_token", true, one(func(r *request) (float64, bool) { return nsToMs(r.e.at(&r.e.c.DecodeNs)) })},
+	{"ttft", "ms", "start", "first_token", true, fStart | fFirst, one(func(r *request) (float64, bool) { return msBetween(r.start, r.first) })},
+	{"time_to_headers", "ms", "start", "headers", true, fStart | fHeaders, one(func(r *request) (float64, bool) { return msBetween(r.start, r.headers) })},
+	{"e2e", "ms", "start", "end", true, fStart | fEnd, one(func(r *request) (float64, bool) { return msBetween(r.start, r.end) })},
+	{"tpot", "ms", "first_token", "last_token", true, fFirst | fLast | fTokens, one(tpot)},
+	{"itl", "ms", "chunk", "chunk", false, 0, itlSamples},
+	{"chunk_gap", "ms", "chunk", "chunk", false, 0, chunkGaps},
+	{"tps_user", "tokens/s", "first_token", "last_token", true, fFirst | fLast | fTokens, one(tpsUser)},
+	{"queue", "ms", "queued", "scheduled", true, 0, one(func(r *request) (float64, bool) { return nsToMs(r.e.at(&r.e.c.QueueNs)) })},
+	{"prefill", "ms", "scheduled", "first_token", true, 0, one(func(r *request) (float64, bool) { return nsToMs(r.e.at(&r.e.c.PrefillNs)) })},
+	{"decode", "ms", "first_token", "last_token", true, 0, one(func(r *request) (float64, bool) { return nsToMs(r.e.at(&r.e.c.DecodeNs)) })},
+}
+
+// sampleNeeds are cheap necessary conditions for a request to give a
+// metric a sample: when no request of a group meets its metric's condition
+// (a gateway logs no queue time), metrics skips the pass drawing none
+// (TestSampleNeeds checks each on random requests).
+var sampleNeeds = map[string]func(e event) bool{
+	"time_to_headers": func(e event) bool { return e.c.HeadersNs.Has(e.i) },
+	"e2e":             func(e event) bool { return e.c.EndNs.Has(e.i) },
+	"tpot":            lastTokenKnown,
+	"tps_user":        lastTokenKnown,
+	"queue":           func(e event) bool { return e.c.QueueNs.Has(e.i) },
+	"prefill":         func(e event) bool { return e.c.PrefillNs.Has(e.i) },
+	"decode":          func(e event) bool { return e.c.DecodeNs.Has(e.i) },
+}
+
+// lastTokenKnown reports whether e logs its last token or chunks.
+func lastTokenKnown(e event) bool {
+	return e.c.LastTokenNs.Has(e.i) || len(e.chunkOffsets()) > 0
 }
 
 // tpot is (last_token − first_token) / (output_tokens − 1) in ms, for

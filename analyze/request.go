@@ -37,29 +37,80 @@ type request struct {
 	tokens int64
 }
 
-// newRequest resolves e's instants and output token count.
+// fields is a set of request fields to resolve: a pass that reads only
+// some of them (ttft reads start and first) skips the other columns.
+type fields uint8
+
+const (
+	fStart fields = 1 << iota
+	fFirst        // first, and start for its chunk fallback
+	fLast         // last and lastChunk, and start for their chunk fallback
+	fEnd
+	fHeaders
+	fTokens
+
+	allFields = fStart | fFirst | fLast | fEnd | fHeaders | fTokens
+)
+
+// newRequest resolves all of e's instants and its output token count.
 func newRequest(e event) request {
+	var r request
+	r.resolve(e, allFields)
+	return r
+}
+
+// resolve sets r to e with the fields f resolved, each as newRequest
+// resolves it, and the others unknown (zero). It writes r in place, field
+// by field: a pass reuses one request, which escapes into the metrics'
+// sample functions, without copying it whole (under write barriers while
+// the garbage collector runs).
+func (r *request) resolve(e event, f fields) {
 	c := e.c
-	r := request{
-		e:       e,
-		start:   e.at(&c.StartNs),
-		first:   e.at(&c.FirstTokenNs),
-		last:    e.at(&c.LastTokenNs),
-		end:     e.at(&c.EndNs),
-		headers: e.at(&c.HeadersNs),
+	if r.e.c != c {
+		r.e.c = c
 	}
-	if off := e.chunkOffsets(); len(off) > 0 && r.start.ok {
-		first := instant{r.start.ns + off[0], true}
+	r.e.i = e.i
+	r.start, r.first, r.last, r.lastChunk, r.end, r.headers = instant{}, instant{}, instant{}, instant{}, instant{}, instant{}
+	r.tokens = 0
+	if f&(fStart|fFirst|fLast) != 0 {
+		r.start = e.at(&c.StartNs)
+	}
+	if f&fFirst != 0 {
+		r.first = e.at(&c.FirstTokenNs)
+	}
+	if f&fLast != 0 {
+		r.last = e.at(&c.LastTokenNs)
+	}
+	if f&fEnd != 0 {
+		r.end = e.at(&c.EndNs)
+	}
+	if f&fHeaders != 0 {
+		r.headers = e.at(&c.HeadersNs)
+	}
+	if f&(fFirst|fLast) != 0 && r.start.ok {
+		r.chunkFallback(e.chunkOffsets(), f)
+	}
+	if f&fTokens != 0 {
+		r.tokens = outputTokens(e)
+	}
+}
+
+// chunkFallback sets, from chunk offsets off (ns after start), the last
+// chunk and the first and last token where their columns are unset, for
+// the fields of f.
+func (r *request) chunkFallback(off []int64, f fields) {
+	if len(off) == 0 {
+		return
+	}
+	if !r.first.ok && f&fFirst != 0 {
+		r.first = instant{r.start.ns + off[0], true}
+	}
+	if f&fLast != 0 {
 		r.lastChunk = instant{r.start.ns + off[len(off)-1], true}
-		if !r.first.ok {
-			r.first = first
-		}
 		if !r.last.ok {
 			r.last = r.lastChunk
 		}
 	}
-	r.tokens = outputTokens(e)
-	return r
 }
 
 // outputTokens is the event's output token count as request.tokens describes.

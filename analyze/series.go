@@ -9,7 +9,7 @@ import "github.com/ttftrace/ttftrace/dataset"
 func buildSeries(src string, c *dataset.Columns, ws []windowAcc, g grid, withGoodput bool) []Series {
 	sec := g.width.Seconds()
 	var pp percentilePoints
-	ttft := one(func(r *request) (float64, bool) { return msBetween(r.start, r.first) })
+	ttft, itl := findMetric(coreMetrics, "ttft"), findMetric(coreMetrics, "itl")
 	mk := func(metric, unit string, point func(w *windowAcc) Point) Series {
 		s := Series{Source: src, Metric: metric, Unit: unit, Window: formatWindow(g.width), Points: make([]Point, len(ws))}
 		for i := range ws {
@@ -20,7 +20,7 @@ func buildSeries(src string, c *dataset.Columns, ws []windowAcc, g grid, withGoo
 	}
 	out := []Series{
 		mk("ttft", "ms", func(w *windowAcc) Point { return pp.point(c, w.ok, ttft) }),
-		mk("itl", "ms", func(w *windowAcc) Point { return pp.point(c, w.ok, itlSamples) }),
+		mk("itl", "ms", func(w *windowAcc) Point { return pp.point(c, w.ok, itl) }),
 		mk("request_rate", "requests/s", func(w *windowAcc) Point {
 			return Point{Count: w.started, Value: ptr(float64(w.started) / sec)}
 		}),
@@ -50,22 +50,23 @@ type percentilePoints struct {
 	sorter floatSorter
 }
 
-// point returns the count, median and p99 of the samples that samples gives
-// for the requests of rows ok of c.
-func (pp *percentilePoints) point(c *dataset.Columns, ok []int32, samples func(*request, []float64) []float64) Point {
-	pp.buf = pp.buf[:0]
+// point returns the count, median and p99 of metric d's samples over the
+// requests of rows ok of c.
+func (pp *percentilePoints) point(c *dataset.Columns, ok []int32, d *metricDef) Point {
+	buf := pp.buf[:0] // a local: no write barrier per sample
 	var r request
 	for _, row := range ok {
-		r = newRequest(event{c, int(row)})
-		pp.buf = samples(&r, pp.buf)
+		r.resolve(event{c, int(row)}, d.reads)
+		buf = d.samples(&r, buf)
 	}
-	p := Point{Count: int64(len(pp.buf))}
-	if len(pp.buf) == 0 {
+	pp.buf = buf
+	p := Point{Count: int64(len(buf))}
+	if len(buf) == 0 {
 		return p
 	}
-	pp.sorter.sort(pp.buf)
-	p50, _ := Quantile(pp.buf, 0.5)
-	p99, _ := Quantile(pp.buf, 0.99)
+	pp.sorter.sort(buf)
+	p50, _ := Quantile(buf, 0.5)
+	p99, _ := Quantile(buf, 0.99)
 	p.P50, p.P99 = &p50, &p99
 	return p
 }

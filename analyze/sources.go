@@ -16,7 +16,8 @@ import (
 // and the latest instant (end, else start) of its wall-clock events.
 func summarizeSource(c *dataset.Columns, src string, rows []int32) SourceSummary {
 	s := SourceSummary{Source: src, Events: int64(len(rows))}
-	formats, hosts, clocks := map[uint8]bool{}, map[uint32]bool{}, map[uint8]bool{}
+	var formats, clocks [256]bool
+	hosts := make([]bool, len(c.Host.Values))
 	var first, last instant
 	for _, row := range rows {
 		e := event{c, int(row)}
@@ -41,19 +42,22 @@ func summarizeSource(c *dataset.Columns, src string, rows []int32) SourceSummary
 			last = instant{end, true}
 		}
 	}
-	s.Formats, s.Hosts = sortedSet(codeSet(formats, c.Format.Values)), sortedSet(codeSet(hosts, c.Host.Values))
-	s.Clock = strings.Join(sortedSet(codeSet(clocks, c.Clock.Values)), ",")
+	s.Formats, s.Hosts = sortedSet(codeSet(formats[:], c.Format.Values)), sortedSet(codeSet(hosts, c.Host.Values))
+	s.Clock = strings.Join(sortedSet(codeSet(clocks[:], c.Clock.Values)), ",")
 	if first.ok {
 		s.First, s.Last = rfc3339(first.ns), rfc3339(last.ns)
 	}
 	return s
 }
 
-// codeSet returns the strings of a set of dictionary codes.
-func codeSet[C uint8 | uint32](codes map[C]bool, values []string) map[string]bool {
+// codeSet returns the strings of a set of dictionary codes, given as a
+// flag per code.
+func codeSet(codes []bool, values []string) map[string]bool {
 	set := map[string]bool{}
-	for k := range codes {
-		set[values[k]] = true
+	for k, in := range codes {
+		if in {
+			set[values[k]] = true
+		}
 	}
 	return set
 }

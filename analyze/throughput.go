@@ -46,7 +46,7 @@ func throughputOf(c *dataset.Columns, src string, rows []int32, slo map[string]f
 		if e.clock() != schema.ClockWall || !c.StartNs.Has(e.i) {
 			continue
 		}
-		r = newRequest(e)
+		r.resolve(e, allFields)
 		t.Requests++
 		tokens := float64(r.tokens)
 		t.OutputTokens += tokens

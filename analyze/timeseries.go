@@ -127,20 +127,16 @@ func timeseries(c *dataset.Columns, src string, rows []int32, g grid, slo map[st
 		return nil
 	}
 	ws := make([]windowAcc, g.n)
+	sizeOK(ws, c, rows, g)
 	seen := false
 	var r request // one for the loop: its address escapes into meetsSLO's samples
 	for _, row := range rows {
-		e := event{c, int(row)}
-		start := e.at(&c.StartNs)
-		if !start.ok || e.clock() != schema.ClockWall {
-			continue
-		}
-		i, ok := g.index(start.ns)
+		i, ok := windowOf(c, row, g)
 		if !ok {
 			continue
 		}
 		seen = true
-		r = newRequest(e)
+		r.resolve(event{c, int(row)}, allFields)
 		if addToWindow(&ws[i], &r, slo, defs) {
 			ws[i].ok = append(ws[i].ok, row)
 		}
@@ -151,6 +147,34 @@ func timeseries(c *dataset.Columns, src string, rows []int32, g grid, slo map[st
 		return nil
 	}
 	return buildSeries(src, c, ws, g, len(slo) > 0)
+}
+
+// windowOf returns the window row of c started in, and false for a row
+// without a wall-clock start in the grid.
+func windowOf(c *dataset.Columns, row int32, g grid) (int, bool) {
+	e := event{c, int(row)}
+	start := e.at(&c.StartNs)
+	if !start.ok || e.clock() != schema.ClockWall {
+		return 0, false
+	}
+	return g.index(start.ns)
+}
+
+// sizeOK gives each window's ok list room for the successful requests
+// started in it, so that the lists are allocated once (growing them by
+// append left their earlier arrays as garbage).
+func sizeOK(ws []windowAcc, c *dataset.Columns, rows []int32, g grid) {
+	counts := make([]int, len(ws))
+	for _, row := range rows {
+		if i, ok := windowOf(c, row, g); ok && succeeded(event{c, int(row)}) {
+			counts[i]++
+		}
+	}
+	for i, n := range counts {
+		if n > 0 {
+			ws[i].ok = make([]int32, 0, n)
+		}
+	}
 }
 
 // addToWindow counts r in the window it started in, and reports whether it
