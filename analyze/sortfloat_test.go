@@ -38,3 +38,37 @@ func TestSortFloatsMatchesSlicesSort(t *testing.T) {
 		}
 	}
 }
+
+// TestSortFloatsPackedBucket sorts 2.5M latencies packed into one of the
+// top-digit buckets (20–21 ms, as a client's inter-token gaps are), with
+// every key repeated a few times, and 2.5M of which 2M are one value: the
+// order equals slices.Sort's bit for bit, and the LSD scratch stays within
+// msdMin keys.
+func TestSortFloatsPackedBucket(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, equal := range []bool{false, true} {
+		got := make([]float64, 5*msdMin/2)
+		for i := range got {
+			got[i] = 20 + float64(rng.IntN(len(got)/3))/float64(len(got))
+			if equal && i%5 != 0 {
+				got[i] = 20
+			}
+		}
+		sortPacked(t, got)
+	}
+}
+
+func sortPacked(t *testing.T, got []float64) {
+	want := slices.Clone(got)
+	slices.Sort(want)
+	var s floatSorter
+	s.sort(got)
+	for i := range got {
+		if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+			t.Fatalf("[%d] = %v, slices.Sort gives %v", i, got[i], want[i])
+		}
+	}
+	if len(s.tmp) > msdMin || len(s.counts) < 2 {
+		t.Errorf("scratch %d keys (at most %d), %d MSD depths (want 2 or more)", len(s.tmp), msdMin, len(s.counts))
+	}
+}
