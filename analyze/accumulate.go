@@ -130,9 +130,9 @@ func samplesKey(name string, unit bool) string {
 func (acc *sourceAcc) unitGaps(ga *groupAcc) bool {
 	for _, row := range ga.reqs {
 		e := acc.event(row)
-		off, tokens := e.chunkOffsets(), e.chunkTokensList()
-		for c := 1; c < len(off); c++ {
-			if chunkTokens(tokens, len(off), c) != 1 {
+		n, tokens := e.c.ChunkOffsetsNs.Len(e.i), e.chunkTokensList()
+		for c := 1; c < n; c++ {
+			if chunkTokens(tokens, n, c) != 1 {
 				return false
 			}
 		}

@@ -38,7 +38,7 @@ func (e event) at(col *dataset.ColumnsNullable[int64]) instant {
 }
 
 // chunkOffsets returns the chunks' arrivals, ns after start.
-func (e event) chunkOffsets() []int64 { return e.c.ChunkOffsetsNs.At(e.i) }
+func (e event) chunkOffsets() dataset.ChunkOffsets { return e.c.ChunkOffsetsNs.At(e.i) }
 
 // chunkTokensList returns the tokens each chunk carried, empty when unknown.
 func (e event) chunkTokensList() []int32 { return e.c.ChunkTokensAt(e.i) }

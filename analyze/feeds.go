@@ -100,14 +100,15 @@ func itlByPosition(c *dataset.Columns, src string, rows []int32) (PositionSeries
 	for _, row := range rows {
 		e := event{c, int(row)}
 		off := e.chunkOffsets()
-		if len(off) < 2 || !succeeded(e) {
+		n := off.Len()
+		if n < 2 || !succeeded(e) {
 			continue
 		}
 		tokens := e.chunkTokensList()
-		pos := chunkTokens(tokens, len(off), 0) // positions taken by the first chunk
-		for i := 1; i < len(off) && pos < maxPosition; i++ {
-			k := chunkTokens(tokens, len(off), i)
-			g := float64(off[i]-off[i-1]) / 1e6 / float64(k)
+		pos := chunkTokens(tokens, n, 0) // positions taken by the first chunk
+		for i := 1; i < n && pos < maxPosition; i++ {
+			k := chunkTokens(tokens, n, i)
+			g := float64(off.Gap(i)) / 1e6 / float64(k)
 			for j := int64(0); j < k && pos < maxPosition; j++ {
 				pos++
 				addToSketch(sketches, int(pos), g)

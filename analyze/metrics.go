@@ -67,7 +67,7 @@ var sampleNeeds = map[string]func(e event) bool{
 
 // lastTokenKnown reports whether e logs its last token or chunks.
 func lastTokenKnown(e event) bool {
-	return e.c.LastTokenNs.Has(e.i) || len(e.chunkOffsets()) > 0
+	return e.c.LastTokenNs.Has(e.i) || e.c.ChunkOffsetsNs.Len(e.i) > 0
 }
 
 // tpot is (last_token − first_token) / (output_tokens − 1) in ms, for
@@ -94,9 +94,10 @@ func tpsUser(r *request) (float64, bool) {
 // samples of g/k.
 func itlSamples(r *request, dst []float64) []float64 {
 	off, tokens := r.e.chunkOffsets(), r.e.chunkTokensList()
-	for i := 1; i < len(off); i++ {
-		k := chunkTokens(tokens, len(off), i)
-		g := float64(off[i]-off[i-1]) / 1e6 / float64(k)
+	n := off.Len()
+	for i := 1; i < n; i++ {
+		k := chunkTokens(tokens, n, i)
+		g := float64(off.Gap(i)) / 1e6 / float64(k)
 		for range k {
 			dst = append(dst, g)
 		}
@@ -107,8 +108,8 @@ func itlSamples(r *request, dst []float64) []float64 {
 // chunkGaps appends the raw gaps between consecutive chunks in ms.
 func chunkGaps(r *request, dst []float64) []float64 {
 	off := r.e.chunkOffsets()
-	for i := 1; i < len(off); i++ {
-		dst = append(dst, float64(off[i]-off[i-1])/1e6)
+	for i := 1; i < off.Len(); i++ {
+		dst = append(dst, float64(off.Gap(i))/1e6)
 	}
 	return dst
 }

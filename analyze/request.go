@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -98,15 +99,15 @@ func (r *request) resolve(e event, f fields) {
 // chunkFallback sets, from chunk offsets off (ns after start), the last
 // chunk and the first and last token where their columns are unset, for
 // the fields of f.
-func (r *request) chunkFallback(off []int64, f fields) {
-	if len(off) == 0 {
+func (r *request) chunkFallback(off dataset.ChunkOffsets, f fields) {
+	if off.Len() == 0 {
 		return
 	}
 	if !r.first.ok && f&fFirst != 0 {
-		r.first = instant{r.start.ns + off[0], true}
+		r.first = instant{r.start.ns + off.First, true}
 	}
 	if f&fLast != 0 {
-		r.lastChunk = instant{r.start.ns + off[len(off)-1], true}
+		r.lastChunk = instant{r.start.ns + off.Last, true}
 		if !r.last.ok {
 			r.last = r.lastChunk
 		}
@@ -125,7 +126,7 @@ func outputTokens(e event) int64 {
 		}
 		return sum
 	}
-	return int64(len(e.chunkOffsets()))
+	return int64(e.c.ChunkOffsetsNs.Len(e.i))
 }
 
 // chunkTokens returns the tokens chunk i carried: tokens[i] when every

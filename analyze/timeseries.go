@@ -224,22 +224,27 @@ func meetsSLO(r *request, slo map[string]float64, defs []metricDef) bool {
 // over the chunks, else one per chunk), or all at end without chunk times.
 func placeTokens(ws []windowAcc, g grid, r *request) {
 	off, chunkTokens := r.e.chunkOffsets(), r.e.chunkTokensList()
-	if len(off) == 0 {
+	n := off.Len()
+	if n == 0 {
 		if i, ok := g.index(r.end.ns); r.end.ok && ok {
 			ws[i].tokens += float64(r.tokens)
 		}
 		return
 	}
 	even := 1.0
-	if n, ok := r.e.outputTokens(); ok && len(chunkTokens) != len(off) {
-		even = float64(max(n, 0)) / float64(len(off))
+	if out, ok := r.e.outputTokens(); ok && len(chunkTokens) != n {
+		even = float64(max(out, 0)) / float64(n)
 	}
-	for c, o := range off {
+	o := off.First
+	for c := range n {
+		if c > 0 {
+			o += off.Gap(c)
+		}
 		i, ok := g.index(r.start.ns + o)
 		if !ok {
 			continue
 		}
-		if len(chunkTokens) == len(off) {
+		if len(chunkTokens) == n {
 			ws[i].tokens += float64(max(chunkTokens[c], 0))
 		} else {
 			ws[i].tokens += even

@@ -28,7 +28,7 @@ type Columns struct {
 	StartNs, HeadersNs, FirstTokenNs, LastTokenNs, EndNs ColumnsNullable[int64]
 	QueueNs, PrefillNs, DecodeNs                         ColumnsNullable[int64]
 
-	ChunkOffsetsNs ColumnsList[int64] // nanoseconds after StartNs
+	ChunkOffsetsNs ColumnsOffsets // nanoseconds after StartNs
 	// ChunkTokens holds the chunks' token counts, except for rows with one
 	// count per chunk, every one 1 (most streams): those keep a bit in
 	// unitTokens instead, and ChunkTokensAt gives their ones.
@@ -180,17 +180,11 @@ type ColumnsList[T any] struct {
 
 // At returns row i's elements, a window of Values (empty for none).
 func (l *ColumnsList[T]) At(i int) []T {
-	w := l.rows.present[i>>6]
-	bit := uint64(1) << (i & 63)
-	if w&bit == 0 {
+	k, ok := l.index(i)
+	if !ok {
 		return nil
 	}
-	k := l.rows.rank[i>>6] + bits.OnesCount64(w&(bit-1))
-	end := int64(len(l.Values))
-	if k+1 < len(l.rows.Values) {
-		end = l.rows.Values[k+1]
-	}
-	return l.Values[l.rows.Values[k]:end:end]
+	return l.at(k)
 }
 
 // add appends one row whose elements are vs.
@@ -222,7 +216,7 @@ func (c *Columns) attr(s string) uint32 {
 // ChunkTokensAt returns row i's chunk token counts, empty when unknown.
 func (c *Columns) ChunkTokensAt(i int) []int32 {
 	if i>>6 < len(c.unitTokens) && c.unitTokens[i>>6]&(1<<(i&63)) != 0 {
-		return c.ones[:len(c.ChunkOffsetsNs.At(i))]
+		return c.ones[:c.ChunkOffsetsNs.Len(i)]
 	}
 	return c.ChunkTokens.At(i)
 }
@@ -231,7 +225,7 @@ func (c *Columns) ChunkTokensAt(i int) []int32 {
 // one count per chunk, all 1, becomes a unitTokens bit.
 func (c *Columns) finishTokens(r, start int) {
 	vals := c.ChunkTokens.Values[start:]
-	unit := len(vals) > 0 && len(vals) == len(c.ChunkOffsetsNs.At(r))
+	unit := len(vals) > 0 && len(vals) == c.ChunkOffsetsNs.Len(r)
 	for _, v := range vals {
 		unit = unit && v == 1
 	}

@@ -53,7 +53,7 @@ func (c *Columns) addEvent(e *schema.Event, opts *ColumnsOptions) error {
 		{&c.QueueNs, e.QueueNs}, {&c.PrefillNs, e.PrefillNs}, {&c.DecodeNs, e.DecodeNs}} {
 		addPtr(s.col, s.p)
 	}
-	c.ChunkOffsetsNs.add(e.ChunkOffsetsNs...)
+	c.ChunkOffsetsNs.add(e.ChunkOffsetsNs)
 	start := len(c.ChunkTokens.Values)
 	c.ChunkTokens.Values = append(c.ChunkTokens.Values, e.ChunkTokens...)
 	c.finishTokens(c.Rows, start)

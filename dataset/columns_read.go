@@ -276,8 +276,8 @@ func (c *Columns) readStep(j *rowGroupJob, sets []columnsSet, opts *ColumnsOptio
 // n rows were already added to the other columns.
 func (c *Columns) streamLists(cc []parquet.ColumnChunk, leaves []int, n int) error {
 	first := c.Rows - n
-	if err := streamList(cc[leaves[colChunkOffsets]], &c.ChunkOffsetsNs, n, func(v encoding.Values) []int64 { return v.Int64() },
-		func(_, start int) { c.ChunkOffsetsNs.addRow(start) }); err != nil {
+	if err := streamList(cc[leaves[colChunkOffsets]], &c.ChunkOffsetsNs.staged, n, func(v encoding.Values) []int64 { return v.Int64() },
+		func(_, start int) { c.ChunkOffsetsNs.finishStaged(start) }); err != nil {
 		return fmt.Errorf("column chunk_offsets_ns: %w", err)
 	}
 	if err := streamList(cc[leaves[colChunkTokens]], &c.ChunkTokens, n, func(v encoding.Values) []int32 { return v.Int32() },
@@ -391,7 +391,7 @@ func (c *Columns) reserve(s *columnsSizes, opts *ColumnsOptions) {
 	for k, col := range c.int64Columns() {
 		reserveNullable(col, words, s.present[colFirstInt64+k])
 	}
-	reserveList(&c.ChunkOffsetsNs, words, s.rows, s.present[colChunkOffsets])
+	c.ChunkOffsetsNs.reserve(words, s.rows, s.present[colChunkOffsets])
 	reserveList(&c.ChunkTokens, words, s.rows, s.present[colChunkTokens])
 	reserveNullable(&c.TraceID, words, s.present[colTraceID])
 	ids := 0

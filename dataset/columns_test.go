@@ -64,7 +64,7 @@ func columnsRow(c *Columns, i int) string {
 		v, ok := col.Get(i)
 		fmt.Fprint(&b, v, ok)
 	}
-	fmt.Fprint(&b, c.ChunkOffsetsNs.At(i), c.ChunkTokensAt(i), c.AttrOf(i, "app"), c.AttrOf(i, "region"), len(c.Attrs.At(i)))
+	fmt.Fprint(&b, c.ChunkOffsetsNs.At(i).Append(nil), c.ChunkTokensAt(i), c.AttrOf(i, "app"), c.AttrOf(i, "region"), len(c.Attrs.At(i)))
 	trace, ok := c.TraceID.Get(i)
 	fmt.Fprint(&b, trace, ok)
 	fmt.Fprint(&b, c.IDKeys.At(i), string(c.TraceText.At(i)), string(c.RequestText.At(i)), string(c.ResponseText.At(i)))
