@@ -88,7 +88,7 @@ func (r *request) resolve(e event, f fields) {
 	if f&fHeaders != 0 {
 		r.headers = e.at(&c.HeadersNs)
 	}
-	if f&(fFirst|fLast) != 0 && r.start.ok {
+	if f&(fFirst|fLast) != 0 && r.start.ok && c.ChunkOffsetsNs.Has(e.i) {
 		r.chunkFallback(e.chunkOffsets(), f)
 	}
 	if f&fTokens != 0 {

@@ -7,8 +7,8 @@ import "math/bits"
 // forward by 2³² ns (4.29 s) or more keeps its first and last offsets in 8
 // bytes each and every chunk's gap from the one before in 4; any other row
 // keeps its offsets whole. Chunk offsets are most of a client's columns
-// (~312 chunks a request), so this takes a third off the memory analysis
-// holds for client data.
+// (~312 chunks a request): on 6.24M chunks, analysis peaked at 162–166 MB
+// with 8 bytes an offset and at 135 MB with this.
 type ColumnsOffsets struct {
 	gaps        ColumnsList[uint32] // per packed row: 0, then off[j] − off[j−1]
 	first, last []int64             // per packed row, in row order
@@ -55,6 +55,9 @@ func (c *ColumnsOffsets) At(i int) ChunkOffsets {
 	if k, ok := c.gaps.index(i); ok {
 		return ChunkOffsets{First: c.first[k], Last: c.last[k], gaps: c.gaps.at(k)}
 	}
+	if len(c.wide.Values) == 0 { // the usual case: no row kept whole
+		return ChunkOffsets{}
+	}
 	w := c.wide.At(i)
 	if len(w) == 0 {
 		return ChunkOffsets{}
@@ -62,10 +65,19 @@ func (c *ColumnsOffsets) At(i int) ChunkOffsets {
 	return ChunkOffsets{First: w[0], Last: w[len(w)-1], wide: w}
 }
 
+// Has reports whether row i has chunk offsets (cheaper than At: most
+// rows of a proxy+server week have none).
+func (c *ColumnsOffsets) Has(i int) bool {
+	return c.gaps.rows.Has(i) || len(c.wide.Values) > 0 && c.wide.rows.Has(i)
+}
+
 // Len returns the number of row i's chunks.
 func (c *ColumnsOffsets) Len(i int) int {
 	if k, ok := c.gaps.index(i); ok {
 		return len(c.gaps.at(k))
+	}
+	if len(c.wide.Values) == 0 {
+		return 0
 	}
 	return len(c.wide.At(i))
 }
