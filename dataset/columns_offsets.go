@@ -113,7 +113,9 @@ func packable(vs []int64) bool {
 		return false
 	}
 	for j := 1; j < len(vs); j++ {
-		if d := vs[j] - vs[j-1]; d < 0 || d > 1<<32-1 || (vs[j] < vs[j-1]) != (d < 0) {
+		// From vs[j−1] ≤ vs[j] on, the step is exact as a uint64, even
+		// where the int64 difference overflows.
+		if vs[j] < vs[j-1] || uint64(vs[j]-vs[j-1]) >= 1<<32 {
 			return false
 		}
 	}

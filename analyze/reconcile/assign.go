@@ -32,8 +32,8 @@ func (p *joinPair) assign(edges []timeEdge) {
 		return cmp.Or(cmp.Compare(x.slack, y.slack), cmp.Compare(x.o, y.o), cmp.Compare(x.i, y.i))
 	})
 	a := assignment{p: p, edges: edges, blocked: map[int32]bool{},
-		byOuter: csr(edges, len(p.outerTo), func(e *timeEdge) int32 { return e.o }),
-		byInner: csr(edges, len(p.innerTo), func(e *timeEdge) int32 { return e.i })}
+		byOuter: csr(len(edges), len(p.outerTo), func(k int) int32 { return edges[k].o }),
+		byInner: csr(len(edges), len(p.innerTo), func(k int) int32 { return edges[k].i })}
 	for k := range edges {
 		e := &edges[k]
 		if p.outerTo[e.o] >= 0 || p.ambiguous[e.o] || p.innerTo[e.i] >= 0 || a.blocked[e.i] {
@@ -100,26 +100,32 @@ func (a *assignment) rivals(e *timeEdge) (rivalInner bool, rivals []int32, beate
 	return rivalInner, a.scratch, beaten
 }
 
-// csrIndex lists, per key, the indices of the edges carrying it, in edge
+// csrIndex lists, per key, the indices of the items carrying it, in item
 // order (compressed sparse rows).
 type csrIndex struct {
 	start []int32 // per key, its first position in idx; one extra at the end
 	idx   []int32
 }
 
-func csr(edges []timeEdge, keys int, key func(*timeEdge) int32) csrIndex {
-	x := csrIndex{start: make([]int32, keys+1), idx: make([]int32, len(edges))}
-	for k := range edges {
-		x.start[key(&edges[k])+1]++
+// csr indexes items 0, 1, …, n−1 by key(k), a key in [0, keys), or −1 to
+// leave item k out.
+func csr(n, keys int, key func(k int) int32) csrIndex {
+	x := csrIndex{start: make([]int32, keys+1)}
+	for k := range n {
+		if c := key(k); c >= 0 {
+			x.start[c+1]++
+		}
 	}
 	for k := 1; k <= keys; k++ {
 		x.start[k] += x.start[k-1]
 	}
+	x.idx = make([]int32, x.start[keys])
 	fill := slices.Clone(x.start[:keys])
-	for k := range edges {
-		c := key(&edges[k])
-		x.idx[fill[c]] = int32(k)
-		fill[c]++
+	for k := range n {
+		if c := key(k); c >= 0 {
+			x.idx[fill[c]] = int32(k)
+			fill[c]++
+		}
 	}
 	return x
 }

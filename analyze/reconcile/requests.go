@@ -93,9 +93,10 @@ func (r *reconciler) assemble(ck *clocks, yield func(q *ReconciledRequest), keep
 		r.par.ForParts(n, assemblePart, func(k, lo, hi int) {
 			a := &parts[k]
 			if keep {
-				a.slab = int64Slab{}
+				a.slab = int64Slab{} // the kept requests point into the old one
+			} else {
+				a.slab.reset()
 			}
-			a.slab.reset()
 			a.rows, a.hosts = a.rows[:0], a.hosts[:0]
 			r.assembleEvents(ck, a, int32(from+lo), int32(from+hi))
 		})

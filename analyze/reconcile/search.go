@@ -40,9 +40,10 @@ func (r *reconciler) searchOffsets(ck *clocks) []string {
 		var outs, ins *searchSide
 		parallel.RunTasks([]func(){func() { outs = newSearchSide(p.outer, len(r.hosts)) },
 			func() { ins = newSearchSide(p.inner, len(r.hosts)) }}, r.par.Workers)
+		inHosts := ins.hosts(r.hosts)
 		for _, ho := range outs.hosts(r.hosts) {
 			var byDur []searchOb // gathered once, when first searched
-			for _, hi := range ins.hosts(r.hosts) {
+			for _, hi := range inHosts {
 				if ck.host[ho].ref == ck.host[hi].ref {
 					continue
 				}
@@ -93,45 +94,27 @@ func unrelatedHosts(p *joinPair, ck *clocks) bool {
 // needs them: usually one outer host is searched, against one inner host,
 // and only a sample of the inner host's observations is used.
 type searchSide struct {
-	s     *obsSource
-	start []int32 // per host, its first position in obs; one extra at the end
-	obs   []int32 // indices into s.obs, by host, in index order
+	s      *obsSource
+	byHost csrIndex // indices into s.obs
 }
 
 // newSearchSide lists s's observations with start and end by host.
 func newSearchSide(s *obsSource, hosts int) *searchSide {
 	c := s.cols
-	both := func(k int) bool {
-		row := int(s.obs[k].event)
-		return c.StartNs.Has(row) && c.EndNs.Has(row)
-	}
-	x := &searchSide{s: s, start: make([]int32, hosts+1)}
-	for k := range s.obs {
-		if both(k) {
-			x.start[s.obs[k].host+1]++
+	return &searchSide{s: s, byHost: csr(len(s.obs), hosts, func(k int) int32 {
+		if row := int(s.obs[k].event); c.StartNs.Has(row) && c.EndNs.Has(row) {
+			return s.obs[k].host
 		}
-	}
-	for h := 1; h <= hosts; h++ {
-		x.start[h] += x.start[h-1]
-	}
-	x.obs = make([]int32, x.start[hosts])
-	fill := slices.Clone(x.start[:hosts])
-	for k := range s.obs {
-		if both(k) {
-			h := s.obs[k].host
-			x.obs[fill[h]] = int32(k)
-			fill[h]++
-		}
-	}
-	return x
+		return -1
+	})}
 }
 
 // hosts returns the hosts with observations, in host-name order.
 func (x *searchSide) hosts(names []string) []int32 {
 	var hs []int32
-	for h := range len(x.start) - 1 {
-		if x.start[h+1] > x.start[h] {
-			hs = append(hs, int32(h))
+	for h := range int32(len(x.byHost.start) - 1) {
+		if len(x.byHost.list(h)) > 0 {
+			hs = append(hs, h)
 		}
 	}
 	slices.SortFunc(hs, func(a, b int32) int { return cmp.Compare(names[a], names[b]) })
@@ -140,7 +123,7 @@ func (x *searchSide) hosts(names []string) []int32 {
 
 // gather returns observations every stride-th of host h's, in index order.
 func (x *searchSide) gather(h int32, stride int) []searchOb {
-	list := x.obs[x.start[h]:x.start[h+1]]
+	list := x.byHost.list(h)
 	out := make([]searchOb, 0, (len(list)+stride-1)/stride)
 	for j := 0; j < len(list); j += stride {
 		o := x.s.at(list[j])
@@ -160,7 +143,7 @@ func (x *searchSide) byDuration(h int32) []searchOb {
 // sample returns at most searchSample of host h's observations, taken at
 // an even stride, as searchOffset uses its inner ones.
 func (x *searchSide) sample(h int32) []searchOb {
-	n := int(x.start[h+1] - x.start[h])
+	n := len(x.byHost.list(h))
 	return x.gather(h, max(1, (n+searchSample-1)/searchSample))
 }
 
