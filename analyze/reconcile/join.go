@@ -107,6 +107,9 @@ type joinPair struct {
 	innerTo      []int32 // per inner observation, the joined outer one or -1
 	method       []uint8 // index into joinMethods
 	ambiguous    []bool
+	// fresh lists the outer observations joined since the last clock
+	// estimate, in the order they were joined (estimateClocks).
+	fresh []int32
 	// outerOK and innerOK say whether an observation takes part in this
 	// pair's joins; conflict vetoes a join that would contradict another
 	// pair's.
@@ -147,6 +150,7 @@ func (p *joinPair) methodOf(o int) string { return joinMethods[p.method[o]] }
 func (p *joinPair) join(o, i int32, method string) {
 	p.outerTo[o], p.innerTo[i], p.method[o] = i, o, uint8(slices.Index(joinMethods, method))
 	p.ambiguous[o] = false
+	p.fresh = append(p.fresh, o)
 }
 
 // reconciler holds the observations of every source and the three pairs.
@@ -160,6 +164,11 @@ type reconciler struct {
 	perRun  []uint8        // by input file code: the fields its format sets per run (inputPerRun)
 	splits  splitTable     // the breakdown's network parts' slacks per triple of hosts
 	par     parallel.Split // how its loops split
+	// bounds and ests are every host pair's clock bounds from the joins so
+	// far and its estimate from them, kept from one clock estimate to the
+	// next (estimateClocks); nil after the last.
+	bounds map[hostPair]*offsetBounds
+	ests   map[hostPair]pairEstimate
 }
 
 func newReconciler(c *dataset.Columns, inputs []schema.InputStats) *reconciler {

@@ -44,3 +44,48 @@ func TestJoinCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestClockEstimatesIncremental runs the rounds as Columns does, each
+// estimate adding only the bounds of the joins made since the last, and
+// checks every estimate against one gathered afresh from all the joins
+// made so far (every joined outer fresh, no bounds kept): the edges and
+// the hosts' offsets must be identical.
+func TestClockEstimatesIncremental(t *testing.T) {
+	f := simulateFleet(t, fleetShape(3000))
+	c, err := dataset.ColumnsOf(f.Events, ColumnsOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newReconciler(c, f.Inputs)
+	r.joinAllIDs()
+	var joined []int
+	check := func(ck *clocks, step string) {
+		afresh := &reconciler{cols: r.cols, hosts: r.hosts, sources: r.sources, cp: r.cp, ps: r.ps, cs: r.cs}
+		n := 0
+		for _, p := range []*joinPair{r.cp, r.ps, r.cs} {
+			for o, i := range p.outerTo {
+				if i >= 0 {
+					p.fresh = append(p.fresh, int32(o))
+					n++
+				}
+			}
+		}
+		want := afresh.estimateClocks()
+		if !reflect.DeepEqual(ck.edges, want.edges) || !reflect.DeepEqual(ck.host, want.host) {
+			t.Errorf("%s: the kept bounds give other offsets than all joins gathered afresh", step)
+		}
+		joined = append(joined, n)
+	}
+	ck := r.estimateClocks()
+	check(ck, "after the id joins")
+	r.searchOffsets(ck)
+	for round := 0; round < 2; round++ {
+		r.joinAllTimes(ck)
+		r.joinChains(ck)
+		ck = r.estimateClocks()
+		check(ck, "after a round of time joins")
+	}
+	if len(ck.edges) < 6 || joined[1] <= joined[0] {
+		t.Fatalf("%d host pairs measured, joins %v: the fleet gives no time joins to add", len(ck.edges), joined)
+	}
+}

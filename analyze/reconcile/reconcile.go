@@ -198,13 +198,14 @@ func Columns(c *dataset.Columns, inputs []schema.InputStats, opts Options) *Resu
 	if opts.IDsJoined != nil {
 		opts.IDsJoined()
 	}
-	ck := r.estimateClocks(false)
+	ck := r.estimateClocks()
 	searchNotes := r.searchOffsets(ck)
 	for round := 0; round < 2; round++ {
 		r.joinAllTimes(ck)
 		r.joinChains(ck)
-		ck = r.estimateClocks(true)
+		ck = r.estimateClocks()
 	}
+	r.bounds, r.ests = nil, nil
 	r.releaseShadowedServers()
 	out := &Result{Matching: r.matching(), ClockOffsets: ck.report()}
 	sum := requestSummary{splits: &r.splits}
