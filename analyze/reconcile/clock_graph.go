@@ -74,14 +74,6 @@ func (r *reconciler) byHostNames(x, y hostPair) int {
 	return cmp.Or(cmp.Compare(r.hosts[x.a], r.hosts[y.a]), cmp.Compare(r.hosts[x.b], r.hosts[y.b]))
 }
 
-// Codes of joinPair.method (indices into joinMethods).
-const (
-	joinCodeTrace = 1 + iota
-	joinCodeID
-	joinCodeTime
-	joinCodeChain
-)
-
 // boundsPart is the number of joined pairs whose bounds one part of
 // gatherBounds collects.
 const boundsPart = 1 << 16

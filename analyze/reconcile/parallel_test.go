@@ -35,16 +35,6 @@ func TestSameOnAnyParallelism(t *testing.T) {
 	}
 }
 
-// TestJoinCodes checks that the method codes the clock bounds filter on
-// name the methods joinMethods lists at those codes.
-func TestJoinCodes(t *testing.T) {
-	for code, name := range map[int]string{joinCodeTrace: JoinTrace, joinCodeID: JoinID, joinCodeTime: JoinTime, joinCodeChain: JoinChain} {
-		if joinMethods[code] != name {
-			t.Errorf("code %d is %q in joinMethods, want %q", code, joinMethods[code], name)
-		}
-	}
-}
-
 // TestClockEstimatesIncremental runs the rounds as Columns does, each
 // estimate adding only the bounds of the joins made since the last, and
 // checks every estimate against one gathered afresh from all the joins
