@@ -3,6 +3,8 @@ package reconcile
 import (
 	"cmp"
 	"slices"
+
+	"github.com/ttftrace/ttftrace/analyze/internal/parallel"
 )
 
 // timeEdgePart is how many outer candidates one part of timeEdgesInParts
@@ -27,10 +29,10 @@ func (r *reconciler) timeEdgesInParts(p *joinPair, ck *clocks, outs, ins, ends [
 // ambiguous, a contested inner is left unjoined, and nothing is guessed.
 // End-only edges come last (endOnlySlack) and join only without any rival
 // (assignEndOnly).
-func (p *joinPair) assign(edges []timeEdge) {
-	slices.SortFunc(edges, func(x, y timeEdge) int {
+func (p *joinPair) assign(edges []timeEdge, workers int) {
+	parallel.SortFunc(edges, func(x, y timeEdge) int {
 		return cmp.Or(cmp.Compare(x.slack, y.slack), cmp.Compare(x.o, y.o), cmp.Compare(x.i, y.i))
-	})
+	}, workers)
 	a := assignment{p: p, edges: edges, blocked: map[int32]bool{},
 		byOuter: csr(len(edges), len(p.outerTo), func(k int) int32 { return edges[k].o }),
 		byInner: csr(len(edges), len(p.innerTo), func(k int) int32 { return edges[k].i })}

@@ -80,29 +80,38 @@ const boundsPart = 1 << 16
 
 // gatherBounds adds to r.bounds the bounds of every request joined since
 // the last estimate (each pair's fresh outers, which it then empties), in
-// parallel parts, and returns the host pairs that got any.
+// parallel parts, and returns the host pairs that got any. Each host pair's
+// new bounds are appended to its kept ones in parallel with the others'.
 func (r *reconciler) gatherBounds() []hostPair {
-	var changed []hostPair
+	var parts []map[hostPair]*offsetBounds
 	for _, p := range []*joinPair{r.cp, r.ps, r.cs} {
-		parts := make([]map[hostPair]*offsetBounds, r.par.PartCount(len(p.fresh), boundsPart))
+		ps := make([]map[hostPair]*offsetBounds, r.par.PartCount(len(p.fresh), boundsPart))
 		r.par.ForParts(len(p.fresh), boundsPart, func(k, from, to int) {
-			parts[k] = r.pairBounds(p, p.fresh[from:to])
+			ps[k] = r.pairBounds(p, p.fresh[from:to])
 		})
-		for _, part := range parts {
-			for hp, b := range part {
-				kept := r.bounds[hp]
-				if kept == nil {
-					r.bounds[hp], changed = b, append(changed, hp)
-					continue
-				}
-				if !slices.Contains(changed, hp) {
-					changed = append(changed, hp)
-				}
-				kept.merge(b)
-			}
-		}
+		parts = append(parts, ps...)
 		p.fresh = p.fresh[:0]
 	}
+	var changed []hostPair
+	added := map[hostPair][]*offsetBounds{}
+	for _, part := range parts {
+		for hp, b := range part {
+			if added[hp] == nil {
+				changed = append(changed, hp)
+			}
+			added[hp] = append(added[hp], b)
+		}
+	}
+	for _, hp := range changed {
+		if r.bounds[hp] == nil {
+			r.bounds[hp] = &offsetBounds{}
+		}
+	}
+	r.par.ForParts(len(changed), 1, func(_, from, to int) {
+		for _, hp := range changed[from:to] {
+			r.bounds[hp].merge(added[hp])
+		}
+	})
 	return changed
 }
 
@@ -130,12 +139,26 @@ func (r *reconciler) pairBounds(p *joinPair, outers []int32) map[hostPair]*offse
 	return bounds
 }
 
-// merge appends the bounds of o to b's.
-func (b *offsetBounds) merge(o *offsetBounds) {
-	b.lower, b.upper, b.mids = append(b.lower, o.lower...), append(b.upper, o.upper...), append(b.mids, o.mids...)
-	b.trips, b.starts, b.ends = append(b.trips, o.trips...), append(b.starts, o.starts...), append(b.ends, o.ends...)
-	b.dir |= o.dir
-	b.widen = max(b.widen, o.widen)
+// merge appends the bounds of each of parts to b's, growing each list once.
+func (b *offsetBounds) merge(parts []*offsetBounds) {
+	lists := func(b *offsetBounds) [6]*[]int64 {
+		return [6]*[]int64{&b.lower, &b.upper, &b.mids, &b.trips, &b.starts, &b.ends}
+	}
+	into := lists(b)
+	for f, l := range into {
+		n := len(*l)
+		for _, o := range parts {
+			n += len(*lists(o)[f])
+		}
+		*l = slices.Grow(*l, n-len(*l))
+		for _, o := range parts {
+			*l = append(*l, *lists(o)[f]...)
+		}
+	}
+	for _, o := range parts {
+		b.dir |= o.dir
+		b.widen = max(b.widen, o.widen)
+	}
 }
 
 // referenceOrder lists hosts in the order they are preferred as a reference:

@@ -205,7 +205,7 @@ func Columns(c *dataset.Columns, inputs []schema.InputStats, opts Options) *Resu
 		r.joinChains(ck)
 		ck = r.estimateClocks()
 	}
-	r.bounds, r.ests = nil, nil
+	r.bounds, r.ests, r.cp.fresh, r.ps.fresh, r.cs.fresh = nil, nil, nil, nil, nil
 	r.releaseShadowedServers()
 	out := &Result{Matching: r.matching(), ClockOffsets: ck.report()}
 	sum := requestSummary{splits: &r.splits}

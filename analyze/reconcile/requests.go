@@ -241,7 +241,7 @@ func (r *reconciler) row(ck *clocks, ms [3]reqMember, slab *int64Slab) (Reconcil
 	q.ClientTTFTNs = slab.diff(q.ClientFirstTokenNs, q.ClientStartNs)
 	q.ServerTTFTNs = slab.diff(q.ServerFirstTokenNs, q.ServerStartNs)
 	if ms[2].k >= 0 {
-		fillBreakdown(&q, r.cols, int(ms[2].obs().event), slab)
+		fillBreakdown(&q, r.cols, int(ms[2].s.obs[ms[2].k].event), slab)
 	}
 	return q, hosts
 }

@@ -48,7 +48,7 @@ func (r *reconciler) searchOffsets(ck *clocks) []string {
 					continue
 				}
 				if byDur == nil {
-					byDur = outs.byDuration(ho)
+					byDur = outs.byDuration(ho, r.par.Workers)
 				}
 				e, why := searchOffset(byDur, ins.sample(hi))
 				if why != "" {
@@ -71,17 +71,17 @@ func (r *reconciler) searchOffsets(ck *clocks) []string {
 // unrelatedHosts reports whether some host of p's outer source and some
 // host of its inner source lie in different components of ck.
 func unrelatedHosts(p *joinPair, ck *clocks) bool {
-	refs := func(s *obsSource) map[int32]bool {
-		m := map[int32]bool{}
+	refs := func(s *obsSource) []bool {
+		seen := make([]bool, len(ck.hosts))
 		for k := range s.obs {
-			m[ck.host[s.obs[k].host].ref] = true
+			seen[ck.host[s.obs[k].host].ref] = true
 		}
-		return m
+		return seen
 	}
 	outer, inner := refs(p.outer), refs(p.inner)
-	for ref := range outer {
-		for other := range inner {
-			if ref != other {
+	for ref, o := range outer {
+		for other, in := range inner {
+			if o && in && ref != other {
 				return true
 			}
 		}
@@ -133,10 +133,10 @@ func (x *searchSide) gather(h int32, stride int) []searchOb {
 }
 
 // byDuration returns all of host h's observations, sorted by duration,
-// as searchOffset needs its outer ones.
-func (x *searchSide) byDuration(h int32) []searchOb {
+// as searchOffset needs its outer ones (on up to workers goroutines).
+func (x *searchSide) byDuration(h int32, workers int) []searchOb {
 	obs := x.gather(h, 1)
-	sortByDuration(obs)
+	sortByDuration(obs, workers)
 	return obs
 }
 
@@ -149,8 +149,8 @@ func (x *searchSide) sample(h int32) []searchOb {
 
 // sortByDuration sorts obs by duration, then event, as searchOffset needs
 // its outer observations.
-func sortByDuration(obs []searchOb) {
-	slices.SortFunc(obs, func(a, b searchOb) int { return cmp.Or(cmp.Compare(a.dur(), b.dur()), cmp.Compare(a.event, b.event)) })
+func sortByDuration(obs []searchOb, workers int) {
+	parallel.SortFunc(obs, func(a, b searchOb) int { return cmp.Or(cmp.Compare(a.dur(), b.dur()), cmp.Compare(a.event, b.event)) }, workers)
 }
 
 // searchOb is what the offset search needs of an observation: 32 bytes

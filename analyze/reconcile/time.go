@@ -85,9 +85,9 @@ func (r *reconciler) joinTime(p *joinPair, ck *clocks) {
 	if len(outs) == 0 || len(ins) == 0 && len(ends) == 0 {
 		return
 	}
-	slices.SortFunc(ins, func(x, y timeCand) int { return cmp.Or(cmp.Compare(x.start, y.start), cmp.Compare(x.obs, y.obs)) })
+	parallel.SortFunc(ins, func(x, y timeCand) int { return cmp.Or(cmp.Compare(x.start, y.start), cmp.Compare(x.obs, y.obs)) }, r.par.Workers)
 	edges := r.timeEdgesInParts(p, ck, outs, ins, ends)
-	p.assign(edges)
+	p.assign(edges, r.par.Workers)
 }
 
 // timeCands returns the observations of s that ok admits and that logged

@@ -1,6 +1,11 @@
 package parallel
 
-import "testing"
+import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
 
 // TestForParts checks that ForParts visits every index once, in parts of
 // the given size, whatever the workers.
@@ -28,6 +33,31 @@ func TestForParts(t *testing.T) {
 		for k := 1; k < c.parts; k++ {
 			if bounds[k][0] != bounds[k-1][1] {
 				t.Errorf("%+v: part %d starts at %d, part %d ended at %d", c, k, bounds[k][0], k-1, bounds[k-1][1])
+			}
+		}
+	}
+}
+
+// TestSortFunc sorts random pairs (a key with many repeats, then a unique
+// index: a total order) on several worker counts and lengths around the
+// split threshold, against slices.SortFunc.
+func TestSortFunc(t *testing.T) {
+	type item struct{ key, idx int }
+	byKey := func(a, b item) int { return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.idx, b.idx)) }
+	rng := rand.New(rand.NewPCG(3, 5))
+	for _, n := range []int{0, 1, 17, sortMin - 1, 2 * sortMin, 2*sortMin + 3, 9*sortMin + 5} {
+		xs := make([]item, n)
+		for i := range xs {
+			xs[i] = item{rng.IntN(max(1, n/50)), i}
+		}
+		rng.Shuffle(n, func(i, j int) { xs[i], xs[j] = xs[j], xs[i] })
+		want := slices.Clone(xs)
+		slices.SortFunc(want, byKey)
+		for _, w := range []int{1, 2, 3, 4, 8} {
+			got := slices.Clone(xs)
+			SortFunc(got, byKey, w)
+			if !slices.Equal(got, want) {
+				t.Errorf("n %d, %d workers: not sorted as slices.SortFunc sorts", n, w)
 			}
 		}
 	}
