@@ -64,13 +64,12 @@ func RunColumns(c *dataset.Columns, inputs []schema.InputStats, opts Options) *A
 	sources := orderedSources(bySource)
 	figs := make([]sourceFigures, len(sources))
 	var rec *reconcile.Result
-	slow, refs := newSlowest(c, bySource[schema.SourceClient], slowestCount), referenceCounts{}
+	slow := newSlowest(c, bySource[schema.SourceClient], slowestCount)
 	idsJoined := make(chan struct{})
 	tasks := []func(){func() {
 		rec = reconcile.Columns(c, inputs, reconcile.Options{Workers: opts.Workers, PartSize: opts.partSize,
 			KeepRequests: opts.KeepRequests, IDsJoined: func() { close(idsJoined) }, Each: func(q *reconcile.ReconciledRequest) {
 				slow.add(c, q)
-				refs.add(q)
 			}})
 	}, func() { a.Warnings = warnings(c, inputs, opts) }}
 	for i, src := range sources {
@@ -89,7 +88,7 @@ func RunColumns(c *dataset.Columns, inputs []schema.InputStats, opts Options) *A
 	a.TTFTBreakdown = append(a.TTFTBreakdown, rec.TTFTBreakdown...)
 	a.Examples = append(a.Examples, rec.Examples...)
 	a.TTFTDelta = deltaMetric(rec.TTFTDeltas)
-	a.Slowest, a.ReferenceClocks = slow.out, refs.list()
+	a.Slowest, a.ReferenceClocks = slow.out, referenceCounts(rec.ByReference).list()
 	if opts.KeepRequests {
 		a.Requests = rec.Requests
 	}

@@ -148,25 +148,9 @@ func nsPtrToMs(p *int64) *float64 {
 	return ptr(float64(*p) / 1e6)
 }
 
-// referenceClocks returns the hosts whose clocks the joined requests'
-// instants use, most requests first (ties by name).
-func referenceClocks(reqs []reconcile.ReconciledRequest) []ReferenceClock {
-	n := referenceCounts{}
-	for i := range reqs {
-		n.add(&reqs[i])
-	}
-	return n.list()
-}
-
-// referenceCounts counts the joined requests per reference host.
+// referenceCounts counts the joined requests per reference host
+// (reconcile.Result.ByReference).
 type referenceCounts map[string]int64
-
-// add counts q under its reference host, if any.
-func (n referenceCounts) add(q *reconcile.ReconciledRequest) {
-	if q.Reference != "" {
-		n[q.Reference]++
-	}
-}
 
 // list returns the counts, most requests first (ties by name).
 func (n referenceCounts) list() []ReferenceClock {

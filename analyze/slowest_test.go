@@ -70,7 +70,7 @@ func TestSlowestRequests(t *testing.T) {
 	if got[0].Reference != "edge" || *got[0].ServerTTFTMs != 500 || *got[0].ReturnPathMs != 150 || got[0].ClientToProxyMs != nil {
 		t.Errorf("joined slowest %+v", got[0])
 	}
-	if rc := referenceClocks(append(reqs, reconcile.ReconciledRequest{Reference: "b"}, reconcile.ReconciledRequest{Reference: "b"})); len(rc) != 2 || rc[0] != (ReferenceClock{"b", 2}) || rc[1] != (ReferenceClock{"edge", 1}) {
+	if rc := (referenceCounts{"edge": 1, "b": 2, "a": 1}).list(); len(rc) != 3 || rc[0] != (ReferenceClock{"b", 2}) || rc[1] != (ReferenceClock{"a", 1}) || rc[2] != (ReferenceClock{"edge", 1}) {
 		t.Errorf("reference clocks %+v", rc)
 	}
 }

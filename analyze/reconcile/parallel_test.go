@@ -79,3 +79,42 @@ func TestClockEstimatesIncremental(t *testing.T) {
 		t.Fatalf("%d host pairs measured, joins %v: the fleet gives no time joins to add", len(ck.edges), joined)
 	}
 }
+
+// TestRequestsNotKept reconciles a simulated fleet, whose proxies also see
+// requests no client logged, with and without keeping the requests: the
+// result must be the same but for Requests, and ByReference must count
+// the kept requests' references (those without a client are then not
+// built at all).
+func TestRequestsNotKept(t *testing.T) {
+	f := simulateFleet(t, fleetShape(3000))
+	run := func(keep bool) (*Result, int) {
+		c, err := dataset.ColumnsOf(f.Events, ColumnsOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		each := 0
+		rec := Columns(c, f.Inputs, Options{KeepRequests: keep, Each: func(*ReconciledRequest) { each++ }})
+		return rec, each
+	}
+	kept, eachKept := run(true)
+	want, clientless := map[string]int64{}, 0
+	for _, q := range kept.Requests {
+		want[q.Reference]++
+		clientless += int(boolCount(q.ClientEvent == nil))
+	}
+	if clientless == 0 || clientless == len(kept.Requests) || eachKept != len(kept.Requests) {
+		t.Fatalf("%d of %d requests without a client, Each called %d times: the fleet does not test both kinds",
+			clientless, len(kept.Requests), eachKept)
+	}
+	if !reflect.DeepEqual(kept.ByReference, want) {
+		t.Errorf("ByReference %v, want %v (counted from Requests)", kept.ByReference, want)
+	}
+	got, each := run(false)
+	if each != len(kept.Requests)-clientless {
+		t.Errorf("Each called %d times without KeepRequests, want once per request a client saw (%d)", each, len(kept.Requests)-clientless)
+	}
+	got.Requests, kept.Requests = nil, nil
+	if !reflect.DeepEqual(got, kept) {
+		t.Errorf("the result without KeepRequests differs from the one with them")
+	}
+}

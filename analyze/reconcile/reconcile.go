@@ -51,6 +51,10 @@ type Result struct {
 	// in the order of the outermost observation's index in events; kept
 	// only with Options.KeepRequests (Events keeps them).
 	Requests []ReconciledRequest
+	// ByReference counts the joined requests, kept or not, by the host
+	// whose clock their instants are placed on (ReconciledRequest.Reference;
+	// hosts without a name are not counted).
+	ByReference map[string]int64
 	// Notes are caveats a reader must know (contradicting clock bounds,
 	// hosts without an offset, host pairs the offset search left apart).
 	Notes []string
@@ -147,9 +151,10 @@ type Options struct {
 	// IDsJoined, when set, is called once the id joins are done and their
 	// index and the Columns' id columns released.
 	IDsJoined func()
-	// Each, when set, is called with every joined request, in Requests'
-	// order; it must copy what it keeps of it (unless KeepRequests, the
-	// next request reuses its memory).
+	// Each, when set, is called with every joined request a client saw
+	// (with KeepRequests, with every joined request), in Requests' order;
+	// it must copy what it keeps of it (unless KeepRequests, the next
+	// request reuses its memory).
 	Each func(q *ReconciledRequest)
 }
 
@@ -209,7 +214,7 @@ func Columns(c *dataset.Columns, inputs []schema.InputStats, opts Options) *Resu
 	r.releaseShadowedServers()
 	out := &Result{Matching: r.matching(), ClockOffsets: ck.report()}
 	sum := requestSummary{splits: &r.splits}
-	r.assemble(ck, func(q *ReconciledRequest) {
+	refs := r.assemble(ck, func(q *ReconciledRequest) {
 		sum.add(c, q)
 		if opts.Each != nil {
 			opts.Each(q)
@@ -218,6 +223,12 @@ func Columns(c *dataset.Columns, inputs []schema.InputStats, opts Options) *Resu
 			out.Requests = append(out.Requests, *q)
 		}
 	}, opts.KeepRequests)
+	out.ByReference = map[string]int64{}
+	for h, n := range refs {
+		if n > 0 && r.hosts[h] != "" {
+			out.ByReference[r.hosts[h]] += n
+		}
+	}
 	out.TTFTBreakdown, out.TTFTDeltas, out.Examples = sum.bands(), sum.deltas, sum.examples()
 	out.Notes = append(searchNotes, ck.notes...)
 	return out
