@@ -16,14 +16,14 @@ import (
 )
 
 // gpDecodePieces decodes doc read a few bytes at a time, so that requests
-// straddle the scanner's refills, and returns what the sink was told, the
-// error, and how many requests were read in one pass.
-func gpDecodePieces(doc []byte) (*decodetest.Recorder, error, int64) {
+// straddle the scanner's refills, and returns what the sink was told, how
+// many requests were read in one pass, and the error.
+func gpDecodePieces(doc []byte) (*decodetest.Recorder, int64, error) {
 	rec := &decodetest.Recorder{}
 	in := &decode.Input{R: &gpPieceReader{rest: doc, n: max(7, len(doc)/50)}, Name: "x", Host: "h"}
 	w := &gpWalker{sc: &gpScanner{r: in.R}, in: in, sink: rec}
 	err := w.decode()
-	return rec, err, w.onePassRead
+	return rec, w.onePassRead, err
 }
 
 // gpPieceReader reads rest n bytes at a time, so that requests straddle
@@ -47,7 +47,7 @@ func (r *gpPieceReader) Read(p []byte) (int, error) {
 // in one pass.
 func checkGpPieces(t testing.TB, doc []byte) int64 {
 	t.Helper()
-	pieces, pErr, n := gpDecodePieces(doc)
+	pieces, n, pErr := gpDecodePieces(doc)
 	whole := &decodetest.Recorder{}
 	wErr := Format{}.Decode(&decode.Input{R: bytes.NewReader(doc), Name: "x", Host: "h"}, whole)
 	if fmt.Sprint(pErr) != fmt.Sprint(wErr) || !reflect.DeepEqual(pieces, whole) {
@@ -246,7 +246,7 @@ func TestGenaiPerfOnePass(t *testing.T) {
 		t.Errorf("%d testdata requests read in one pass; want 7 of 8 (the rejected one's outputs are not read)", n)
 	}
 	gen := decodetest.FleetLog(t, decodetest.SmallFleet(), "bench-1")
-	rec, _, n := gpDecodePieces(gen)
+	rec, n, _ := gpDecodePieces(gen)
 	if n != int64(len(rec.Events)) || n < 50 {
 		t.Errorf("%d of %d generated requests read in one pass", n, len(rec.Events))
 	}
@@ -316,8 +316,8 @@ func FuzzGenaiPerfEscapedEvents(f *testing.F) {
 		ev := "data: " + event + "\n\n"
 		doc := gpDocOf([]string{ev, gpTokenTexts("a")[0], ev + "data: [DONE]\n\n"}, html)
 		plain := bytes.ReplaceAll(doc, []byte(`"response":"data: `), []byte(`"response":"\u0064ata: `))
-		escaped, eErr, _ := gpDecodePieces(doc)
-		unescaped, uErr, _ := gpDecodePieces(plain)
+		escaped, _, eErr := gpDecodePieces(doc)
+		unescaped, _, uErr := gpDecodePieces(plain)
 		if fmt.Sprint(eErr) != fmt.Sprint(uErr) || !reflect.DeepEqual(escaped, unescaped) {
 			x, _ := json.Marshal(escaped)
 			y, _ := json.Marshal(unescaped)
