@@ -41,16 +41,8 @@ type obsSource struct {
 	obs        []obsRef
 	unjoinable int64 // events on steady or relative clocks
 	events     int64 // all events of the source
-	// traces and ids index the trace ids and the normalized ids; they are
-	// dropped (nil) once the id joins are done.
-	traces, ids *idTable
-	cols        *dataset.Columns
-	errs        []*logErrors // by input file code: the errors its format declared
-}
-
-// idsOf returns the normalized ids of observation k.
-func (s *obsSource) idsOf(k int32) []dataset.ColumnsID {
-	return s.cols.IDKeys.At(int(s.obs[k].event))
+	cols       *dataset.Columns
+	errs       []*logErrors // by input file code: the errors its format declared
 }
 
 // at returns observation k with its instants, read from the Columns.
@@ -65,32 +57,6 @@ func (s *obsSource) at(k int32) joinObs {
 	e := o.errs.or() // de-biased: see instantError
 	o.start, o.first, o.end = o.start-e.start.bias, o.first-e.first.bias, o.end-e.end.bias
 	return o
-}
-
-// index builds the id tables of s.
-func (s *obsSource) index() {
-	c := s.cols
-	nTrace, nIDs := 0, 0
-	for _, ref := range s.obs {
-		nTrace += int(boolCount(c.TraceID.Has(int(ref.event))))
-		nIDs += len(c.IDKeys.At(int(ref.event)))
-	}
-	s.traces = newIDTable(nTrace, func(k int32, _ uint8) dataset.ColumnsID {
-		id, _ := c.TraceID.Get(int(s.obs[k].event))
-		return id
-	})
-	s.ids = newIDTable(nIDs, func(k int32, j uint8) dataset.ColumnsID { return s.idsOf(k)[j] })
-	traces, ids := idLoader{t: s.traces}, idLoader{t: s.ids}
-	for k, ref := range s.obs {
-		if id, ok := c.TraceID.Get(int(ref.event)); ok {
-			traces.add(id, int32(k), 0)
-		}
-		for j, id := range c.IDKeys.At(int(ref.event)) {
-			ids.add(id, int32(k), uint8(j))
-		}
-	}
-	traces.flush()
-	ids.flush()
 }
 
 // joinPair is one outer/inner join (client⊃proxy, proxy⊃server, client⊃server)
@@ -247,90 +213,28 @@ func loggedInstant(col *dataset.ColumnsNullable[int64], row int, bit, has uint8)
 	return t, has | bit
 }
 
-// idJoinBlock is how many outer observations joinIDs looks up at once
-// (in parts of idJoinPart) before joining them in order.
-const (
-	idJoinBlock = 1 << 16
-	idJoinPart  = 1 << 12
-)
-
 // idCands are the inner observations an outer one shares its trace id and
-// one of its normalized ids with (−1: none or several; id is looked up only
-// without a trace).
+// its normalized ids with (−1: none or several).
 type idCands struct{ trace, id int32 }
 
 // joinIDs joins the free observations of p by trace id, then by any shared
 // normalized id. A key carried by several observations of one source is
 // ambiguous and never used; an outer whose keys point to different inner
-// observations is not joined. The lookups, which only read the id tables,
-// run in parallel a block at a time; the joins are then made in outer
-// order, as whether an inner is still free depends on the earlier ones.
+// observations is not joined. The candidates are found in parallel
+// (idCandidates); the joins are then made in outer order, as whether an
+// inner is still free depends on the earlier ones.
 func (r *reconciler) joinIDs(p *joinPair) {
-	cands := make([]idCands, min(idJoinBlock, len(p.outerTo)))
-	for from := 0; from < len(p.outerTo); from += idJoinBlock {
-		n := min(idJoinBlock, len(p.outerTo)-from)
-		r.par.ForParts(n, idJoinPart, func(_, a, b int) {
-			for k := a; k < b; k++ {
-				cands[k] = r.idCandsOf(p, int32(from+k))
-			}
-		})
-		for k, c := range cands[:n] {
-			o := int32(from + k)
-			if c.trace >= 0 && p.free(o, c.trace) {
-				p.join(o, c.trace, JoinTrace)
-				continue
-			}
-			if c.trace >= 0 { // its trace's inner is taken (rare): its ids were not looked up
-				if i, ok := idMatch(p, o); ok {
-					c.id = i
-				}
-			}
-			if c.id >= 0 && p.free(o, c.id) {
-				p.join(o, c.id, JoinID)
-			}
-		}
+	if len(p.outer.obs) == 0 || len(p.inner.obs) == 0 {
+		return
 	}
-}
-
-// idCandsOf looks up the inner observations outer observation o shares
-// its trace id and its ids with.
-func (r *reconciler) idCandsOf(p *joinPair, o int32) idCands {
-	c := idCands{-1, -1}
-	if i, ok := r.traceMatch(p, int(p.outer.obs[o].event)); ok {
-		c.trace = i
-	} else if i, ok := idMatch(p, o); ok {
-		c.id = i
-	}
-	return c
-}
-
-func (r *reconciler) traceMatch(p *joinPair, row int) (int32, bool) {
-	trace, ok := r.cols.TraceID.Get(row)
-	if !ok {
-		return 0, false
-	}
-	if _, ok := p.outer.traces.unique(trace); !ok {
-		return 0, false
-	}
-	return p.inner.traces.unique(trace)
-}
-
-// idMatch returns the one inner observation sharing an unambiguous id with
-// outer observation o, and false when none or several do.
-func idMatch(p *joinPair, o int32) (int32, bool) {
-	found, conflict := int32(-1), false
-	for _, key := range p.outer.idsOf(o) {
-		if _, ok := p.outer.ids.unique(key); !ok {
+	for k, c := range r.idCandidates(p) {
+		o := int32(k)
+		if c.trace >= 0 && p.free(o, c.trace) {
+			p.join(o, c.trace, JoinTrace)
 			continue
 		}
-		i, ok := p.inner.ids.unique(key)
-		switch {
-		case !ok:
-		case found < 0:
-			found = i
-		case found != i:
-			conflict = true
+		if c.id >= 0 && p.free(o, c.id) {
+			p.join(o, c.id, JoinID)
 		}
 	}
-	return found, found >= 0 && !conflict
 }

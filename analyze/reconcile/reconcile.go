@@ -236,17 +236,9 @@ func Columns(c *dataset.Columns, inputs []schema.InputStats, opts Options) *Resu
 
 // joinAllIDs runs the trace and id joins of the three source pairs.
 func (r *reconciler) joinAllIDs() {
-	var tasks []func()
-	for _, s := range r.sources {
-		tasks = append(tasks, s.index)
-	}
-	parallel.RunTasks(tasks, r.par.Workers)
 	r.joinIDs(r.cp)
 	r.joinIDs(r.ps)
 	r.joinIDs(r.cs)
-	for _, s := range r.sources {
-		s.traces, s.ids = nil, nil
-	}
 	// Nothing reads the ids after the id joins: their memory (about a
 	// third of a proxy or server event's) goes back before the time joins
 	// and the clock estimates allocate theirs.
