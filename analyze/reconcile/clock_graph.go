@@ -82,9 +82,15 @@ const boundsPart = 1 << 16
 // the last estimate (each pair's fresh outers, which it then empties), in
 // parallel parts, and returns the host pairs that got any. Each host pair's
 // new bounds are appended to its kept ones in parallel with the others'.
+// The joins are visited in the order of their inner observations
+// (byInner), which reads the Columns with fewer cache misses than the
+// outers' order did on a production week: gathering the 5M week's bounds
+// took 1.95-1.98 s of CPU in the outers' order, 1.03-1.12 s in the
+// inners' (the same bounds: an estimate does not depend on their order).
 func (r *reconciler) gatherBounds() []hostPair {
 	var parts []map[hostPair]*offsetBounds
 	for _, p := range []*joinPair{r.cp, r.ps, r.cs} {
+		p.fresh = p.byInner(p.fresh)
 		ps := make([]map[hostPair]*offsetBounds, r.par.PartCount(len(p.fresh), boundsPart))
 		r.par.ForParts(len(p.fresh), boundsPart, func(k, from, to int) {
 			ps[k] = r.pairBounds(p, p.fresh[from:to])

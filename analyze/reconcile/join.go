@@ -110,6 +110,25 @@ func (p *joinPair) free(o, i int32) bool {
 		(p.conflict == nil || !p.conflict(o, i))
 }
 
+// byInner reorders outers, joined outer observations of p, by the index
+// of the inner observation each is joined to.
+func (p *joinPair) byInner(outers []int32) []int32 {
+	if len(outers) == 0 {
+		return outers
+	}
+	at := make([]int32, len(p.innerTo)) // by inner observation: its outer + 1 if listed
+	for _, o := range outers {
+		at[p.outerTo[o]] = o + 1
+	}
+	outers = outers[:0]
+	for _, o := range at {
+		if o > 0 {
+			outers = append(outers, o-1)
+		}
+	}
+	return outers
+}
+
 // methodOf returns how outer o was joined, "" when it was not.
 func (p *joinPair) methodOf(o int) string { return joinMethods[p.method[o]] }
 
