@@ -61,10 +61,10 @@ func idKeyHash(key dataset.ColumnsID) uint64 {
 }
 
 // partitionKeys copies the keys of s's observations into 1<<partBits
-// partitions by their hash's leading bits: each part of observations
-// counts its keys per partition, then copies them to the places the counts
-// give, in parallel.
-func (r *reconciler) partitionKeys(s *obsSource, keysOf idKeys, partBits int) *idSideKeys {
+// partitions by their hash's leading bits, in x (its arrays reused when
+// large enough): each part of observations counts its keys per partition,
+// then copies them to the places the counts give, in parallel.
+func (r *reconciler) partitionKeys(x *idSideKeys, s *obsSource, keysOf idKeys, partBits int) {
 	nParts := 1 << partBits
 	shift := 64 - partBits
 	part := func(key dataset.ColumnsID) int {
@@ -84,7 +84,7 @@ func (r *reconciler) partitionKeys(s *obsSource, keysOf idKeys, partBits int) *i
 		}
 		counts[k] = n
 	})
-	x := &idSideKeys{at: make([]int, nParts+1)}
+	x.at = make([]int, nParts+1)
 	total := 0
 	for q := range nParts { // counts[k][q] becomes where part k's keys of partition q start
 		x.at[q] = total
@@ -93,7 +93,10 @@ func (r *reconciler) partitionKeys(s *obsSource, keysOf idKeys, partBits int) *i
 		}
 	}
 	x.at[nParts] = total
-	x.keys, x.obs = make([]dataset.ColumnsID, total), make([]int32, total)
+	if cap(x.keys) < total {
+		x.keys, x.obs = make([]dataset.ColumnsID, total), make([]int32, total)
+	}
+	x.keys, x.obs = x.keys[:total], x.obs[:total]
 	r.par.ForParts(len(s.obs), idPartsPart, func(k, from, to int) {
 		next, buf := counts[k], []dataset.ColumnsID(nil)
 		for o := from; o < to; o++ {
@@ -105,7 +108,6 @@ func (r *reconciler) partitionKeys(s *obsSource, keysOf idKeys, partBits int) *i
 			}
 		}
 	})
-	return x
 }
 
 // idSlot is one key of a partition's table: the outer and inner
@@ -166,7 +168,7 @@ func carry(f *int32, obs int32) {
 // each outer key of one domain that exactly one outer and one inner
 // observation carry, in the partition's order of outer keys; the
 // partitions are matched in parallel.
-func (r *reconciler) matchKeys(p *joinPair, keysOf idKeys) [][][2]int32 {
+func (r *reconciler) matchKeys(p *joinPair, keysOf idKeys, outs, ins *idSideKeys) [][][2]int32 {
 	nKeys := 0
 	for _, s := range []*obsSource{p.outer, p.inner} {
 		for _, ref := range s.obs {
@@ -181,7 +183,8 @@ func (r *reconciler) matchKeys(p *joinPair, keysOf idKeys) [][][2]int32 {
 	for nKeys>>partBits > size && partBits < 16 {
 		partBits++
 	}
-	outs, ins := r.partitionKeys(p.outer, keysOf, partBits), r.partitionKeys(p.inner, keysOf, partBits)
+	r.partitionKeys(outs, p.outer, keysOf, partBits)
+	r.partitionKeys(ins, p.inner, keysOf, partBits)
 	nParts := 1 << partBits
 	matches := make([][][2]int32, nParts)
 	r.par.ForParts(nParts, 1+nParts/64, func(_, from, to int) {
@@ -212,15 +215,18 @@ func (r *reconciler) idCandidates(p *joinPair) []idCands {
 	for o := range cands {
 		cands[o] = idCands{-1, -1}
 	}
+	// The partitions' arrays are reused from the trace ids to the ids
+	// (memory already written to is not faulted in again).
+	var outs, ins idSideKeys
 	// A row has one trace id: each outer is matched at most once.
-	for _, l := range r.matchKeys(p, traceKeys(r.cols)) {
+	for _, l := range r.matchKeys(p, traceKeys(r.cols), &outs, &ins) {
 		for _, m := range l {
 			cands[m[0]].trace = m[1]
 		}
 	}
 	// A row has several ids, maybe in several partitions: an outer whose
 	// ids match different inners takes none.
-	for _, l := range r.matchKeys(p, normalizedKeys(r.cols)) {
+	for _, l := range r.matchKeys(p, normalizedKeys(r.cols), &outs, &ins) {
 		for _, m := range l {
 			switch c := &cands[m[0]]; {
 			case c.id == -1:
