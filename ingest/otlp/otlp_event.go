@@ -352,7 +352,7 @@ func otlpEventAttrs(sp *otlpSpan) map[string]string {
 	if s := sp.attrs.firstString(akSystem, akProvider, akLLMSystem, akLLMProvider); s != "" {
 		out["system"] = s
 	}
-	switch fr := sp.attrs.vals[akFinishReasons].any().(type) {
+	switch fr := sp.attrs.val(akFinishReasons).any().(type) {
 	case string:
 		out["finish_reasons"] = decode.TruncateDetail(fr)
 	case []any:

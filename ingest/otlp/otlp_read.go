@@ -184,7 +184,12 @@ var (
 // pre-1.0 instrumentationLibrarySpans.
 func (f *otlpReader) resourceSpans(b []byte, i int) int {
 	res := len(f.resources)
-	f.resources = append(f.resources, otlpAttrSet{})
+	if res < cap(f.resources) { // reuse a set of an earlier document
+		f.resources = f.resources[:res+1]
+		f.resources[res].reset()
+	} else {
+		f.resources = append(f.resources, otlpAttrSet{})
+	}
 	first := f.mark()
 	var attrs, scopes, libs otlpList
 	end := f.fields(b, []int{i}, otlpResourceSpansFields, func(k, j int) int {

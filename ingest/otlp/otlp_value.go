@@ -53,7 +53,7 @@ func (f *otlpReader) attrsDone(b []byte, set *otlpAttrSet, l *otlpList) {
 	if l.N < 2 {
 		return
 	}
-	*set = otlpAttrSet{}
+	set.reset()
 	var dropped otlpAttrSet
 	f.overlay(b, l, func(srcs []int, keep bool) {
 		if keep {
@@ -113,7 +113,7 @@ func (set *otlpAttrSet) add(key []byte, k otlpKey, known bool, v otlpValue) {
 	if v.kind != otlpNone {
 		set.prefixes |= otlpPrefixes(key)
 		if known {
-			set.vals[k] = v
+			set.set(k, v)
 		}
 	}
 }
