@@ -35,15 +35,15 @@ func otlpEventInto(sp *otlpSpan, host string, ev *schema.Event, maps *otlpAttrMa
 	if sp.start == nil {
 		return nil, "", "missing start time", "span " + decode.TruncateDetail(sp.name)
 	}
-	var attrs otlpEventAttrs
-	b := otlpEventBox{ev: ev, vals: &otlpEventValues{}, attrs: &attrs}
+	b := otlpEventBox{ev: ev, vals: &otlpEventValues{}}
+	attrs := otlpEventAttrsOf(sp) // apart from b, whose pointers escape with the event's values
 	*ev = schema.Event{Source: source, Format: "otlp", Host: otlpHost(sp.resource, host), Clock: schema.ClockWall,
 		TraceID: sp.traceID, SpanID: sp.spanID, StartNs: b.int64(*sp.start)}
 	if reason, detail = otlpCommon(b, sp); reason == "" {
 		if source == schema.SourceServer {
 			reason, detail = otlpServerEvent(b, sp)
 		} else {
-			reason, detail = otlpClientEvent(b, sp)
+			reason, detail = otlpClientEvent(b, sp, &attrs)
 		}
 	}
 	if reason != "" {
@@ -56,9 +56,8 @@ func otlpEventInto(sp *otlpSpan, host string, ev *schema.Event, maps *otlpAttrMa
 // otlpEventBox is an event being built and the values its pointer fields
 // point at: one small allocation per event instead of one per field.
 type otlpEventBox struct {
-	ev    *schema.Event
-	vals  *otlpEventValues
-	attrs *otlpEventAttrs // the event's Attrs, made into a map at the end
+	ev   *schema.Event
+	vals *otlpEventValues
 }
 
 // otlpEventValues holds the values of an event's pointer fields.
@@ -200,7 +199,7 @@ func otlpServerEvent(b otlpEventBox, sp *otlpSpan) (string, string) {
 // error is small there; where chunk events say their type (OpenLLMetry's
 // Anthropic instrumentation sets chunk.type), only content_block_delta
 // chunks count and the first token is exact.
-func otlpClientEvent(b otlpEventBox, sp *otlpSpan) (string, string) {
+func otlpClientEvent(b otlpEventBox, sp *otlpSpan, attrs *otlpEventAttrs) (string, string) {
 	ev := b.ev
 	start := *ev.StartNs
 	if sp.end != nil {
@@ -227,7 +226,7 @@ func otlpClientEvent(b otlpEventBox, sp *otlpSpan) (string, string) {
 		ev.FirstTokenNs, from = b.int64(start+ev.ChunkOffsetsNs[0]), "chunk_event"
 	}
 	if from != "" {
-		b.attrs.firstTokenFrom = from
+		attrs.firstTokenFrom = from
 	}
 	if ev.Stream == nil && (ev.FirstTokenNs != nil || len(ev.ChunkOffsetsNs) > 0) {
 		b.setStream(true)
@@ -242,8 +241,8 @@ func otlpContentChunk(a *otlpAttrSet) bool {
 	return !ok || t == "content_block_delta"
 }
 
-// otlpCommon sets the ids, model, endpoint, status, error class, token
-// counts and attributes shared by server and client spans.
+// otlpCommon sets the ids, model, endpoint, status, error class and token
+// counts shared by server and client spans (otlpEventInto their Attrs).
 func otlpCommon(b otlpEventBox, sp *otlpSpan) (string, string) {
 	ev, a := b.ev, sp.attrs
 	ev.RequestID = a.firstString(akRequestID)
@@ -269,7 +268,6 @@ func otlpCommon(b otlpEventBox, sp *otlpSpan) (string, string) {
 	} else if v, ok := a.bool(akStreaming); ok {
 		b.setStream(v)
 	}
-	*b.attrs = otlpEventAttrsOf(sp)
 	return "", ""
 }
 
