@@ -326,27 +326,31 @@ func (f *otlpReader) valuesDone(b []byte, a *otlpAny, build bool, depth int) {
 }
 
 // otlpParseInt is strconv.ParseInt(string(b), 10, 64) without its
-// generality for up to 18 digits after an optional sign.
+// generality for up to 19 digits after an optional sign (19 digits fit in
+// a uint64: a span's nanosecond times have 19).
 func otlpParseInt(b []byte) (int64, bool) {
 	digits := b
 	if len(digits) > 0 && (digits[0] == '-' || digits[0] == '+') {
 		digits = digits[1:]
 	}
-	if len(digits) == 0 || len(digits) > 18 {
+	if len(digits) == 0 || len(digits) > 19 {
 		v, err := strconv.ParseInt(string(b), 10, 64)
 		return v, err == nil
 	}
-	var v int64
+	var v uint64
 	for _, c := range digits {
 		if c < '0' || c > '9' {
 			return 0, false
 		}
-		v = v*10 + int64(c-'0')
+		v = v*10 + uint64(c-'0')
 	}
-	if b[0] == '-' {
-		v = -v
+	switch {
+	case b[0] == '-' && v <= 1<<63:
+		return -int64(v), true // -(1<<63) wraps to itself, math.MinInt64
+	case b[0] != '-' && v < 1<<63:
+		return int64(v), true
 	}
-	return v, true
+	return 0, false
 }
 
 // otlpParseDouble parses a doubleValue's raw JSON as encoding/json's
