@@ -160,7 +160,9 @@ type otlpAny struct {
 	str             otlpValue
 	hasStr, hasBool bool
 	boolean         bool
-	intRaw, dblRaw  []byte // nil when absent; a null is "null"
+	intRaw, dblRaw  []byte  // nil when absent; a null is "null"
+	dbl             float64 // dblRaw's value when dblParsed
+	dblParsed       bool
 	hasArr          bool
 	arr             []any
 	values          otlpList // the arrays of arrayValue.values
@@ -202,6 +204,8 @@ func (a *otlpAny) value(build bool) otlpValue {
 		if v, ok := otlpParseInt(bytes.Trim(a.intRaw, `"`)); ok {
 			return otlpValue{kind: otlpInt, i: v}
 		}
+	case a.dblRaw != nil && a.dblParsed:
+		return otlpValue{kind: otlpDouble, f: a.dbl}
 	case a.dblRaw != nil:
 		if v, ok := otlpParseDouble(a.dblRaw); ok {
 			return otlpValue{kind: otlpDouble, f: v}
@@ -242,12 +246,26 @@ func otlpAnyMember(name []byte) int {
 // anyMember reads member k (otlpAnyFields) of an AnyValue at b[j] into a.
 func (f *otlpReader) anyMember(b []byte, k, j int, a *otlpAny, build bool, depth int) int {
 	switch {
+	case k == 3 && (b[j] == '-' || b[j] >= '0' && b[j] <= '9'):
+		// A plain number is parsed as it is validated (otlpParseDouble's
+		// value: jsonwalk.Float), not scanned twice; one out of range, or
+		// ending the input, is only skipped, as any other raw value.
+		if v, end, ok := jsonwalk.Float(b, j); ok && end < len(b) {
+			a.dblRaw, a.dbl, a.dblParsed = b[j:end], v, true
+			return end
+		}
+		a.dblParsed = false
+		end := f.skip(b, j)
+		if end >= 0 {
+			a.dblRaw = b[j:end]
+		}
+		return end
 	case k == 2 || k == 3: // json.RawMessage: any value, null too
 		end := f.skip(b, j)
 		if end >= 0 && k == 2 {
 			a.intRaw = b[j:end]
 		} else if end >= 0 {
-			a.dblRaw = b[j:end]
+			a.dblRaw, a.dblParsed = b[j:end], false
 		}
 		return end
 	case k == 5: // kvlistValue: any value, read as nil
