@@ -25,9 +25,10 @@ func otlpEvent(sp *otlpSpan, host string) (ev *schema.Event, skip, reason, detai
 }
 
 // otlpEventInto is otlpEvent filling ev, which the caller may reuse once a
-// sink has copied it (decode.Sink.Event), with its Attrs map from maps (nil:
-// a new map); the values of its pointer fields are allocated afresh.
-func otlpEventInto(sp *otlpSpan, host string, ev *schema.Event, maps *otlpAttrMap) (_ *schema.Event, skip, reason, detail string) {
+// sink has copied it (decode.Sink.Event), with its Attrs map and the values
+// of its pointer fields from mem (nil: allocated afresh). The values are
+// never reused.
+func otlpEventInto(sp *otlpSpan, host string, ev *schema.Event, mem *otlpMem) (_ *schema.Event, skip, reason, detail string) {
 	source, skip := otlpSource(sp)
 	if skip != "" {
 		return nil, skip, "", ""
@@ -35,7 +36,7 @@ func otlpEventInto(sp *otlpSpan, host string, ev *schema.Event, maps *otlpAttrMa
 	if sp.start == nil {
 		return nil, "", "missing start time", "span " + decode.TruncateDetail(sp.name)
 	}
-	b := otlpEventBox{ev: ev, vals: &otlpEventValues{}}
+	b := otlpEventBox{ev: ev, vals: mem.values()}
 	attrs := otlpEventAttrsOf(sp) // apart from b, whose pointers escape with the event's values
 	*ev = schema.Event{Source: source, Format: "otlp", Host: otlpHost(sp.resource, host), Clock: schema.ClockWall,
 		TraceID: sp.traceID, SpanID: sp.spanID, StartNs: b.int64(*sp.start)}
@@ -49,7 +50,7 @@ func otlpEventInto(sp *otlpSpan, host string, ev *schema.Event, maps *otlpAttrMa
 	if reason != "" {
 		return nil, "", reason, detail
 	}
-	ev.Attrs = maps.get(&attrs)
+	ev.Attrs = mem.attrMap().get(&attrs)
 	return ev, "", "", ""
 }
 

@@ -29,7 +29,7 @@ type otlpReader struct {
 	eventTimes [][]byte     // each event's raw timeUnixNano
 	evAttrs    otlpAttrSet  // one span event's attributes
 	ev         schema.Event // the event reported, reused (Sink.Event copies it)
-	attrMap    otlpAttrMap  // its Attrs map, reused likewise
+	mem        otlpMem      // its strings, values and Attrs map
 	text       []byte       // scratch for unescaping
 	stack      []byte       // scratch for the JSON scanner
 	valueSrcs  []int        // scratch for an attribute's values
@@ -303,7 +303,7 @@ func (f *otlpReader) emit(in *decode.Input, n int64, sink decode.Sink) {
 			sink.Reject(decode.At(n), bad.reason, decode.TruncateDetail(bad.value))
 			continue
 		}
-		ev, skip, reason, detail := otlpEventInto(&s.span, in.Host, &f.ev, &f.attrMap)
+		ev, skip, reason, detail := otlpEventInto(&s.span, in.Host, &f.ev, &f.mem)
 		decode.Emit(in, sink, decode.At(n), s.raw, ev, skip, reason, detail)
 	}
 }

@@ -95,9 +95,9 @@ func (f *otlpReader) spanField(b []byte, k, j int, s *otlpReadSpan, attrs, event
 	case !ok:
 		return -1
 	case k == 0:
-		s.span.traceID = otlpFastID(v, 16)
+		s.span.traceID = otlpFastID(v, 16, &f.mem)
 	case k == 1:
-		s.span.spanID = otlpFastID(v, 8)
+		s.span.spanID = otlpFastID(v, 8, &f.mem)
 	default:
 		s.span.name = f.intern(v)
 	}
@@ -246,8 +246,8 @@ func (f *otlpReader) intern(b []byte) string {
 }
 
 // otlpFastID is otlpID on the contents of a JSON string, lowering a hex id
-// without an intermediate copy.
-func otlpFastID(v []byte, size int) string {
+// without an intermediate copy, its string from mem (nil: allocated).
+func otlpFastID(v []byte, size int, mem *otlpMem) string {
 	if len(v) != 2*size || size > 16 {
 		return otlpID(string(v), size)
 	}
@@ -263,7 +263,7 @@ func otlpFastID(v []byte, size int) string {
 	if or == 0 { // all zeros: not an id
 		return otlpID(string(v), size)
 	}
-	return string(buf[:len(v)])
+	return mem.str(buf[:len(v)])
 }
 
 // otlpLowerHex maps hex digits to their lowercase form and other bytes to 0.

@@ -288,7 +288,7 @@ func (f *otlpReader) anyMember(b []byte, k, j int, a *otlpAny, build bool, depth
 			return jsonwalk.EndIf(ok, end)
 		}
 		s, end, ok := f.unescape(b, j)
-		a.str.s = string(s)
+		a.str.s = f.mem.str(s)
 		return jsonwalk.EndIf(ok, end)
 	case k == 1 && (b[j] == 't' || b[j] == 'f'):
 		a.hasBool, a.boolean = true, b[j] == 't'
