@@ -144,6 +144,13 @@ func (f *otlpReader) kvCompact(b []byte, i int, set *otlpAttrSet) (int, bool) {
 		return 0, false
 	}
 	k, known := otlpKeyOf(key)
+	if v, end, ok := f.oneMember(b, m, j, known); ok {
+		if end < 0 || len(b)-end < 2 || b[end] != '}' || b[end+1] != '}' {
+			return 0, false
+		}
+		set.add(key, k, known, v)
+		return end + 2, true
+	}
 	var a otlpAny
 	end := f.anyMember(b, m, j, &a, known, 0)
 	if end < 0 || len(b)-end < 2 || b[end] != '}' || b[end+1] != '}' {
@@ -152,6 +159,47 @@ func (f *otlpReader) kvCompact(b []byte, i int, set *otlpAttrSet) (int, bool) {
 	f.valuesDone(b, &a, known, 0)
 	set.add(key, k, known, a.value(known))
 	return end + 2, true
+}
+
+// oneMember reads an AnyValue holding only member m (otlpAnyFields) at
+// b[j] and returns its value and the index past it, as anyMember and
+// otlpAny.value would, without otlpAny: a plain stringValue, and any
+// intValue or doubleValue (json.RawMessage: any value, null too); ok is
+// false for another member or a string with escapes, which anyMember
+// reads.
+func (f *otlpReader) oneMember(b []byte, m, j int, build bool) (v otlpValue, end int, ok bool) {
+	switch m {
+	case 0:
+		s, end, plain, ok := jsonwalk.WalkString(b, j)
+		if !plain || !ok {
+			return otlpValue{}, 0, false
+		}
+		v.kind = otlpStr
+		if build {
+			v.s = f.mem.str(s)
+		}
+		return v, end, true
+	case 2:
+		if end = f.skip(b, j); end >= 0 {
+			if i, ok := otlpParseInt(bytes.Trim(b[j:end], `"`)); ok {
+				v = otlpValue{kind: otlpInt, i: i}
+			}
+		}
+		return v, end, true
+	case 3:
+		if c := b[j]; c == '-' || c >= '0' && c <= '9' {
+			if d, end, ok := jsonwalk.Float(b, j); ok && end < len(b) {
+				return otlpValue{kind: otlpDouble, f: d}, end, true
+			}
+		}
+		if end = f.skip(b, j); end >= 0 {
+			if d, ok := otlpParseDouble(b[j:end]); ok {
+				v = otlpValue{kind: otlpDouble, f: d}
+			}
+		}
+		return v, end, true
+	}
+	return otlpValue{}, 0, false
 }
 
 // otlpAny is an AnyValue's members as read, before value's precedence
