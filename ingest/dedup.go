@@ -26,31 +26,17 @@ const DupWindow = 1 << 21
 // dupWindow is the set of the last DupWindow record sums: a ring of the
 // sums in arrival order and an open-addressing table (linear probing) of
 // 1-based ring positions, at most half full, so memory is 24 bytes per
-// remembered record and lookups stay one or two probes. The table grows by
-// doubling up to its cap, the ring by chunks of ringChunk sums, so small
-// inputs cost little. Chunks, not one slice grown by append: append grows
-// a large slice by a quarter at a time, copying the ring each time (85 MB
-// allocated and 0.11 s of CPU for a 1 GB OTLP log, whose 1.07M records
-// never fill the window).
+// remembered record and lookups stay one or two probes. The ring and table
+// grow by doubling up to their caps, so small inputs cost little.
 type dupWindow struct {
-	capacity int        // most sums remembered
-	ring     [][]rawSum // the remembered sums by chunk; next overwrites the oldest
-	n        int        // sums in the ring
-	next     int        // ring position of the next sum once the ring is full
-	table    []uint32   // 0 = empty, else 1 + a ring position
+	capacity int      // most sums remembered (a power of two)
+	ring     []rawSum // the remembered sums; next overwrites the oldest
+	next     int      // ring position of the next sum once the ring is full
+	table    []uint32 // 0 = empty, else 1 + a ring position
 }
-
-// ringChunk is the number of sums in a chunk of the ring (1 MiB).
-const ringChunk = 1 << 16
 
 func newDupWindow(capacity int) *dupWindow {
 	return &dupWindow{capacity: capacity}
-}
-
-// at returns the sum at ring position pos.
-func (w *dupWindow) at(pos int) *rawSum {
-	p := uint(pos)
-	return &w.ring[p/ringChunk][p%ringChunk]
 }
 
 // seen reports whether sum is among the remembered sums, and remembers it
@@ -59,20 +45,16 @@ func (w *dupWindow) seen(sum rawSum) bool {
 	if len(w.table) > 0 && w.find(sum) >= 0 {
 		return true
 	}
-	if w.n < w.capacity {
-		if 2*(w.n+1) > len(w.table) {
+	if len(w.ring) < w.capacity {
+		if 2*(len(w.ring)+1) > len(w.table) {
 			w.grow()
 		}
-		if w.n%ringChunk == 0 {
-			w.ring = append(w.ring, make([]rawSum, min(ringChunk, w.capacity-w.n)))
-		}
-		*w.at(w.n) = sum
-		w.n++
-		w.insert(w.n - 1)
+		w.ring = append(w.ring, sum)
+		w.insert(len(w.ring) - 1)
 		return false
 	}
-	w.remove(w.find(*w.at(w.next)))
-	*w.at(w.next) = sum
+	w.remove(w.find(w.ring[w.next]))
+	w.ring[w.next] = sum
 	w.insert(w.next)
 	w.next = (w.next + 1) % w.capacity
 	return false
@@ -91,7 +73,7 @@ func (w *dupWindow) find(sum rawSum) int {
 		if p == 0 {
 			return -1
 		}
-		if *w.at(int(p) - 1) == sum {
+		if w.ring[p-1] == sum {
 			return i
 		}
 	}
@@ -100,7 +82,7 @@ func (w *dupWindow) find(sum rawSum) int {
 // insert puts ring position pos in the table.
 func (w *dupWindow) insert(pos int) {
 	mask := len(w.table) - 1
-	i := w.slot(*w.at(pos))
+	i := w.slot(w.ring[pos])
 	for w.table[i] != 0 {
 		i = (i + 1) & mask
 	}
@@ -112,7 +94,7 @@ func (w *dupWindow) insert(pos int) {
 func (w *dupWindow) remove(i int) {
 	mask := len(w.table) - 1
 	for j := (i + 1) & mask; w.table[j] != 0; j = (j + 1) & mask {
-		home := w.slot(*w.at(int(w.table[j]) - 1))
+		home := w.slot(w.ring[w.table[j]-1])
 		// The entry at j moves to i when i is no farther from j than its
 		// home is (going forward, wrapping around).
 		if (j-home)&mask >= (j-i)&mask {
@@ -126,7 +108,7 @@ func (w *dupWindow) remove(i int) {
 // grow doubles the table (at least 64 slots) and reinserts the ring.
 func (w *dupWindow) grow() {
 	w.table = make([]uint32, max(64, 2*len(w.table)))
-	for pos := range w.n {
+	for pos := range w.ring {
 		w.insert(pos)
 	}
 }

@@ -38,36 +38,6 @@ func TestDupWindowModel(t *testing.T) {
 	}
 }
 
-// TestDupWindowChunks checks dupWindow against a set and a queue of the
-// last capacity sums remembered, with a capacity spanning several ring
-// chunks and one past them, on sums drawn so that about a third repeat one
-// in the window.
-func TestDupWindowChunks(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 8))
-	for _, capacity := range []int{3*ringChunk + 5, ringChunk} {
-		w := newDupWindow(capacity)
-		in := map[rawSum]bool{}
-		var queue []rawSum
-		for i := range 6 * capacity {
-			sum := rawSum{r.Uint64N(uint64(2 * capacity)), 1}
-			want := in[sum]
-			if !want {
-				in[sum] = true
-				if queue = append(queue, sum); len(queue) > capacity {
-					delete(in, queue[0])
-					queue = queue[1:]
-				}
-			}
-			if got := w.seen(sum); got != want {
-				t.Fatalf("capacity %d, step %d: seen(%v) = %v, want %v", capacity, i, sum, got, want)
-			}
-		}
-		if want := (capacity + ringChunk - 1) / ringChunk; len(w.ring) != want {
-			t.Errorf("capacity %d: %d chunks, want %d", capacity, len(w.ring), want)
-		}
-	}
-}
-
 // TestRunDuplicateWindow checks which repeats are duplicates with a window
 // of 100 records, over blocks of 64 bytes (so repeats cross blocks) and 1
 // to 3 workers. Lines 2..1001 are requests 1..1000; then, by hand:
