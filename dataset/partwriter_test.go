@@ -2,12 +2,15 @@ package dataset
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
 	"github.com/ttftrace/ttftrace/schema"
 )
 
@@ -276,4 +279,36 @@ func TestWriteEventsSameFiles(t *testing.T) {
 			t.Errorf("part %d differs: %d bytes one by one, %d by runs", i, len(one[i]), len(runs[i]))
 		}
 	}
+}
+
+// TestPartCodecSameBytes checks that the part files' codec compresses
+// pages to the bytes parquet-go's own zstd codec at the same level gives,
+// from several goroutines at once (its encoders are shared), and that
+// they decompress to the page.
+func TestPartCodecSameBytes(t *testing.T) {
+	ref := &zstd.Codec{Level: zstd.SpeedFastest}
+	pages := make([][]byte, 12)
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := range pages {
+		for range 1000 * (i + 1) { // compressible: repeated words with random counts
+			pages[i] = fmt.Appendf(pages[i], "span-%d llm_request %d;", r.IntN(50), r.IntN(1e6))
+		}
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i, p := range pages {
+				got, err := partCodec.Encode(nil, p)
+				want, _ := ref.Encode(nil, p)
+				if err != nil || !bytes.Equal(got, want) {
+					t.Errorf("goroutine %d, page %d: %d bytes (%v), parquet-go's codec %d", g, i, len(got), err, len(want))
+					return
+				}
+				if back, err := ref.Decode(nil, got); err != nil || !bytes.Equal(back, p) {
+					t.Errorf("goroutine %d, page %d: decodes to %d bytes (%v), want %d", g, i, len(back), err, len(p))
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -64,13 +64,16 @@ func (c *collector) take(u *unit, b *batch) {
 	}
 	c.res.Rejects = append(c.res.Rejects, b.rejects...)
 	kept := b.events[:0]
+	format, lastClock := formatKey(st.Format), ""
 	for i := range b.events {
-		if b.hasSum[i] && c.window.seen(dupKey(st.Format, b.sums[i])) {
+		if b.hasSum[i] && c.window.seen(format.key(b.sums[i])) {
 			st.Duplicates++
 			continue
 		}
-		if clock := b.events[i].Clock; clock != "" && !u.input.clocks[clock] {
-			u.input.clocks[clock] = true
+		if clock := b.events[i].Clock; clock != lastClock { // nearly always the previous event's
+			if lastClock = clock; clock != "" && !u.input.clocks[clock] {
+				u.input.clocks[clock] = true
+			}
 		}
 		kept = append(kept, b.events[i])
 	}

@@ -117,8 +117,14 @@ func (w *dupWindow) grow() {
 // serves every format and equal bytes of two formats never match.
 var formatSeed = maphash.MakeSeed()
 
-// dupKey returns the window key of a record of format with raw sum.
-func dupKey(format string, sum rawSum) rawSum {
-	h := maphash.String(formatSeed, format)
-	return rawSum{sum[0] ^ h, sum[1] ^ h}
+// formatHash is a format's name hashed (formatKey) for the window keys of
+// its records, once per batch rather than once per record.
+type formatHash uint64
+
+// formatKey returns the hash of format.
+func formatKey(format string) formatHash { return formatHash(maphash.String(formatSeed, format)) }
+
+// key returns the window key of a record of the format with raw sum.
+func (h formatHash) key(sum rawSum) rawSum {
+	return rawSum{sum[0] ^ uint64(h), sum[1] ^ uint64(h)}
 }

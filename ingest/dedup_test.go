@@ -161,3 +161,19 @@ func equalFiles(a, b map[string][]byte) bool {
 	}
 	return true
 }
+
+// BenchmarkDupWindow measures the window at DupWindow, full, on random
+// sums (each a new record, as nearly all of a log's are).
+func BenchmarkDupWindow(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	w := newDupWindow(DupWindow)
+	for range 2 * DupWindow {
+		w.seen(rawSum{r.Uint64(), r.Uint64()})
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if w.seen(rawSum{r.Uint64(), r.Uint64()}) {
+			b.Fatal("a random sum seen")
+		}
+	}
+}

@@ -142,7 +142,7 @@ func Run(paths []string, opts DriverOptions) (*Result, error) {
 	res := &Result{Inputs: make([]schema.InputStats, len(files)), Known: known, dataset: opts.Dataset}
 	keep := opts.Dataset == "" || opts.KeepEvents
 	p := &pipeline{opts: opts, prog: newProgress(opts.Progress, files),
-		units: make(chan *unit, unitsAhead), work: make(chan *unit), pool: newBatchPool(8, keep)}
+		units: make(chan *unit, unitsAhead), work: make(chan *unit), pool: newBatchPool(32, keep)}
 	c := newCollector(res, opts, p.pool, keep)
 	wait := p.runWorkers(workers(opts.Workers))
 	go p.produce(files)

@@ -280,7 +280,7 @@ func (p *pipeline) produceBlocks(in *inputState, r io.Reader, head []byte, input
 				return nil
 			}
 			bin := input
-			bin.R, bin.Size = bytes.NewReader(b.data), int64(len(b.data))
+			bin.R, bin.Size = decode.NewBytesReader(b.data), int64(len(b.data)) // its lines read in place (EachTextLine)
 			return safeDecode(in.format, &bin, s)
 		}})
 	}

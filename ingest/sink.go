@@ -81,7 +81,8 @@ type unitSink struct {
 // duplicate check.
 func (s *unitSink) Event(line int64, raw []byte, ev *schema.Event) {
 	b := s.batch()
-	e := *ev
+	b.events = append(b.events, *ev) // copied once, then completed in place
+	e := &b.events[len(b.events)-1]
 	e.InputFile, e.InputLine = s.name, s.base+line
 	if e.Host == "" {
 		e.Host = s.host
@@ -96,8 +97,7 @@ func (s *unitSink) Event(line int64, raw []byte, ev *schema.Event) {
 	e.ChunkOffsetsNs = dataset.AppendOwned(&b.offsets, e.ChunkOffsetsNs)
 	e.ChunkTokens = dataset.AppendOwned(&b.tokens, e.ChunkTokens)
 	e.Attrs = s.attrs.keep(e.Attrs)
-	decode.ReplaceInvalidUTF8(&e)
-	b.events = append(b.events, e)
+	decode.ReplaceInvalidUTF8(e)
 	b.hasSum = append(b.hasSum, len(raw) > 0)
 	var sum rawSum
 	if len(raw) > 0 {

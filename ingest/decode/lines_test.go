@@ -3,6 +3,7 @@ package decode_test
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -118,4 +119,47 @@ func TestReadRecordsByLine(t *testing.T) {
 	if err != nil || strings.Join(got, ",") != "a,,b,xxx" {
 		t.Errorf("got %q, %v", got, err)
 	}
+}
+
+// eachTextLineRecord runs EachTextLine over r and returns what it handed
+// on, lines and too-long reports in order.
+func eachTextLineRecord(r io.Reader) ([]string, error) {
+	var got []string
+	err := decode.EachTextLine(r, func(n int64, b []byte) { got = append(got, fmt.Sprintf("%d %q", n, b)) },
+		func(n int64) { got = append(got, fmt.Sprintf("%d too long", n)) })
+	return got, err
+}
+
+// TestEachTextLineInPlace checks that a BytesReader's lines, read in
+// place, are those read through the buffer from a bytes.Reader, long lines
+// (with and without their newline at the limit) included, and that a
+// BytesReader read from before is read through the buffer from there.
+func TestEachTextLineInPlace(t *testing.T) {
+	exact := strings.Repeat("E", decode.MaxLineBytes)
+	for _, in := range append(linesInputs, strings.Repeat("L", decode.MaxLineBytes+1)+"\nafter\n"+exact,
+		exact+"\n"+exact+"x\r\n\n"+exact[1:]+"\n\xef\xbb\xbfz", exact[1:]+"\r\nlast") {
+		want, werr := eachTextLineRecord(bytes.NewReader([]byte(in)))
+		got, err := eachTextLineRecord(decode.NewBytesReader([]byte(in)))
+		if err != nil || werr != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%.40q: in place %.200q (%v), through the buffer %.200q (%v)", in, got, err, want, werr)
+		}
+	}
+	r := decode.NewBytesReader([]byte("ab\ncd\n"))
+	r.ReadByte()
+	if got, err := eachTextLineRecord(r); err != nil || fmt.Sprint(got) != `[1 "b" 2 "cd"]` {
+		t.Errorf("after a byte read: %q, %v", got, err)
+	}
+}
+
+func FuzzEachTextLineInPlace(f *testing.F) {
+	for _, in := range linesInputs {
+		f.Add([]byte(in))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		want, _ := eachTextLineRecord(bytes.NewReader(data))
+		got, _ := eachTextLineRecord(decode.NewBytesReader(data))
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%q: in place %q, through the buffer %q", data, got, want)
+		}
+	})
 }

@@ -2,6 +2,7 @@ package decode
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ttftrace/ttftrace/schema"
@@ -26,5 +27,49 @@ func TestReplaceInvalidUTF8(t *testing.T) {
 	ReplaceInvalidUTF8(&valid)
 	if valid.Endpoint != "/é" {
 		t.Errorf("valid text changed: %q", valid.Endpoint)
+	}
+}
+
+// TestASCIIText checks asciiText against a byte-by-byte test at every
+// length to 40 with a non-ASCII byte at every position.
+func TestASCIIText(t *testing.T) {
+	for n := range 41 {
+		b := []byte(strings.Repeat("a", n))
+		if !asciiText(string(b)) {
+			t.Fatalf("%d ASCII bytes: not ASCII", n)
+		}
+		for i := range n {
+			for _, c := range []byte{0x80, 0xff, 0xc3} {
+				b[i] = c
+				if asciiText(string(b)) {
+					t.Fatalf("%q: ASCII", b)
+				}
+				b[i] = 'a'
+			}
+		}
+	}
+}
+
+func FuzzASCIIText(f *testing.F) {
+	f.Add("chatcmpl-285a2103-7606-4464-ab89-c5101ca17e0b")
+	f.Add("/v1\xff/chat")
+	f.Fuzz(func(t *testing.T, s string) {
+		want := true
+		for i := range len(s) {
+			want = want && s[i] < 0x80
+		}
+		if got := asciiText(s); got != want {
+			t.Fatalf("asciiText(%q) = %v, want %v", s, got, want)
+		}
+	})
+}
+
+// BenchmarkReplaceInvalidUTF8 measures the check on a vLLM span's event
+// (all ASCII, nothing to replace: the usual case).
+func BenchmarkReplaceInvalidUTF8(b *testing.B) {
+	ev := schema.Event{Host: "gpu-1", RequestID: "chatcmpl-285a2103-7606-4464-ab89-c5101ca17e0b",
+		TraceID: "7c009c86535400438082d653206ccbee", SpanID: "60d18dc7a5ece9c7", Model: "llama-3.1-8b-instruct"}
+	for b.Loop() {
+		ReplaceInvalidUTF8(&ev)
 	}
 }

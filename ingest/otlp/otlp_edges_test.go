@@ -230,6 +230,19 @@ var otlpEdgesMore = []string{
 	"{\"resourceSpans\":[{\"scopeSpans\":[{\"spans\":[{\"attributes\":[{\"key\":\"\",\"value\":{\"doubleValue\":1}}]}]}]}]}\n",
 	"{\"resourceSpans\":[],\"a\":\"\x01\"}", "{\"resourceSpans\":[],\"a\":01}", "{\"resourceSpans\":[],}",
 	"\n}\n]\n{\n",
+	// doubleValues parsed as they are skipped: given twice, out of range, with an exponent, negative, bad.
+	otlpOneSpan(`{"traceId":"7c009c86535400438082d653206ccbee","kind":2,"startTimeUnixNano":"1795428002190144265","attributes":[` +
+		`{"key":"gen_ai.latency.e2e","value":{"doubleValue":2.5,"doubleValue":null}},` +
+		`{"key":"gen_ai.latency.time_to_first_token","value":{"doubleValue":null,"doubleValue":0.25}},` +
+		`{"key":"gen_ai.latency.time_in_queue","value":{"doubleValue":1e400}},` +
+		`{"key":"gen_ai.latency.time_in_model_prefill","value":{"doubleValue":125e-3}},` +
+		`{"key":"gen_ai.latency.time_in_model_decode","value":{"doubleValue":-0.0}}]}`),
+	otlpOneSpan(`{"kind":2,"startTimeUnixNano":"1795428002190144265","attributes":[` +
+		`{"key":"gen_ai.latency.e2e","value":{"doubleValue":-1.5}}]}`),
+	otlpOneSpan(`{"kind":2,"startTimeUnixNano":"1795428002190144265","attributes":[` +
+		`{"key":"gen_ai.latency.e2e","value":{"doubleValue":01}}]}`),
+	otlpOneSpan(`{"kind":2,"startTimeUnixNano":"9223372036854775808","attributes":[{"key":"gen_ai.latency.e2e","value":{"doubleValue":1}}]}`),
+	otlpOneSpan(`{"kind":2,"startTimeUnixNano":9223372036854775807,"endTimeUnixNano":"-1","attributes":[{"key":"gen_ai.latency.e2e","value":{"doubleValue":1}}]}`),
 }
 
 func TestOTLPEdges(t *testing.T) {
@@ -243,7 +256,9 @@ func FuzzOTLPParseInt(f *testing.F) {
 
 func TestOTLPParseInt(t *testing.T) {
 	for _, s := range []string{"", "-", "+", "0", "-0", "+7", "102", "-9223372036854775808", "9223372036854775807",
-		"9223372036854775808", "999999999999999999", "0000000000000000000001", "1_000", "12a", " 1", "0x10"} {
+		"9223372036854775808", "999999999999999999", "0000000000000000000001", "1_000", "12a", " 1", "0x10",
+		"1795428002190144265", "9999999999999999999", "-9999999999999999999", "-9223372036854775809", "+9223372036854775807",
+		"1000000000000000000", "-1000000000000000000", "179542800219014426a"} {
 		checkOTLPParseInt(t, s)
 	}
 }

@@ -78,6 +78,6 @@ func (f *otlpReader) wrongType(b []byte, j int) int {
 // into it.
 func (l *otlpList) clear(set *otlpAttrSet) {
 	if l.dirty {
-		*set = otlpAttrSet{}
+		set.reset()
 	}
 }

@@ -29,6 +29,7 @@ type otlpReader struct {
 	eventTimes [][]byte     // each event's raw timeUnixNano
 	evAttrs    otlpAttrSet  // one span event's attributes
 	ev         schema.Event // the event reported, reused (Sink.Event copies it)
+	mem        otlpMem      // its strings, values and Attrs map
 	text       []byte       // scratch for unescaping
 	stack      []byte       // scratch for the JSON scanner
 	valueSrcs  []int        // scratch for an attribute's values
@@ -184,7 +185,12 @@ var (
 // pre-1.0 instrumentationLibrarySpans.
 func (f *otlpReader) resourceSpans(b []byte, i int) int {
 	res := len(f.resources)
-	f.resources = append(f.resources, otlpAttrSet{})
+	if res < cap(f.resources) { // reuse a set of an earlier document
+		f.resources = f.resources[:res+1]
+		f.resources[res].reset()
+	} else {
+		f.resources = append(f.resources, otlpAttrSet{})
+	}
 	first := f.mark()
 	var attrs, scopes, libs otlpList
 	end := f.fields(b, []int{i}, otlpResourceSpansFields, func(k, j int) int {
@@ -297,7 +303,7 @@ func (f *otlpReader) emit(in *decode.Input, n int64, sink decode.Sink) {
 			sink.Reject(decode.At(n), bad.reason, decode.TruncateDetail(bad.value))
 			continue
 		}
-		ev, skip, reason, detail := otlpEventInto(&s.span, in.Host, &f.ev)
+		ev, skip, reason, detail := otlpEventInto(&s.span, in.Host, &f.ev, &f.mem)
 		decode.Emit(in, sink, decode.At(n), s.raw, ev, skip, reason, detail)
 	}
 }

@@ -8,10 +8,17 @@ import (
 
 // otlpReadSpan is one span read in place. Its enums and times are kept raw
 // (the last value given wins) and decoded by finish, in the order
-// encoding/json's reading checked them.
+// encoding/json's reading checked them. The reader reuses the spans of
+// earlier documents (newSpan): a span is emptied by zeroing its head and
+// resetting its attributes.
 type otlpReadSpan struct {
+	otlpSpanHead
+	attrs otlpAttrSet
+}
+
+// otlpSpanHead is all of an otlpReadSpan but its attributes.
+type otlpSpanHead struct {
 	span                     otlpSpan
-	attrs                    otlpAttrSet
 	kind, status, start, end []byte // raw JSON; nil when absent
 	startNs, endNs           int64
 	resource                 int // index in otlpReader.resources; -1 for a bare span
@@ -33,8 +40,8 @@ var (
 func (f *otlpReader) span(b []byte, i, res int) int {
 	outer := f.typeErr
 	f.typeErr = false
-	f.spans = append(f.spans, otlpReadSpan{resource: res, firstEvent: len(f.events)})
-	s := &f.spans[len(f.spans)-1]
+	s := f.newSpan()
+	s.resource, s.firstEvent = res, len(f.events)
 	var attrs, events otlpList
 	end := f.fields(b, []int{i}, otlpSpanFields, func(k, j int) int { return f.spanField(b, k, j, s, &attrs, &events) })
 	if end >= 0 {
@@ -44,6 +51,20 @@ func (f *otlpReader) span(b []byte, i, res int) int {
 	}
 	f.typeErr = outer
 	return end
+}
+
+// newSpan appends an empty span to f.spans, reusing the storage of a span
+// of an earlier document, and returns it.
+func (f *otlpReader) newSpan() *otlpReadSpan {
+	if n := len(f.spans); n < cap(f.spans) {
+		f.spans = f.spans[:n+1]
+	} else {
+		f.spans = append(f.spans, otlpReadSpan{})
+	}
+	s := &f.spans[len(f.spans)-1]
+	s.otlpSpanHead = otlpSpanHead{}
+	s.attrs.reset()
+	return s
 }
 
 // spanField reads field k (otlpSpanFields) of span s at b[j].
@@ -74,9 +95,9 @@ func (f *otlpReader) spanField(b []byte, k, j int, s *otlpReadSpan, attrs, event
 	case !ok:
 		return -1
 	case k == 0:
-		s.span.traceID = otlpFastID(v, 16)
+		s.span.traceID = otlpFastID(v, 16, &f.mem)
 	case k == 1:
-		s.span.spanID = otlpFastID(v, 8)
+		s.span.spanID = otlpFastID(v, 8, &f.mem)
 	default:
 		s.span.name = f.intern(v)
 	}
@@ -120,7 +141,7 @@ func (f *otlpReader) event(b []byte, srcs []int) int {
 	var e otlpSpanEvent
 	var at []byte
 	var attrs otlpList
-	f.evAttrs = otlpAttrSet{}
+	f.evAttrs.reset()
 	end := f.fields(b, srcs, otlpEventFields, func(k, j int) int {
 		switch {
 		case k == 0:
@@ -225,8 +246,8 @@ func (f *otlpReader) intern(b []byte) string {
 }
 
 // otlpFastID is otlpID on the contents of a JSON string, lowering a hex id
-// without an intermediate copy.
-func otlpFastID(v []byte, size int) string {
+// without an intermediate copy, its string from mem (nil: allocated).
+func otlpFastID(v []byte, size int, mem *otlpMem) string {
 	if len(v) != 2*size || size > 16 {
 		return otlpID(string(v), size)
 	}
@@ -242,7 +263,7 @@ func otlpFastID(v []byte, size int) string {
 	if or == 0 { // all zeros: not an id
 		return otlpID(string(v), size)
 	}
-	return string(buf[:len(v)])
+	return mem.str(buf[:len(v)])
 }
 
 // otlpLowerHex maps hex digits to their lowercase form and other bytes to 0.

@@ -53,7 +53,7 @@ func (f *otlpReader) attrsDone(b []byte, set *otlpAttrSet, l *otlpList) {
 	if l.N < 2 {
 		return
 	}
-	*set = otlpAttrSet{}
+	set.reset()
 	var dropped otlpAttrSet
 	f.overlay(b, l, func(srcs []int, keep bool) {
 		if keep {
@@ -113,7 +113,7 @@ func (set *otlpAttrSet) add(key []byte, k otlpKey, known bool, v otlpValue) {
 	if v.kind != otlpNone {
 		set.prefixes |= otlpPrefixes(key)
 		if known {
-			set.vals[k] = v
+			set.set(k, v)
 		}
 	}
 }
@@ -144,6 +144,13 @@ func (f *otlpReader) kvCompact(b []byte, i int, set *otlpAttrSet) (int, bool) {
 		return 0, false
 	}
 	k, known := otlpKeyOf(key)
+	if v, end, ok := f.oneMember(b, m, j, known); ok {
+		if end < 0 || len(b)-end < 2 || b[end] != '}' || b[end+1] != '}' {
+			return 0, false
+		}
+		set.add(key, k, known, v)
+		return end + 2, true
+	}
 	var a otlpAny
 	end := f.anyMember(b, m, j, &a, known, 0)
 	if end < 0 || len(b)-end < 2 || b[end] != '}' || b[end+1] != '}' {
@@ -154,13 +161,56 @@ func (f *otlpReader) kvCompact(b []byte, i int, set *otlpAttrSet) (int, bool) {
 	return end + 2, true
 }
 
+// oneMember reads an AnyValue holding only member m (otlpAnyFields) at
+// b[j] and returns its value and the index past it, as anyMember and
+// otlpAny.value would, without otlpAny: a plain stringValue, and any
+// intValue or doubleValue (json.RawMessage: any value, null too); ok is
+// false for another member or a string with escapes, which anyMember
+// reads.
+func (f *otlpReader) oneMember(b []byte, m, j int, build bool) (v otlpValue, end int, ok bool) {
+	switch m {
+	case 0:
+		s, end, plain, ok := jsonwalk.WalkString(b, j)
+		if !plain || !ok {
+			return otlpValue{}, 0, false
+		}
+		v.kind = otlpStr
+		if build {
+			v.s = f.mem.str(s)
+		}
+		return v, end, true
+	case 2:
+		if end = f.skip(b, j); end >= 0 {
+			if i, ok := otlpParseInt(bytes.Trim(b[j:end], `"`)); ok {
+				v = otlpValue{kind: otlpInt, i: i}
+			}
+		}
+		return v, end, true
+	case 3:
+		if c := b[j]; c == '-' || c >= '0' && c <= '9' {
+			if d, end, ok := jsonwalk.Float(b, j); ok && end < len(b) {
+				return otlpValue{kind: otlpDouble, f: d}, end, true
+			}
+		}
+		if end = f.skip(b, j); end >= 0 {
+			if d, ok := otlpParseDouble(b[j:end]); ok {
+				v = otlpValue{kind: otlpDouble, f: d}
+			}
+		}
+		return v, end, true
+	}
+	return otlpValue{}, 0, false
+}
+
 // otlpAny is an AnyValue's members as read, before value's precedence
 // picks one.
 type otlpAny struct {
 	str             otlpValue
 	hasStr, hasBool bool
 	boolean         bool
-	intRaw, dblRaw  []byte // nil when absent; a null is "null"
+	intRaw, dblRaw  []byte  // nil when absent; a null is "null"
+	dbl             float64 // dblRaw's value when dblParsed
+	dblParsed       bool
 	hasArr          bool
 	arr             []any
 	values          otlpList // the arrays of arrayValue.values
@@ -202,6 +252,8 @@ func (a *otlpAny) value(build bool) otlpValue {
 		if v, ok := otlpParseInt(bytes.Trim(a.intRaw, `"`)); ok {
 			return otlpValue{kind: otlpInt, i: v}
 		}
+	case a.dblRaw != nil && a.dblParsed:
+		return otlpValue{kind: otlpDouble, f: a.dbl}
 	case a.dblRaw != nil:
 		if v, ok := otlpParseDouble(a.dblRaw); ok {
 			return otlpValue{kind: otlpDouble, f: v}
@@ -242,12 +294,26 @@ func otlpAnyMember(name []byte) int {
 // anyMember reads member k (otlpAnyFields) of an AnyValue at b[j] into a.
 func (f *otlpReader) anyMember(b []byte, k, j int, a *otlpAny, build bool, depth int) int {
 	switch {
+	case k == 3 && (b[j] == '-' || b[j] >= '0' && b[j] <= '9'):
+		// A plain number is parsed as it is validated (otlpParseDouble's
+		// value: jsonwalk.Float), not scanned twice; one out of range, or
+		// ending the input, is only skipped, as any other raw value.
+		if v, end, ok := jsonwalk.Float(b, j); ok && end < len(b) {
+			a.dblRaw, a.dbl, a.dblParsed = b[j:end], v, true
+			return end
+		}
+		a.dblParsed = false
+		end := f.skip(b, j)
+		if end >= 0 {
+			a.dblRaw = b[j:end]
+		}
+		return end
 	case k == 2 || k == 3: // json.RawMessage: any value, null too
 		end := f.skip(b, j)
 		if end >= 0 && k == 2 {
 			a.intRaw = b[j:end]
 		} else if end >= 0 {
-			a.dblRaw = b[j:end]
+			a.dblRaw, a.dblParsed = b[j:end], false
 		}
 		return end
 	case k == 5: // kvlistValue: any value, read as nil
@@ -270,7 +336,7 @@ func (f *otlpReader) anyMember(b []byte, k, j int, a *otlpAny, build bool, depth
 			return jsonwalk.EndIf(ok, end)
 		}
 		s, end, ok := f.unescape(b, j)
-		a.str.s = string(s)
+		a.str.s = f.mem.str(s)
 		return jsonwalk.EndIf(ok, end)
 	case k == 1 && (b[j] == 't' || b[j] == 'f'):
 		a.hasBool, a.boolean = true, b[j] == 't'
@@ -326,27 +392,31 @@ func (f *otlpReader) valuesDone(b []byte, a *otlpAny, build bool, depth int) {
 }
 
 // otlpParseInt is strconv.ParseInt(string(b), 10, 64) without its
-// generality for up to 18 digits after an optional sign.
+// generality for up to 19 digits after an optional sign (19 digits fit in
+// a uint64: a span's nanosecond times have 19).
 func otlpParseInt(b []byte) (int64, bool) {
 	digits := b
 	if len(digits) > 0 && (digits[0] == '-' || digits[0] == '+') {
 		digits = digits[1:]
 	}
-	if len(digits) == 0 || len(digits) > 18 {
+	if len(digits) == 0 || len(digits) > 19 {
 		v, err := strconv.ParseInt(string(b), 10, 64)
 		return v, err == nil
 	}
-	var v int64
+	var v uint64
 	for _, c := range digits {
 		if c < '0' || c > '9' {
 			return 0, false
 		}
-		v = v*10 + int64(c-'0')
+		v = v*10 + uint64(c-'0')
 	}
-	if b[0] == '-' {
-		v = -v
+	switch {
+	case b[0] == '-' && v <= 1<<63:
+		return -int64(v), true // -(1<<63) wraps to itself, math.MinInt64
+	case b[0] != '-' && v < 1<<63:
+		return int64(v), true
 	}
-	return v, true
+	return 0, false
 }
 
 // otlpParseDouble parses a doubleValue's raw JSON as encoding/json's

@@ -12,16 +12,7 @@ import "encoding/json"
 func SkipAt(b []byte, j, depth int, stack *[]byte) int {
 	j = SkipWS(b, j)
 	if j < len(b) && b[j] != '{' && b[j] != '[' { // a scalar, without the scanner's set-up
-		end, st := 0, Bad
-		switch c := b[j]; {
-		case c == '"':
-			end, st = StringEndSWAR(b, j)
-		case c == '-' || c >= '0' && c <= '9':
-			end, st = NumberEnd(b, j)
-		default:
-			end, st = LiteralEnd(b, j)
-		}
-		return EndIf(st == OK, end)
+		return skipScalar(b, j)
 	}
 	end, st, grown := ValueEnd(b, j, *stack)
 	*stack = grown[:0]
@@ -48,4 +39,20 @@ func SkipAt(b []byte, j, depth int, stack *[]byte) int {
 		return -1
 	}
 	return end
+}
+
+// skipScalar validates the string, number or literal at b[j] (no white
+// space before it) as ValueEnd would and returns the index just past it,
+// or -1.
+func skipScalar(b []byte, j int) int {
+	end, st := 0, Bad
+	switch c := b[j]; {
+	case c == '"':
+		end, st = StringEndSWAR(b, j)
+	case c == '-' || c >= '0' && c <= '9':
+		end, st = NumberEnd(b, j)
+	default:
+		end, st = LiteralEnd(b, j)
+	}
+	return EndIf(st == OK, end)
 }

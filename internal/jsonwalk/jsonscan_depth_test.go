@@ -67,3 +67,20 @@ func FuzzSkipAt(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSkipDeep checks SkipDeep against encoding/json on values that end
+// the input or are followed by a space and more text (a value it marks
+// deep is left to the caller's check).
+func FuzzSkipDeep(f *testing.F) {
+	for _, s := range []string{`1`, `{"a":[1,{"b":null}]}`, `"x\u00e9"`, `[[[]]]`, `tru`, `-0.5e+3`, ` 7`, `"abcdefghijk"`, `nul`, `"1795428002190144265"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		in := append(append([]byte{}, b...), " x"...) // a number never ends the input
+		var stack []byte
+		got, deep := SkipDeep(in, 0, &stack)
+		if want := skipAtStd(in, 0, 0); got != want && !deep {
+			t.Fatalf("SkipDeep(%q) = %d; encoding/json %d", in, got, want)
+		}
+	})
+}

@@ -1,9 +1,12 @@
 package jsonwalk
 
 import (
+	"bytes"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // walkValue validates the value at b[i] with the walker alone (containers by
@@ -92,4 +95,56 @@ func FuzzJSONWalk(f *testing.F) {
 			t.Fatalf("jsonStrictInt(%q) = %d, %d, %v; ParseInt gives %d, %v", s, v, end, ok, want, err)
 		}
 	})
+}
+
+// checkWalkString compares WalkString on `"`+s with encoding/json: the
+// string ends at the first prefix that is a valid JSON document (none: not
+// a string), its contents are plain when they hold no '\\' and are valid
+// UTF-8, and a plain string's contents decode to themselves.
+func checkWalkString(t *testing.T, s string) {
+	b := []byte(`"` + s)
+	want := -1
+	for k := 2; k <= len(b); k++ {
+		if b[k-1] == '"' && json.Valid(b[:k]) {
+			want = k
+			break
+		}
+	}
+	got, end, plain, ok := WalkString(b, 0)
+	if ok != (want >= 0) || ok && end != want {
+		t.Fatalf("WalkString(%q) = end %d, ok %v; encoding/json ends it at %d", b, end, ok, want)
+	}
+	if !ok {
+		return
+	}
+	inner := b[1 : want-1]
+	if string(got) != string(inner) {
+		t.Fatalf("WalkString(%q) = %q; want %q", b, got, inner)
+	}
+	if wantPlain := !bytes.Contains(inner, []byte(`\`)) && utf8.Valid(inner); plain != wantPlain {
+		t.Fatalf("WalkString(%q) plain = %v; want %v", b, plain, wantPlain)
+	}
+	var dec string
+	if plain && (json.Unmarshal(b[:want], &dec) != nil || dec != string(inner)) {
+		t.Fatalf("WalkString(%q) plain, but encoding/json decodes %q", b, dec)
+	}
+}
+
+var walkStringCases = []string{
+	`"`, `abc"`, `abcdefg"`, `abcdefgh"`, `abcdefghijklmnop"rest`, `chatcmpl-285a2103-7606-4464-ab89-c5101ca17e0b","x"`,
+	`a\"b"`, `abcdefgh\"ijklmnop"`, `abcdefgh\u00e9ijkl"`, "abcdefgh\u00e9ijkl\"", "abcdefgh\xffijkl\"", "abcdefgh\x01ij\"",
+	`abcdefghijkl`, `abcdefg\`, `abcdefgh\u12"`, "abc\x7fdefghij\"", `abcdefghijklmno\\"`,
+}
+
+func TestWalkString(t *testing.T) {
+	for _, s := range walkStringCases {
+		checkWalkString(t, s)
+	}
+}
+
+func FuzzWalkString(f *testing.F) {
+	for _, s := range walkStringCases {
+		f.Add(s)
+	}
+	f.Fuzz(checkWalkString)
 }
