@@ -8,8 +8,28 @@ import (
 
 // WriteFileAtomic writes data to path through a synced temporary file in the
 // same folder and a rename: readers see the old file or the new one, never a
-// part of it, and a failed write leaves no temporary file behind.
+// part of it, and a failed write leaves no temporary file behind. A path
+// that names a device, a pipe or a socket (`-o /dev/null`, `-o /dev/stdout`)
+// is written to as it is: a rename would put a file in its place (as root,
+// /dev/null itself). A symbolic link stays one: its target is replaced.
 func WriteFileAtomic(path string, data []byte) error {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		if fi.IsDir() {
+			return &os.PathError{Op: "write", Path: path, Err: errors.New("is a folder")}
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(data)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
