@@ -189,7 +189,7 @@ type Options struct {
 //     breakdown bands, the client−server TTFT delta and slow examples.
 //
 // Only events on wall clocks join; the others count as unmatched (analyze
-// notes them). Cost is near-linear: hash maps for ids, and for time joins
+// notes them). Cost is near-linear: a partitioned hash join for ids, and for time joins
 // a sweep over starts sorted once, each outer scanning only the inner
 // observations that start within about one round trip of it; the offset
 // search, run only for host pairs no chain relates, sorts once and samples
