@@ -74,7 +74,7 @@ type joinPair struct {
 	method       []uint8 // index into joinMethods
 	ambiguous    []bool
 	// fresh lists the outer observations joined since the last clock
-	// estimate, in the order they were joined (estimateClocks).
+	// estimate (estimateClocks).
 	fresh []int32
 	// outerOK and innerOK say whether an observation takes part in this
 	// pair's joins; conflict vetoes a join that would contradict another
