@@ -33,7 +33,7 @@ func selectIn(xs []int64, base int, ks []int, depth int) {
 			return
 		}
 		depth--
-		lt, gt := partition3(xs, medianOf3(xs[0], xs[len(xs)/2], xs[len(xs)-1]))
+		lt, gt := partition3(xs, pivotFor(xs, ks, base))
 		left := 0 // ks before base+lt
 		for left < len(ks) && ks[left] < base+lt {
 			left++
@@ -65,6 +65,31 @@ func partition3(xs []int64, p int64) (lt, gt int) {
 		}
 	}
 	return lt, gt
+}
+
+// selectSample is how many values of a large part pivotFor looks at.
+const selectSample = 64
+
+// pivotFor returns the pivot selectIn partitions xs around (its absolute
+// positions base…): for one wanted position in a large part, a value of an
+// even sample of xs ranked a little on the near side of that position, so
+// that the side holding it is small (the clock bounds want the 1% and 99%
+// positions: a median-of-three pivot halved the part at each step, about
+// 2n comparisons against n and a little); otherwise the median of three.
+func pivotFor(xs []int64, ks []int, base int) int64 {
+	if len(ks) != 1 || len(xs) < 64*selectSample {
+		return medianOf3(xs[0], xs[len(xs)/2], xs[len(xs)-1])
+	}
+	var sample [selectSample]int64
+	for j := range sample {
+		sample[j] = xs[j*(len(xs)/selectSample)]
+	}
+	slices.Sort(sample[:])
+	at := (ks[0] - base) * (selectSample - 1) / (len(xs) - 1)
+	if 2*(ks[0]-base) > len(xs) {
+		return sample[max(0, at-4)] // below: the wanted value is among the few above
+	}
+	return sample[min(selectSample-1, at+4)]
 }
 
 func medianOf3(a, b, c int64) int64 {

@@ -25,7 +25,7 @@ func TestSelectInts(t *testing.T) {
 			for i := range xs {
 				xs[i] = gen(i, n)
 			}
-			want := slices.Clone(xs)
+			want, orig := slices.Clone(xs), slices.Clone(xs)
 			slices.Sort(want)
 			at := func(q float64) int { return int(q * float64(n-1)) }
 			ks := []int{0, at(0.01), at(0.25), at(0.5), at(0.5), at(0.75), n - 1 - n/100, n - 1}
@@ -39,6 +39,11 @@ func TestSelectInts(t *testing.T) {
 			slices.Sort(xs)
 			if !slices.Equal(xs, want) {
 				t.Fatalf("%s n=%d: selectInts lost or changed values", name, n)
+			}
+			for _, k := range ks { // one position at a time: pivotFor's sampled pivots
+				if got := selectInts(slices.Clone(orig), k)[0]; got != want[k] {
+					t.Fatalf("%s n=%d alone: position %d is %d, sorting gives %d", name, n, k, got, want[k])
+				}
 			}
 		}
 	}
