@@ -46,9 +46,10 @@ type idSideKeys struct {
 	at   []int
 }
 
-// idPartSize is the number of keys (of both sides) a partition of the id
-// joins holds on average; idPartsPart is how many observations one part of
-// the partitioning takes.
+// idPartSize is the number of observations (of both sides) whose keys a
+// partition of the id joins holds on average (a row has at most one trace
+// id and most have one or two ids); idPartsPart is how many observations
+// one part of the partitioning takes.
 const (
 	idPartSize  = 1 << 13
 	idPartsPart = 1 << 16
@@ -66,13 +67,8 @@ func idKeyHash(key dataset.ColumnsID) uint64 {
 // then copies them to the places the counts give, in parallel.
 func (r *reconciler) partitionKeys(x *idSideKeys, s *obsSource, keysOf idKeys, partBits int) {
 	nParts := 1 << partBits
-	shift := 64 - partBits
-	part := func(key dataset.ColumnsID) int {
-		if partBits == 0 {
-			return 0
-		}
-		return int(idKeyHash(key) >> shift)
-	}
+	shift := uint(64 - partBits) // 64: one partition, as x >> 64 is 0
+	part := func(key dataset.ColumnsID) int { return int(idKeyHash(key) >> shift) }
 	counts := make([][]int, r.par.PartCount(len(s.obs), idPartsPart))
 	r.par.ForParts(len(s.obs), idPartsPart, func(k, from, to int) {
 		n, buf := make([]int, nParts), []dataset.ColumnsID(nil)
@@ -169,18 +165,13 @@ func carry(f *int32, obs int32) {
 // observation carry, in the partition's order of outer keys; the
 // partitions are matched in parallel.
 func (r *reconciler) matchKeys(p *joinPair, keysOf idKeys, outs, ins *idSideKeys) [][][2]int32 {
-	nKeys := 0
-	for _, s := range []*obsSource{p.outer, p.inner} {
-		for _, ref := range s.obs {
-			nKeys += len(keysOf(nil, int(ref.event)))
-		}
-	}
+	n := len(p.outer.obs) + len(p.inner.obs)
 	size := idPartSize
 	if r.par.Part > 0 { // tests: many partitions of a few keys
 		size = r.par.Part
 	}
 	partBits := 0
-	for nKeys>>partBits > size && partBits < 16 {
+	for n>>partBits > size && partBits < 16 {
 		partBits++
 	}
 	r.partitionKeys(outs, p.outer, keysOf, partBits)
