@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/ttftrace/ttftrace/analyze/internal/parallel"
 	"github.com/ttftrace/ttftrace/dataset"
 )
 
@@ -72,43 +73,90 @@ func (acc *sourceAcc) sorted() []*groupAcc {
 // group, metrics in definition order. On the way it keeps group {}'s
 // distributions (which need its sorted samples) for distributions. Metrics
 // whose samples are known to equal an earlier metric's (samplesKey) reuse
-// its statistics instead of sorting the same samples again.
-func (acc *sourceAcc) metrics(src string, defs []metricDef) []Metric {
-	var out []Metric
-	var buf []float64
-	var sorter floatSorter
+// its statistics instead of sorting the same samples again. The metrics to
+// compute are chosen first, in order; their samples are then drawn and
+// sorted in parallel (pl), each worker reusing its own buffer and sort
+// scratch, so that the figures of a large source do not run on one core.
+func (acc *sourceAcc) metrics(src string, defs []metricDef, pl parallel.Split) []Metric {
+	type use struct { // one metric reported, from job
+		ga  *groupAcc
+		d   metricDef
+		job int
+	}
+	var uses []use
+	var jobs []metricJob
 	for _, ga := range acc.sorted() {
-		done := map[string]stats{}
+		done := map[string]int{}
 		unit := acc.unitGaps(ga)
 		bounds := acc.sampleBounds(ga, defs, unit)
 		for k, d := range defs {
 			key := samplesKey(d.name, unit)
-			if s, ok := done[key]; ok {
-				out = append(out, newMetric(src, d, ga.key.labels(), s))
+			if j, ok := done[key]; ok {
+				uses = append(uses, use{ga, d, j})
 				continue
 			}
-			if f := weightedCompat[d.name]; f != nil {
-				if s, ok := guidellmStats(acc, ga.reqs, f, d.reads); ok {
-					out = append(out, newMetric(src, d, ga.key.labels(), s))
-				}
+			f := weightedCompat[d.name]
+			if f == nil && (bounds[k] == 0 || !acc.anyMeets(ga, sampleNeeds[d.name])) {
 				continue
 			}
-			if bounds[k] == 0 || !acc.anyMeets(ga, sampleNeeds[d.name]) {
-				continue
+			if f == nil { // guidellm's weighted statistics are never shared
+				done[key] = len(jobs)
 			}
-			if buf = acc.samples(ga, d, bounds[k], buf[:0]); len(buf) == 0 {
-				continue
-			}
-			sorter.sort(buf)
-			s := summarizeSorted(buf)
-			done[key] = s
-			out = append(out, newMetric(src, d, ga.key.labels(), s))
-			if ga == acc.all && slices.Contains(distributionMetrics, d.name) {
-				acc.dists[d.name] = newDistribution(src, d.name, buf)
-			}
+			uses = append(uses, use{ga, d, len(jobs)})
+			jobs = append(jobs, metricJob{ga: ga, d: d, weighted: f, bound: bounds[k],
+				dist: ga == acc.all && slices.Contains(distributionMetrics, d.name)})
+		}
+	}
+	scratch := make([]metricScratch, pl.WorkerCount(len(jobs)))
+	pl.ForEach(len(jobs), func(w, i int) { acc.runJob(&jobs[i], &scratch[w], src) })
+	var out []Metric
+	for _, u := range uses {
+		if j := &jobs[u.job]; j.ok {
+			out = append(out, newMetric(src, u.d, u.ga.key.labels(), j.s))
+		}
+	}
+	for _, j := range jobs {
+		if j.ok && j.dist {
+			acc.dists[j.d.name] = j.distribution
 		}
 	}
 	return out
+}
+
+// metricJob is one metric of one group whose statistics metrics computes.
+type metricJob struct {
+	ga       *groupAcc
+	d        metricDef
+	weighted weightedValue // guidellm's weighted statistics, if set
+	bound    int           // at most this many samples
+	dist     bool          // keep the samples' distribution (group {})
+	// The results: s, ok when there were samples, and the distribution.
+	s            stats
+	ok           bool
+	distribution Distribution
+}
+
+// metricScratch is one worker's sample buffer and sort scratch, reused
+// from job to job.
+type metricScratch struct {
+	buf    []float64
+	sorter floatSorter
+}
+
+// runJob computes job j's statistics with worker scratch x.
+func (acc *sourceAcc) runJob(j *metricJob, x *metricScratch, src string) {
+	if j.weighted != nil {
+		j.s, j.ok = guidellmStats(acc, j.ga.reqs, j.weighted, j.d.reads)
+		return
+	}
+	if x.buf = acc.samples(j.ga, j.d, j.bound, x.buf[:0]); len(x.buf) == 0 {
+		return
+	}
+	x.sorter.sort(x.buf)
+	j.s, j.ok = summarizeSorted(x.buf), true
+	if j.dist {
+		j.distribution = newDistribution(src, j.d.name, x.buf)
+	}
 }
 
 // samplesKey names the samples of metric name: metrics with one key have

@@ -72,13 +72,21 @@ func RunColumns(c *dataset.Columns, inputs []schema.InputStats, opts Options) *A
 				slow.add(c, q)
 			}})
 	}, func() { a.Warnings = warnings(c, inputs, opts) }}
+	// The figures' tasks are taken kind by kind, every source's metrics
+	// last: they split across the workers, so whichever task finishes the
+	// analysis, the cores finish together.
+	var byKind [][]func()
 	for i, src := range sources {
-		for _, t := range figs[i].tasks(c, src, bySource[src], grid, opts, defs) {
+		for kind, t := range figs[i].tasks(c, src, bySource[src], grid, opts, defs) {
+			if kind == len(byKind) {
+				byKind = append(byKind, nil)
+			}
 			// The figures start once the id joins are done: their
 			// working data and the ids' index are then never held at once.
-			tasks = append(tasks, func() { <-idsJoined; t() })
+			byKind[kind] = append(byKind[kind], func() { <-idsJoined; t() })
 		}
 	}
+	tasks = slices.Concat(append([][]func(){tasks}, byKind...)...)
 	parallel.RunTasks(tasks, opts.Workers)
 	for _, f := range figs {
 		f.appendTo(a)
@@ -113,13 +121,12 @@ type sourceFigures struct {
 	through []Throughput
 }
 
-// tasks returns the tasks computing the figures of source src.
+// tasks returns the tasks computing the figures of source src, always the
+// same kinds in the same order, the metrics (which run in parallel
+// themselves) last.
 func (f *sourceFigures) tasks(c *dataset.Columns, src string, rows []int32, g grid, opts Options, defs []metricDef) []func() {
 	return []func(){func() {
-		acc := accumulate(c, rows, opts.By)
-		f.metrics = acc.metrics(src, defs)
-		f.errors = acc.errorCounts(src)
-		f.dists = acc.distributions()
+		f.series = timeseries(c, src, rows, g, opts.SLO, defs)
 	}, func() {
 		if ps, ok := itlByPosition(c, src, rows); ok {
 			f.itl = append(f.itl, ps)
@@ -129,10 +136,15 @@ func (f *sourceFigures) tasks(c *dataset.Columns, src string, rows []int32, g gr
 		if sc, ok := ttftByPrompt(c, src, rows); ok {
 			f.scatter = append(f.scatter, sc)
 		}
-		f.series = timeseries(c, src, rows, g, opts.SLO, defs)
+	}, func() {
 		if t, ok := throughputOf(c, src, rows, opts.SLO, defs); ok {
 			f.through = append(f.through, t)
 		}
+	}, func() {
+		acc := accumulate(c, rows, opts.By)
+		f.metrics = acc.metrics(src, defs, parallel.Split{Workers: opts.Workers})
+		f.errors = acc.errorCounts(src)
+		f.dists = acc.distributions()
 	}}
 }
 

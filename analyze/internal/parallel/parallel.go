@@ -17,15 +17,31 @@ import (
 // the memory their working data take together: the largest tasks
 // (reconciliation first) start first.
 func RunTasks(tasks []func(), workers int) {
+	Split{Workers: workers}.ForEach(len(tasks), func(_, i int) { tasks[i]() })
+}
+
+// WorkerCount is how many goroutines ForEach runs n calls on: Workers (0:
+// GOMAXPROCS), at most n.
+func (pl Split) WorkerCount(n int) int {
+	workers := pl.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	return min(workers, n)
+}
+
+// ForEach calls fn(w, i) for every i in [0, n), taking them in order, on
+// WorkerCount(n) goroutines, and returns once all are done; w is the
+// calling goroutine's number (below WorkerCount(n)), so that fn can reuse
+// scratch memory of its own from call to call. fn must write only i's
+// results (and w's scratch).
+func (pl Split) ForEach(n int, fn func(w, i int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(workers, len(tasks)) {
+	for w := range pl.WorkerCount(n) {
 		wg.Go(func() {
-			for i := next.Add(1) - 1; i < int64(len(tasks)); i = next.Add(1) - 1 {
-				tasks[i]()
+			for i := next.Add(1) - 1; i < int64(n); i = next.Add(1) - 1 {
+				fn(w, int(i))
 			}
 		})
 	}
