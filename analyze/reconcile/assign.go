@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/ttftrace/ttftrace/analyze/internal/parallel"
+	"github.com/ttftrace/ttftrace/analyze/internal/radix"
 )
 
 // timeEdgePart is how many outer candidates one part of timeEdgesInParts
@@ -29,10 +29,8 @@ func (r *reconciler) timeEdgesInParts(p *joinPair, ck *clocks, outs, ins, ends [
 // ambiguous, a contested inner is left unjoined, and nothing is guessed.
 // End-only edges come last (endOnlySlack) and join only without any rival
 // (assignEndOnly).
-func (p *joinPair) assign(edges []timeEdge, workers int) {
-	parallel.SortFunc(edges, func(x, y timeEdge) int {
-		return cmp.Or(cmp.Compare(x.slack, y.slack), cmp.Compare(x.o, y.o), cmp.Compare(x.i, y.i))
-	}, workers)
+func (p *joinPair) assign(edges []timeEdge) {
+	sortEdges(edges)
 	a := assignment{p: p, edges: edges, blocked: map[int32]bool{},
 		byOuter: csr(len(edges), len(p.outerTo), func(k int) int32 { return edges[k].o }),
 		byInner: csr(len(edges), len(p.innerTo), func(k int) int32 { return edges[k].i })}
@@ -61,6 +59,31 @@ func (p *joinPair) assign(edges []timeEdge, workers int) {
 			}
 		}
 	}
+}
+
+// sortEdges sorts edges by slack, then outer, then inner observation (a
+// total order: an outer's edges lead to distinct inners). A radix sort by
+// slack (stable) leaves only the edges of equal slack to order by outer
+// and inner, which they mostly are already (timeEdges lists the outers in
+// order, each one's edges by slack and inner, end-only ones after). A 5M
+// request week's 1.5M edges took 0.8 s of CPU to sort by comparisons.
+func sortEdges(edges []timeEdge) {
+	radix.SortStable(edges, make([]timeEdge, len(edges)), func(e *timeEdge) uint64 { return uint64(e.slack) ^ 1<<63 })
+	for lo := 0; lo < len(edges); {
+		hi := lo + 1
+		for hi < len(edges) && edges[hi].slack == edges[lo].slack {
+			hi++
+		}
+		if run := edges[lo:hi]; !slices.IsSortedFunc(run, compareEdges) {
+			slices.SortFunc(run, compareEdges)
+		}
+		lo = hi
+	}
+}
+
+// compareEdges orders edges by slack, then outer, then inner observation.
+func compareEdges(x, y timeEdge) int {
+	return cmp.Or(cmp.Compare(x.slack, y.slack), cmp.Compare(x.o, y.o), cmp.Compare(x.i, y.i))
 }
 
 // assignment is the state of one assign run.

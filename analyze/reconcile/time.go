@@ -87,7 +87,7 @@ func (r *reconciler) joinTime(p *joinPair, ck *clocks) {
 	}
 	parallel.SortFunc(ins, func(x, y timeCand) int { return cmp.Or(cmp.Compare(x.start, y.start), cmp.Compare(x.obs, y.obs)) }, r.par.Workers)
 	edges := r.timeEdgesInParts(p, ck, outs, ins, ends)
-	p.assign(edges, r.par.Workers)
+	p.assign(edges)
 }
 
 // timeCands returns the observations of s that ok admits and that logged

@@ -1,0 +1,42 @@
+package reconcile
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestSortEdges checks sortEdges against slices.SortFunc with the full
+// order, on edges listed as timeEdges lists them (outers in order, each
+// one's by slack and inner, end-only ones after) and shuffled, with slacks
+// drawn from a few values so that many are equal.
+func TestSortEdges(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 5, 1000, 40_000} {
+		var edges []timeEdge
+		for o := int32(0); len(edges) < n; o++ {
+			var best []timeEdge
+			for k := rng.IntN(4); k > 0; k-- {
+				best = append(best, timeEdge{o: o, i: rng.Int32N(500), slack: int64(rng.IntN(40)) * 1000})
+			}
+			slices.SortFunc(best, func(x, y timeEdge) int { return compareEdges(timeEdge{slack: x.slack, i: x.i}, timeEdge{slack: y.slack, i: y.i}) })
+			if rng.IntN(3) == 0 { // an end-only edge after the outer's others
+				best = append(best, timeEdge{o: o, i: 500 + rng.Int32N(50), slack: int64(rng.IntN(40)) * 1000, endOnly: true})
+			}
+			edges = append(edges, best...)
+		}
+		edges = edges[:n]
+		for _, order := range []string{"listed", "shuffled"} {
+			if order == "shuffled" {
+				rng.Shuffle(n, func(a, b int) { edges[a], edges[b] = edges[b], edges[a] })
+			}
+			want := slices.Clone(edges)
+			slices.SortFunc(want, compareEdges)
+			got := slices.Clone(edges)
+			sortEdges(got)
+			if !slices.Equal(got, want) {
+				t.Errorf("%d edges, %s: not in the order of slack, outer, inner", n, order)
+			}
+		}
+	}
+}
