@@ -19,7 +19,9 @@ func TestSortEdges(t *testing.T) {
 			for k := rng.IntN(4); k > 0; k-- {
 				best = append(best, timeEdge{o: o, i: rng.Int32N(500), slack: int64(rng.IntN(40)) * 1000})
 			}
-			slices.SortFunc(best, func(x, y timeEdge) int { return compareEdges(timeEdge{slack: x.slack, i: x.i}, timeEdge{slack: y.slack, i: y.i}) })
+			slices.SortFunc(best, func(x, y timeEdge) int {
+				return compareEdges(timeEdge{slack: x.slack, i: x.i}, timeEdge{slack: y.slack, i: y.i})
+			})
 			if rng.IntN(3) == 0 { // an end-only edge after the outer's others
 				best = append(best, timeEdge{o: o, i: 500 + rng.Int32N(50), slack: int64(rng.IntN(40)) * 1000, endOnly: true})
 			}
