@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/ttftrace/ttftrace/analyze/internal/parallel"
+	"github.com/ttftrace/ttftrace/analyze/internal/radix"
 )
 
 const (
@@ -48,7 +49,7 @@ func (r *reconciler) searchOffsets(ck *clocks) []string {
 					continue
 				}
 				if byDur == nil {
-					byDur = outs.byDuration(ho, r.par.Workers)
+					byDur = outs.byDuration(ho)
 				}
 				e, why := searchOffset(byDur, ins.sample(hi))
 				if why != "" {
@@ -133,10 +134,10 @@ func (x *searchSide) gather(h int32, stride int) []searchOb {
 }
 
 // byDuration returns all of host h's observations, sorted by duration,
-// as searchOffset needs its outer ones (on up to workers goroutines).
-func (x *searchSide) byDuration(h int32, workers int) []searchOb {
+// as searchOffset needs its outer ones.
+func (x *searchSide) byDuration(h int32) []searchOb {
 	obs := x.gather(h, 1)
-	sortByDuration(obs, workers)
+	sortByDuration(obs)
 	return obs
 }
 
@@ -148,9 +149,10 @@ func (x *searchSide) sample(h int32) []searchOb {
 }
 
 // sortByDuration sorts obs by duration, then event, as searchOffset needs
-// its outer observations.
-func sortByDuration(obs []searchOb, workers int) {
-	parallel.SortFunc(obs, func(a, b searchOb) int { return cmp.Or(cmp.Compare(a.dur(), b.dur()), cmp.Compare(a.event, b.event)) }, workers)
+// its outer observations (gather lists them in event order).
+func sortByDuration(obs []searchOb) {
+	radix.SortFunc(obs, func(o *searchOb) uint64 { return radix.Int64(o.dur()) },
+		func(a, b searchOb) int { return cmp.Or(cmp.Compare(a.dur(), b.dur()), cmp.Compare(a.event, b.event)) })
 }
 
 // searchOb is what the offset search needs of an observation: 32 bytes

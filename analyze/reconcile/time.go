@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ttftrace/ttftrace/analyze/internal/parallel"
+	"github.com/ttftrace/ttftrace/analyze/internal/radix"
 	"github.com/ttftrace/ttftrace/dataset"
 )
 
@@ -85,7 +86,9 @@ func (r *reconciler) joinTime(p *joinPair, ck *clocks) {
 	if len(outs) == 0 || len(ins) == 0 && len(ends) == 0 {
 		return
 	}
-	parallel.SortFunc(ins, func(x, y timeCand) int { return cmp.Or(cmp.Compare(x.start, y.start), cmp.Compare(x.obs, y.obs)) }, r.par.Workers)
+	// By start, then observation: timeCands lists them in observation order.
+	radix.SortFunc(ins, func(c *timeCand) uint64 { return radix.Int64(c.start) },
+		func(x, y timeCand) int { return cmp.Or(cmp.Compare(x.start, y.start), cmp.Compare(x.obs, y.obs)) })
 	edges := r.timeEdgesInParts(p, ck, outs, ins, ends)
 	p.assign(edges)
 }

@@ -1,10 +1,7 @@
 package parallel
 
 import (
-	"cmp"
-	"math/rand/v2"
 	"runtime"
-	"slices"
 	"sync/atomic"
 	"testing"
 )
@@ -65,31 +62,6 @@ func TestForEach(t *testing.T) {
 		for i := range seen {
 			if v := seen[i].Load(); v != 1 {
 				t.Errorf("%+v: index %d called %d times", c, i, v)
-			}
-		}
-	}
-}
-
-// TestSortFunc sorts random pairs (a key with many repeats, then a unique
-// index: a total order) on several worker counts and lengths around the
-// split threshold, against slices.SortFunc.
-func TestSortFunc(t *testing.T) {
-	type item struct{ key, idx int }
-	byKey := func(a, b item) int { return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.idx, b.idx)) }
-	rng := rand.New(rand.NewPCG(3, 5))
-	for _, n := range []int{0, 1, 17, sortMin - 1, 2 * sortMin, 2*sortMin + 3, 9*sortMin + 5} {
-		xs := make([]item, n)
-		for i := range xs {
-			xs[i] = item{rng.IntN(max(1, n/50)), i}
-		}
-		rng.Shuffle(n, func(i, j int) { xs[i], xs[j] = xs[j], xs[i] })
-		want := slices.Clone(xs)
-		slices.SortFunc(want, byKey)
-		for _, w := range []int{1, 2, 3, 4, 8} {
-			got := slices.Clone(xs)
-			SortFunc(got, byKey, w)
-			if !slices.Equal(got, want) {
-				t.Errorf("n %d, %d workers: not sorted as slices.SortFunc sorts", n, w)
 			}
 		}
 	}

@@ -5,6 +5,8 @@
 // branches.
 package radix
 
+import "slices"
+
 // digitBits is the width of a digit: 2,048 counts per digit stay in the
 // L1 and L2 caches, and 64-bit keys take at most six passes.
 const digitBits = 11
@@ -47,3 +49,25 @@ func SortStable[T any](xs, tmp []T, key func(*T) uint64) {
 		copy(xs, src)
 	}
 }
+
+// SortFunc sorts xs by cmp, a total order whose first criterion is key:
+// stably by key (SortStable), then each run of equal keys by cmp where it
+// is not in order already. Records listed in cmp's order within equal keys
+// (as the time joins' and the offset search's are) make that second step
+// a check.
+func SortFunc[T any](xs []T, key func(*T) uint64, cmp func(a, b T) int) {
+	SortStable(xs, make([]T, len(xs)), key)
+	for lo := 0; lo < len(xs); {
+		k, hi := key(&xs[lo]), lo+1
+		for hi < len(xs) && key(&xs[hi]) == k {
+			hi++
+		}
+		if run := xs[lo:hi]; !slices.IsSortedFunc(run, cmp) {
+			slices.SortFunc(run, cmp)
+		}
+		lo = hi
+	}
+}
+
+// Int64 is the key of v: unsigned, in the order of the signed values.
+func Int64(v int64) uint64 { return uint64(v) ^ 1<<63 }

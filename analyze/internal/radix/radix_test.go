@@ -39,3 +39,29 @@ func TestSortStable(t *testing.T) {
 		}
 	}
 }
+
+// TestSortFunc sorts records by a signed key, then a second field, listed
+// in the second field's order and shuffled, against slices.SortFunc.
+func TestSortFunc(t *testing.T) {
+	type rec struct{ key, tie int64 }
+	order := func(a, b rec) int { return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.tie, b.tie)) }
+	rng := rand.New(rand.NewPCG(5, 9))
+	for _, n := range []int{0, 1, 2, 1000, 30_000} {
+		xs := make([]rec, n)
+		for i := range xs {
+			xs[i] = rec{int64(rng.IntN(200) - 100), int64(i)}
+		}
+		for _, listed := range []bool{true, false} {
+			if !listed {
+				rng.Shuffle(n, func(a, b int) { xs[a], xs[b] = xs[b], xs[a] })
+			}
+			want := slices.Clone(xs)
+			slices.SortFunc(want, order)
+			got := slices.Clone(xs)
+			SortFunc(got, func(r *rec) uint64 { return Int64(r.key) }, order)
+			if !slices.Equal(got, want) {
+				t.Errorf("%d records, listed in order %v: not sorted as slices.SortFunc sorts", n, listed)
+			}
+		}
+	}
+}
