@@ -206,15 +206,10 @@ func (r *reconciler) idCandidates(p *joinPair) []idCands {
 	for o := range cands {
 		cands[o] = idCands{-1, -1}
 	}
-	// The partitions' arrays are reused from the trace ids to the ids
-	// (memory already written to is not faulted in again).
+	// The partitions' arrays are reused from the ids to the trace ids, of
+	// which there are fewer (memory already written to is not faulted in
+	// again).
 	var outs, ins idSideKeys
-	// A row has one trace id: each outer is matched at most once.
-	for _, l := range r.matchKeys(p, traceKeys(r.cols), &outs, &ins) {
-		for _, m := range l {
-			cands[m[0]].trace = m[1]
-		}
-	}
 	// A row has several ids, maybe in several partitions: an outer whose
 	// ids match different inners takes none.
 	for _, l := range r.matchKeys(p, normalizedKeys(r.cols), &outs, &ins) {
@@ -225,6 +220,12 @@ func (r *reconciler) idCandidates(p *joinPair) []idCands {
 			case c.id != m[1]:
 				c.id = -2
 			}
+		}
+	}
+	// A row has one trace id: each outer is matched at most once.
+	for _, l := range r.matchKeys(p, traceKeys(r.cols), &outs, &ins) {
+		for _, m := range l {
+			cands[m[0]].trace = m[1]
 		}
 	}
 	for o := range cands {
