@@ -240,7 +240,7 @@ func (acc *sourceAcc) sampleBounds(ga *groupAcc, defs []metricDef, unit bool) []
 		keys[key] = true
 		if d.scalar {
 			bounds[k] = len(ga.reqs)
-		} else {
+		} else if acc.anyMeets(ga, sampleNeeds[d.name]) { // gateways and engines log no chunks
 			pooled, reads = append(pooled, k), reads|d.reads
 		}
 	}

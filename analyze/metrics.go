@@ -63,7 +63,12 @@ var sampleNeeds = map[string]func(e event) bool{
 	"queue":           func(e event) bool { return e.c.QueueNs.Has(e.i) },
 	"prefill":         func(e event) bool { return e.c.PrefillNs.Has(e.i) },
 	"decode":          func(e event) bool { return e.c.DecodeNs.Has(e.i) },
+	"itl":             twoChunks, // a gap is between two chunks
+	"chunk_gap":       twoChunks,
 }
+
+// twoChunks reports whether e logs at least two chunks.
+func twoChunks(e event) bool { return e.c.ChunkOffsetsNs.Len(e.i) > 1 }
 
 // lastTokenKnown reports whether e logs its last token or chunks.
 func lastTokenKnown(e event) bool {

@@ -1,6 +1,10 @@
 package analyze
 
-import "github.com/ttftrace/ttftrace/dataset"
+import (
+	"slices"
+
+	"github.com/ttftrace/ttftrace/dataset"
+)
 
 // buildSeries turns the windows of one source into Series; points carry the
 // window start, RFC 3339 UTC. Windows without samples have nil percentiles;
@@ -53,6 +57,9 @@ type percentilePoints struct {
 // point returns the count, median and p99 of metric d's samples over the
 // requests of rows ok of c.
 func (pp *percentilePoints) point(c *dataset.Columns, ok []int32, d *metricDef) Point {
+	if need := sampleNeeds[d.name]; need != nil && !slices.ContainsFunc(ok, func(row int32) bool { return need(event{c, int(row)}) }) {
+		return Point{} // no request can give a sample (an engine logs no chunks)
+	}
 	buf := pp.buf[:0] // a local: no write barrier per sample
 	var r request
 	for _, row := range ok {
