@@ -200,7 +200,7 @@ func (p *pageNumbers) addNumbers(pg parquet.Page, data encoding.Values) (bool, e
 		p.i32 = append(p.i32, data.Int32()...)
 	case parquet.Boolean:
 		var err error
-		p.bools, err = appendBooleans(p.bools, pg)
+		p.bools, err = appendBooleans(p.bools, pg, data)
 		return true, err
 	default:
 		return false, nil
@@ -208,17 +208,16 @@ func (p *pageNumbers) addNumbers(pg parquet.Page, data encoding.Values) (bool, e
 	return true, nil
 }
 
-// appendBooleans appends a boolean page's present values to dst.
-func appendBooleans(dst []bool, pg parquet.Page) ([]bool, error) {
-	vals := make([]parquet.Value, pg.NumValues())
-	n, err := pg.Values().ReadValues(vals)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return dst, err
+// appendBooleans appends a boolean page's present values to dst, from its
+// data (pg.Data(): the present values, bit-packed, least significant bit
+// first). Reading them as parquet.Values took a 24-byte value per row.
+func appendBooleans(dst []bool, pg parquet.Page, data encoding.Values) ([]bool, error) {
+	n, bits := int(pg.NumValues()-pg.NumNulls()), data.Boolean()
+	if n < 0 || len(bits) < (n+7)/8 {
+		return dst, fmt.Errorf("boolean page of %d values holds %d bytes", n, len(bits))
 	}
-	for _, v := range vals[:n] {
-		if !v.IsNull() {
-			dst = append(dst, v.Boolean())
-		}
+	for i := range n {
+		dst = append(dst, bits[i>>3]>>(i&7)&1 != 0)
 	}
 	return dst, nil
 }
