@@ -14,8 +14,11 @@ const endOnlySlack = 1 << 60
 // reference clocks, sorted by end. Their start field holds their end.
 func endOnlyCands(s *obsSource, ck *clocks, ok func(int32) bool) []timeCand {
 	var out []timeCand
+	c := s.cols
 	for k := range int32(len(s.obs)) {
-		if !ok(k) {
+		// The columns' presence first: most observations logged a start,
+		// and reading one whole (at) for each cost more than the rest.
+		if row := int(s.obs[k].event); !c.EndNs.Has(row) || c.StartNs.Has(row) || !ok(k) {
 			continue
 		}
 		o := s.at(k)
