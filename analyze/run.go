@@ -59,8 +59,11 @@ func RunColumns(c *dataset.Columns, inputs []schema.InputStats, opts Options) *A
 		Throughput:      []Throughput{},
 	}
 	defs := metricsFor(opts.Compat)
-	bySource := splitBySource(c)
-	grid, gridNotes := chooseGrid(c, opts.Window)
+	var bySource map[string][]int32
+	var grid grid
+	var gridNotes []string
+	parallel.RunTasks([]func(){func() { bySource = splitBySource(c) },
+		func() { grid, gridNotes = chooseGrid(c, opts.Window) }}, opts.Workers)
 	sources := orderedSources(bySource)
 	figs := make([]sourceFigures, len(sources))
 	var rec *reconcile.Result
