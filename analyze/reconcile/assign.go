@@ -32,18 +32,18 @@ func (r *reconciler) timeEdgesInParts(p *joinPair, ck *clocks, outs, ins, ends [
 func (p *joinPair) assign(edges []timeEdge) {
 	sortEdges(edges)
 	a := assignment{p: p, edges: edges, blocked: map[int32]bool{},
-		byOuter: csr(len(edges), len(p.outerTo), func(k int) int32 { return edges[k].o }),
-		byInner: csr(len(edges), len(p.innerTo), func(k int) int32 { return edges[k].i })}
+		byOuter: groupBy(len(edges), func(k int) int32 { return edges[k].o }),
+		byInner: groupBy(len(edges), func(k int) int32 { return edges[k].i })}
 	for k := range edges {
 		e := &edges[k]
 		if p.outerTo[e.o] >= 0 || p.ambiguous[e.o] || p.innerTo[e.i] >= 0 || a.blocked[e.i] {
 			continue
 		}
 		if e.endOnly {
-			a.assignEndOnly(e)
+			a.assignEndOnly(k)
 			continue
 		}
-		rivalInner, rivals, beaten := a.rivals(e)
+		rivalInner, rivals, beaten := a.rivals(k)
 		if beaten {
 			continue // a candidate within the margin agrees where e is weak: it takes the join
 		}
@@ -80,18 +80,20 @@ func compareEdges(x, y timeEdge) int {
 type assignment struct {
 	p                *joinPair
 	edges            []timeEdge
-	byOuter, byInner csrIndex
+	byOuter, byInner groupIndex // per edge, the edges of its outer, of its inner
 	blocked          map[int32]bool // contested inner observations
 	scratch          []int32
 }
 
-// rivals reports whether e's outer has another free inner candidate within
-// e's margin, and lists the free outers that have e's inner within it.
-// Weak evidence breaks the tie: a candidate that is weak (timeEdge.weakMiss)
-// where e is not is no rival, and one that is not where e is beats e.
-func (a *assignment) rivals(e *timeEdge) (rivalInner bool, rivals []int32, beaten bool) {
+// rivals reports whether edge e (edges[k])'s outer has another free inner
+// candidate within e's margin, and lists the free outers that have e's
+// inner within it. Weak evidence breaks the tie: a candidate that is weak
+// (timeEdge.weakMiss) where e is not is no rival, and one that is not where
+// e is beats e.
+func (a *assignment) rivals(k int) (rivalInner bool, rivals []int32, beaten bool) {
+	e := &a.edges[k]
 	limit, p := e.slack+e.margin, a.p
-	for _, x := range a.byOuter.list(e.o) {
+	for _, x := range a.byOuter.list(k) {
 		f := &a.edges[x]
 		if f.slack > limit {
 			break
@@ -102,7 +104,7 @@ func (a *assignment) rivals(e *timeEdge) (rivalInner bool, rivals []int32, beate
 		}
 	}
 	a.scratch = a.scratch[:0]
-	for _, x := range a.byInner.list(e.i) {
+	for _, x := range a.byInner.list(k) {
 		f := &a.edges[x]
 		if f.slack > limit {
 			break
@@ -146,3 +148,37 @@ func csr(n, keys int, key func(k int) int32) csrIndex {
 }
 
 func (x csrIndex) list(key int32) []int32 { return x.idx[x.start[key]:x.start[key+1]] }
+
+// groupIndex lists, per item, the items sharing its key, in item order.
+type groupIndex struct {
+	items      []int32 // the items grouped by key, each group in item order
+	start, end []int32 // per item, where its group lies in items
+}
+
+// groupBy indexes items 0, 1, …, n−1 by key(k) ≥ 0 by a radix sort of
+// (key, item) pairs, with no array spanning the keys' range: indexing a
+// time join's 1.5M edges by outer and inner observation (csr) took 0.46 s
+// of CPU on the 5M week, spent in arrays of all 4.9M of each.
+func groupBy(n int, key func(k int) int32) groupIndex {
+	pairs := make([]uint64, n)
+	for k := range pairs {
+		pairs[k] = uint64(key(k))<<32 | uint64(k)
+	}
+	radix.SortStable(pairs, make([]uint64, n), func(x *uint64) uint64 { return *x >> 32 })
+	g := groupIndex{items: make([]int32, n), start: make([]int32, n), end: make([]int32, n)}
+	for lo := 0; lo < n; {
+		hi := lo + 1
+		for hi < n && pairs[hi]>>32 == pairs[lo]>>32 {
+			hi++
+		}
+		for j := lo; j < hi; j++ {
+			item := int32(uint32(pairs[j]))
+			g.items[j], g.start[item], g.end[item] = item, int32(lo), int32(hi)
+		}
+		lo = hi
+	}
+	return g
+}
+
+// list returns the items sharing item's key, item among them.
+func (g groupIndex) list(item int) []int32 { return g.items[g.start[item]:g.end[item]] }

@@ -42,3 +42,29 @@ func TestSortEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupBy checks that every item's list holds exactly the items with
+// its key, in item order, on keys from a small and a wide range.
+func TestGroupBy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, span := range []int32{1, 7, 1 << 30} {
+		for _, n := range []int{0, 1, 300} {
+			keys := make([]int32, n)
+			for k := range keys {
+				keys[k] = rng.Int32N(span)
+			}
+			g := groupBy(n, func(k int) int32 { return keys[k] })
+			for item := range n {
+				var want []int32
+				for k, key := range keys {
+					if key == keys[item] {
+						want = append(want, int32(k))
+					}
+				}
+				if got := g.list(item); !slices.Equal(got, want) {
+					t.Fatalf("span %d, %d items: item %d lists %v, want %v", span, n, item, got, want)
+				}
+			}
+		}
+	}
+}

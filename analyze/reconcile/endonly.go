@@ -85,22 +85,23 @@ func (r *reconciler) fitEnd(p *joinPair, ck *clocks, o, in *timeCand) (timeEdge,
 	return timeEdge{o: o.obs, i: in.obs, slack: endOnlySlack, weakMiss: weakMiss, endOnly: true}, ok
 }
 
-// assignEndOnly joins end-only edge e when neither its outer has another
-// free inner candidate nor its inner another free outer candidate, weak or
-// not; otherwise the outer is marked ambiguous. A rivalOnly edge never
-// joins.
-func (a *assignment) assignEndOnly(e *timeEdge) {
+// assignEndOnly joins end-only edge e, edges[k], when neither its outer
+// has another free inner candidate nor its inner another free outer
+// candidate, weak or not; otherwise the outer is marked ambiguous. A
+// rivalOnly edge never joins.
+func (a *assignment) assignEndOnly(k int) {
+	e := &a.edges[k]
 	if e.rivalOnly {
 		return
 	}
 	p := a.p
-	for _, x := range a.byOuter.list(e.o) {
+	for _, x := range a.byOuter.list(k) {
 		if f := &a.edges[x]; f.i != e.i && p.innerTo[f.i] < 0 {
 			p.ambiguous[e.o] = true
 			return
 		}
 	}
-	for _, x := range a.byInner.list(e.i) {
+	for _, x := range a.byInner.list(k) {
 		if f := &a.edges[x]; f.o != e.o && p.outerTo[f.o] < 0 {
 			p.ambiguous[e.o] = true
 			return
