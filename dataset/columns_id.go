@@ -30,34 +30,40 @@ func PackHex32[T ~string | ~[]byte](s T) (ColumnsID, bool) {
 	if len(s) != 32 {
 		return ColumnsID{}, false
 	}
-	var v ColumnsID
-	var bad uint8
-	for half := range 2 {
-		var x uint64
-		for _, c := range []byte(s[half*16 : half*16+16]) {
-			d := hexDigit[c]
-			bad |= d
-			x = x<<4 | uint64(d&15)
-		}
-		v[half] = x
-	}
-	return v, bad&0x80 == 0
+	a, okA := Hex8(le64(s, 0), false)
+	b, okB := Hex8(le64(s, 8), false)
+	c, okC := Hex8(le64(s, 16), false)
+	d, okD := Hex8(le64(s, 24), false)
+	return ColumnsID{a<<32 | b, c<<32 | d}, okA && okB && okC && okD
 }
 
-// hexDigit maps a lowercase hex digit to its value and any other byte to
-// 0x80.
-var hexDigit = func() (t [256]uint8) {
-	for i := range t {
-		t[i] = 0x80
+// le64 returns the 8 bytes of s from i as a little-endian number.
+func le64[T ~string | ~[]byte](s T, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+}
+
+// Hex8 packs 8 hex digits, read as one little-endian number x (the first
+// digit its lowest byte), into the number they spell, and reports whether
+// each is a digit or a letter a–f (or A–F, when upper). All eight bytes
+// are checked and converted at once (SWAR): a table lookup per digit took
+// 40 ns per trace id, a seventh of reading a week's columns.
+func Hex8(x uint64, upper bool) (uint64, bool) {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	ge := func(n uint64) uint64 { return ((x | hi) - n*lo) & hi } // per byte below 0x80: x ≥ n
+	valid := ge('0')&^ge('9'+1) | ge('a')&^ge('f'+1)
+	if upper {
+		valid |= ge('A') &^ ge('F'+1)
 	}
-	for c := '0'; c <= '9'; c++ {
-		t[c] = uint8(c - '0')
-	}
-	for c := 'a'; c <= 'f'; c++ {
-		t[c] = uint8(c-'a') + 10
-	}
-	return t
-}()
+	// A digit's value is its low nibble; a letter's, its low nibble + 9
+	// (bit 6 marks letters).
+	v := x&(lo*0x0f) + (x>>6&lo)*9
+	v = (v<<4 | v>>8) & 0x00ff00ff00ff00ff // byte pairs: first digit high
+	v = (v<<8 | v>>16) & 0x0000ffff0000ffff
+	v = (v<<16 | v>>32) & 0xffffffff
+	return v, valid == hi && x&hi == 0
+}
 
 // hashString is a 64-bit hash of s from seed: 8 bytes at a time through a
 // 128-bit multiply-and-fold (as wyhash mixes), then a final avalanche.

@@ -80,7 +80,7 @@ func compareEdges(x, y timeEdge) int {
 type assignment struct {
 	p                *joinPair
 	edges            []timeEdge
-	byOuter, byInner groupIndex // per edge, the edges of its outer, of its inner
+	byOuter, byInner groupIndex     // per edge, the edges of its outer, of its inner
 	blocked          map[int32]bool // contested inner observations
 	scratch          []int32
 }

@@ -28,46 +28,37 @@ func idKey(id string) (dataset.ColumnsID, bool) {
 
 // packHexID packs a UUID (8-4-4-4-12 hex digits) or 32 hex digits, in any
 // case, into the ColumnsID of their lowercase digits (as dataset.PackHex32
-// packs them), folding the case as it packs: every id of a production week
-// passes here while the dataset is read (gathering the digits into a
-// buffer, folding it and packing it took 45 ns an id, this 22).
+// packs them), folding the case as it packs, eight digits at a time
+// (dataset.Hex8): every id of a production week passes here while the
+// dataset is read.
 func packHexID(s string) (dataset.ColumnsID, bool) {
-	var v dataset.ColumnsID
-	var bad uint8
-	pack := func(x uint64, digits string) uint64 {
-		for i := 0; i < len(digits); i++ {
-			d := foldedHex[digits[i]]
-			bad |= d
-			x = x<<4 | uint64(d&15)
-		}
-		return x
-	}
+	var x [4]uint64 // the digits, eight to a word, as Hex8 reads them
 	switch {
 	case len(s) == 32:
-		v[0], v[1] = pack(0, s[:16]), pack(0, s[16:])
+		x = [4]uint64{load(s[:8]), load(s[8:16]), load(s[16:24]), load(s[24:])}
 	case len(s) == 36 && s[8] == '-' && s[13] == '-' && s[18] == '-' && s[23] == '-':
-		v[0] = pack(pack(pack(0, s[:8]), s[9:13]), s[14:18])
-		v[1] = pack(pack(0, s[19:23]), s[24:])
+		x = [4]uint64{load(s[:8]), load(s[9:13]) | load(s[14:18])<<32, load(s[19:23]) | load(s[24:28])<<32, load(s[28:])}
 	default:
 		return dataset.ColumnsID{}, false
 	}
-	return v, bad&0x80 == 0
+	var w [4]uint64
+	ok := true
+	for k := range x {
+		var good bool
+		w[k], good = dataset.Hex8(x[k], true)
+		ok = ok && good
+	}
+	return dataset.ColumnsID{w[0]<<32 | w[1], w[2]<<32 | w[3]}, ok
 }
 
-// foldedHex maps a hex digit in either case to its value and any other
-// byte to 0x80.
-var foldedHex = func() (t [256]uint8) {
-	for i := range t {
-		t[i] = 0x80
+// load returns the bytes of s (at most 8) as a little-endian number.
+func load(s string) uint64 {
+	var x uint64
+	for i := len(s) - 1; i >= 0; i-- {
+		x = x<<8 | uint64(s[i])
 	}
-	for c := '0'; c <= '9'; c++ {
-		t[c] = uint8(c - '0')
-	}
-	for c := 'a'; c <= 'f'; c++ {
-		t[c], t[c-'a'+'A'] = uint8(c-'a')+10, uint8(c-'a')+10
-	}
-	return t
-}()
+	return x
+}
 
 // normalizeID returns the join key of a request or response id, or "" for
 // none. vLLM builds response ids as "chatcmpl-<request id>" and
