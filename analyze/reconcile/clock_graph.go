@@ -59,7 +59,10 @@ func (r *reconciler) estimateClocks() *clocks {
 	for _, hp := range pairs {
 		ck.edges[hp] = r.ests[hp].est
 	}
-	ck.chain(r.referenceOrder())
+	if r.refOrder == nil {
+		r.refOrder = r.referenceOrder()
+	}
+	ck.chain(r.refOrder)
 	return ck
 }
 

@@ -154,6 +154,9 @@ type reconciler struct {
 	// next (estimateClocks); nil after the last.
 	bounds map[hostPair]*offsetBounds
 	ests   map[hostPair]pairEstimate
+	// refOrder is referenceOrder's result, counted once (it depends on the
+	// observations alone).
+	refOrder []int32
 }
 
 func newReconciler(c *dataset.Columns, inputs []schema.InputStats) *reconciler {
