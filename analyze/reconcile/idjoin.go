@@ -2,6 +2,7 @@ package reconcile
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/ttftrace/ttftrace/dataset"
 )
@@ -37,13 +38,24 @@ func normalizedKeys(c *dataset.Columns) idKeys {
 	return func(dst []dataset.ColumnsID, row int) []dataset.ColumnsID { return append(dst, c.IDKeys.At(row)...) }
 }
 
-// idSideKeys are one side's keys of one domain, by partition: partition q's
-// are keys[at[q]:at[q+1]], carried by obs[at[q]:at[q+1]] (indices into the
-// source's observations), in observation order.
-type idSideKeys struct {
+// idSideKeys are one side's keys of one domain, by part of its
+// observations and, within a part, by partition: part k's keys of
+// partition q are parts[k].keys[at[q]:at[q+1]], carried by the
+// observations (indices into the source's) of parts[k].obs alike, in
+// observation order.
+type idSideKeys struct{ parts []idPartKeys }
+
+// idPartKeys are one part's keys, by partition.
+type idPartKeys struct {
 	keys []dataset.ColumnsID
 	obs  []int32
-	at   []int
+	at   []int32
+}
+
+// partition returns partition q's keys and observations in part k.
+func (x *idSideKeys) partition(k, q int) ([]dataset.ColumnsID, []int32) {
+	p := &x.parts[k]
+	return p.keys[p.at[q]:p.at[q+1]], p.obs[p.at[q]:p.at[q+1]]
 }
 
 // idPartSize is the number of observations (of both sides) whose keys a
@@ -61,47 +73,59 @@ func idKeyHash(key dataset.ColumnsID) uint64 {
 	return (key[0] ^ bits.RotateLeft64(key[1], 31)) * 0x9e3779b97f4a7c15
 }
 
+// idGather is one worker's scratch for partitionKeys: a part's keys, their
+// observations and partitions in observation order.
+type idGather struct {
+	keys []dataset.ColumnsID
+	obs  []int32
+	part []uint16
+}
+
 // partitionKeys copies the keys of s's observations into 1<<partBits
-// partitions by their hash's leading bits, in x (its arrays reused when
-// large enough): each part of observations counts its keys per partition,
-// then copies them to the places the counts give, in parallel.
+// partitions by their hash's leading bits, part by part of observations in
+// parallel, into x (its arrays reused when large enough). A part's keys are
+// read once, into its worker's scratch (which stays in the caches), then
+// counted and copied to its own arrays by partition: partitioning all the
+// keys at once read them twice (to count, then to copy) and wrote each to
+// one of thousands of places across the whole array.
 func (r *reconciler) partitionKeys(x *idSideKeys, s *obsSource, keysOf idKeys, partBits int) {
 	nParts := 1 << partBits
 	shift := uint(64 - partBits) // 64: one partition, as x >> 64 is 0
-	part := func(key dataset.ColumnsID) int { return int(idKeyHash(key) >> shift) }
-	counts := make([][]int, r.par.PartCount(len(s.obs), idPartsPart))
-	r.par.ForParts(len(s.obs), idPartsPart, func(k, from, to int) {
-		n, buf := make([]int, nParts), []dataset.ColumnsID(nil)
-		for o := from; o < to; o++ {
+	parts := r.par.PartCount(len(s.obs), idPartsPart)
+	if len(x.parts) < parts {
+		x.parts = append(x.parts, make([]idPartKeys, parts-len(x.parts))...)
+	}
+	x.parts = x.parts[:parts]
+	size := idPartsPart
+	if r.par.Part > 0 {
+		size = r.par.Part
+	}
+	scratch := make([]idGather, r.par.WorkerCount(parts))
+	r.par.ForEach(parts, func(w, k int) {
+		g, buf := &scratch[w], []dataset.ColumnsID(nil)
+		g.keys, g.obs, g.part = g.keys[:0], g.obs[:0], g.part[:0]
+		for o := k * size; o < min(len(s.obs), (k+1)*size); o++ {
 			buf = keysOf(buf[:0], int(s.obs[o].event))
 			for _, key := range buf {
-				n[part(key)]++
+				g.keys, g.obs = append(g.keys, key), append(g.obs, int32(o))
+				g.part = append(g.part, uint16(idKeyHash(key)>>shift))
 			}
 		}
-		counts[k] = n
-	})
-	x.at = make([]int, nParts+1)
-	total := 0
-	for q := range nParts { // counts[k][q] becomes where part k's keys of partition q start
-		x.at[q] = total
-		for _, n := range counts {
-			n[q], total = total, total+n[q]
+		p := &x.parts[k]
+		p.at = slices.Grow(p.at[:0], nParts+1)[:nParts+1]
+		clear(p.at)
+		for _, q := range g.part {
+			p.at[q+1]++
 		}
-	}
-	x.at[nParts] = total
-	if cap(x.keys) < total {
-		x.keys, x.obs = make([]dataset.ColumnsID, total), make([]int32, total)
-	}
-	x.keys, x.obs = x.keys[:total], x.obs[:total]
-	r.par.ForParts(len(s.obs), idPartsPart, func(k, from, to int) {
-		next, buf := counts[k], []dataset.ColumnsID(nil)
-		for o := from; o < to; o++ {
-			buf = keysOf(buf[:0], int(s.obs[o].event))
-			for _, key := range buf {
-				q := part(key)
-				x.keys[next[q]], x.obs[next[q]] = key, int32(o)
-				next[q]++
-			}
+		for q := range nParts {
+			p.at[q+1] += p.at[q]
+		}
+		n := len(g.keys)
+		p.keys, p.obs = slices.Grow(p.keys[:0], n)[:n], slices.Grow(p.obs[:0], n)[:n]
+		next := slices.Clone(p.at[:nParts])
+		for j, q := range g.part {
+			p.keys[next[q]], p.obs[next[q]] = g.keys[j], g.obs[j]
+			next[q]++
 		}
 	})
 }
@@ -162,8 +186,8 @@ func carry(f *int32, obs int32) {
 
 // matchKeys returns, per partition, the outer and inner observations of
 // each outer key of one domain that exactly one outer and one inner
-// observation carry, in the partition's order of outer keys; the
-// partitions are matched in parallel.
+// observation carry, in the partition's order of outer keys (observation
+// order); the partitions are matched in parallel.
 func (r *reconciler) matchKeys(p *joinPair, keysOf idKeys, outs, ins *idSideKeys) [][][2]int32 {
 	n := len(p.outer.obs) + len(p.inner.obs)
 	size := idPartSize
@@ -181,16 +205,31 @@ func (r *reconciler) matchKeys(p *joinPair, keysOf idKeys, outs, ins *idSideKeys
 	r.par.ForParts(nParts, 1+nParts/64, func(_, from, to int) {
 		var t idMatchTable
 		for q := from; q < to; q++ {
-			t.reset(outs.at[q+1] - outs.at[q] + ins.at[q+1] - ins.at[q])
-			for j := ins.at[q]; j < ins.at[q+1]; j++ {
-				carry(&t.slot(ins.keys[j]).in, ins.obs[j])
+			total := 0
+			for _, x := range []*idSideKeys{outs, ins} {
+				for k := range x.parts {
+					total += int(x.parts[k].at[q+1] - x.parts[k].at[q])
+				}
 			}
-			for j := outs.at[q]; j < outs.at[q+1]; j++ {
-				carry(&t.slot(outs.keys[j]).out, outs.obs[j])
+			t.reset(total)
+			for k := range ins.parts {
+				keys, obs := ins.partition(k, q)
+				for j, key := range keys {
+					carry(&t.slot(key).in, obs[j])
+				}
 			}
-			for j := outs.at[q]; j < outs.at[q+1]; j++ {
-				if e := t.slot(outs.keys[j]); e.out > 0 && e.in > 0 {
-					matches[q] = append(matches[q], [2]int32{outs.obs[j], e.in - 1})
+			for k := range outs.parts {
+				keys, obs := outs.partition(k, q)
+				for j, key := range keys {
+					carry(&t.slot(key).out, obs[j])
+				}
+			}
+			for k := range outs.parts {
+				keys, obs := outs.partition(k, q)
+				for j, key := range keys {
+					if e := t.slot(key); e.out > 0 && e.in > 0 {
+						matches[q] = append(matches[q], [2]int32{obs[j], e.in - 1})
+					}
 				}
 			}
 		}
