@@ -68,3 +68,24 @@ func TestGroupBy(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstStartFrom checks the galloping search against a binary search
+// over all candidates, from every hint, on starts with repeats.
+func TestFirstStartFrom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{0, 1, 2, 9, 100} {
+		ins := make([]timeCand, n)
+		for k := range ins {
+			ins[k].start = int64(rng.IntN(60))
+		}
+		slices.SortFunc(ins, func(x, y timeCand) int { return int(x.start - y.start) })
+		for hint := 0; hint <= n+1; hint++ {
+			for target := int64(-2); target <= 62; target++ {
+				want, _ := slices.BinarySearchFunc(ins, target, func(c timeCand, t int64) int { return int(c.start - t) })
+				if got := firstStartFrom(ins, hint, target); got != want {
+					t.Fatalf("%d candidates, hint %d, start %d: %d, want %d", n, hint, target, got, want)
+				}
+			}
+		}
+	}
+}

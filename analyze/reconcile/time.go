@@ -161,9 +161,10 @@ func newSweepLimits(ck *clocks, ins, ends []timeCand) sweepLimits {
 // sorted by end (endOnlyEdges).
 func (r *reconciler) timeEdges(p *joinPair, ck *clocks, lim sweepLimits, outs, ins, ends []timeCand) []timeEdge {
 	var edges, best []timeEdge
+	j := 0 // the previous outer's first inner: the next one's is near it
 	for k := range outs {
 		o := &outs[k]
-		j, _ := slices.BinarySearchFunc(ins, o.start-o.tol-lim.tol, func(c timeCand, t int64) int { return cmp.Compare(c.start, t) })
+		j = firstStartFrom(ins, j, o.start-o.tol-lim.tol)
 		stop := int64(math.MaxInt64) // start gap beyond which nothing can be kept
 		best = best[:0]
 		for ; j < len(ins) && ins[j].start <= o.end+o.tol+lim.tol && ins[j].start-o.start <= stop; j++ {
@@ -178,6 +179,30 @@ func (r *reconciler) timeEdges(p *joinPair, ck *clocks, lim sweepLimits, outs, i
 		edges = r.endOnlyEdges(p, ck, o, ends, lim.endTol, len(best) > 0, edges)
 	}
 	return edges
+}
+
+// firstStartFrom returns the index of the first of ins (sorted by start)
+// starting at t or later, as a binary search over all of them would, but
+// galloping out from hint: the outers come in the order their logs list
+// them, nearly by time, so the index moves little from one to the next,
+// and a binary search over all the inners took most of its steps in cache
+// misses.
+func firstStartFrom(ins []timeCand, hint int, t int64) int {
+	n := len(ins)
+	hint = min(hint, n)
+	lo, hi := hint, hint // the index is in [lo, hi]
+	if hint < n && ins[hint].start < t {
+		lo, hi = hint+1, hint+1
+		for step := 1; hi < n && ins[hi].start < t; step *= 2 {
+			lo, hi = hi+1, min(hi+step, n)
+		}
+	} else {
+		for step := 1; lo > 0 && ins[lo-1].start >= t; step *= 2 {
+			lo, hi = max(lo-step, 0), lo-1
+		}
+	}
+	j, _ := slices.BinarySearchFunc(ins[lo:hi], t, func(c timeCand, t int64) int { return cmp.Compare(c.start, t) })
+	return lo + j
 }
 
 // fit reports whether inner candidate in fits inside outer candidate o:
