@@ -20,6 +20,10 @@ func TestSortFloatsMatchesSlicesSort(t *testing.T) {
 		"inf":        func() float64 { return []float64{math.Inf(1), math.Inf(-1), 1, -1, 0}[rng.IntN(5)] },
 		"nan":        func() float64 { return []float64{math.NaN(), 2, -3}[rng.IntN(3)] },
 		"neg zero":   func() float64 { return []float64{math.Copysign(0, -1), 0, 1}[rng.IntN(3)] },
+		// Whole milliseconds, as gateways log them: up to fewMax distinct
+		// values (sortFew), and a few more (sortFew gives up midway).
+		"whole ms":       func() float64 { return float64(rng.IntN(fewMax)) },
+		"whole ms, more": func() float64 { return float64(rng.IntN(fewMax + 50)) },
 	}
 	for name, gen := range gens {
 		for _, n := range []int{0, 1, radixMin - 1, radixMin, 5000, msdMin, 200_000} {
