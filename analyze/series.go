@@ -1,8 +1,10 @@
 package analyze
 
 import (
+	"math"
 	"slices"
 
+	"github.com/ttftrace/ttftrace/analyze/internal/order"
 	"github.com/ttftrace/ttftrace/dataset"
 )
 
@@ -71,11 +73,32 @@ func (pp *percentilePoints) point(c *dataset.Columns, ok []int32, d *metricDef) 
 	if len(buf) == 0 {
 		return p
 	}
-	pp.sorter.sort(buf)
+	pp.order(buf, 0.5, 0.99)
 	p50, _ := Quantile(buf, 0.5)
 	p99, _ := Quantile(buf, 0.99)
 	p.P50, p.P99 = &p50, &p99
 	return p
+}
+
+// order puts in place, in samples, the values Quantile reads for each of
+// qs (ascending), as sorting them would: by selection (order.Select) when
+// they hold no NaN nor −0 (whose place among equals a selection would not
+// keep as slices.Sort does), else by sorting. A window needs two
+// quantiles, not its samples sorted.
+func (pp *percentilePoints) order(samples []float64, qs ...float64) {
+	for _, v := range samples {
+		if v != v || math.Float64bits(v) == 1<<63 {
+			pp.sorter.sort(samples)
+			return
+		}
+	}
+	var ks []int
+	n := len(samples)
+	for _, q := range qs {
+		lo := int(math.Floor(float64(n-1) * q))
+		ks = append(ks, lo, min(lo+1, n-1))
+	}
+	order.Select(samples, ks...)
 }
 
 // errorPoint returns the fraction of the window's requests that failed (of

@@ -3,6 +3,8 @@ package analyze
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -177,5 +179,38 @@ func TestBadInstants(t *testing.T) {
 	// y's second chunk: gap 10 ms over min(2³¹−1, 65536) tokens.
 	if m := metricOf(t, a, "client", "itl", nil); m.Count != maxWeight || !near(m.Max, 10.0/maxWeight) {
 		t.Errorf("itl count %d max %g", m.Count, m.Max)
+	}
+}
+
+// TestPercentilePointsOrder checks that the values order places give
+// Quantile, bit for bit, what sorting the samples gives, for window-sized
+// samples with repeats or distinct, and with NaN or −0 (which it sorts
+// instead).
+func TestPercentilePointsOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, n := range []int{1, 2, 3, 10, 101, 5000, 30_001} {
+		for _, odd := range []float64{0, math.NaN(), math.Copysign(0, -1), 1} {
+			xs := make([]float64, n)
+			for i := range xs {
+				xs[i] = float64(rng.IntN(n/2+1)) / 3
+				if odd == 1 { // distinct values: the one above the median's matters
+					xs[i] = rng.Float64() * 1e3
+				}
+				if i == n/2 && odd != 1 && (odd != 0 || math.IsNaN(odd) || math.Signbit(odd)) {
+					xs[i] = odd
+				}
+			}
+			want := slices.Clone(xs)
+			slices.Sort(want)
+			var pp percentilePoints
+			pp.order(xs, 0.5, 0.99)
+			for _, q := range []float64{0.5, 0.99} {
+				got, _ := Quantile(xs, q)
+				w, _ := Quantile(want, q)
+				if math.Float64bits(got) != math.Float64bits(w) && !(math.IsNaN(got) && math.IsNaN(w)) {
+					t.Fatalf("n=%d, odd %v, q %v: %v, sorting gives %v", n, odd, q, got, w)
+				}
+			}
+		}
 	}
 }
