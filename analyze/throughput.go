@@ -41,12 +41,16 @@ func throughputOf(c *dataset.Columns, src string, rows []int32, slo map[string]f
 	var first, last instant
 	var good int64
 	var r request // one for the loop: meetsSLO takes its address
+	reads := fStart | fEnd | fTokens // what the totals read; the objectives may read any field
+	if len(slo) > 0 {
+		reads = allFields
+	}
 	for _, i := range rows {
 		e := event{c, int(i)}
 		if e.clock() != schema.ClockWall || !c.StartNs.Has(e.i) {
 			continue
 		}
-		r.resolve(e, allFields)
+		r.resolve(e, reads)
 		t.Requests++
 		tokens := float64(r.tokens)
 		t.OutputTokens += tokens
