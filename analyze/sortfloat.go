@@ -60,11 +60,13 @@ func (s *floatSorter) sort(samples []float64) {
 	}
 }
 
-// fewMin is the sample count from which sort first tries sortFew, and
-// fewMax the most distinct values sortFew takes.
+// fewMin is the sample count from which sort first tries sortFew, fewMax
+// the most distinct values sortFew takes, and fewBits the width of its
+// table's index (twice fewMax slots: at most half full).
 const (
-	fewMin = 1 << 15
-	fewMax = 1 << 16
+	fewMin  = 1 << 15
+	fewMax  = 1 << 16
+	fewBits = 17
 )
 
 // sortFew sorts samples that hold at most fewMax distinct values (no NaN
@@ -76,7 +78,7 @@ const (
 // times as it came: a pass over the samples and one over the output, where
 // the radix sort makes seven.
 func (s *floatSorter) sortFew(samples []float64) bool {
-	const slots = 2 * fewMax
+	const slots = 1 << fewBits
 	if s.few == nil {
 		s.few, s.fewCount = make([]uint64, slots), make([]int32, slots)
 	}
@@ -84,7 +86,7 @@ func (s *floatSorter) sortFew(samples []float64) bool {
 	distinct := 0
 	for _, v := range samples {
 		b := math.Float64bits(v) + 1
-		i := int(b * 0x9e3779b97f4a7c15 >> (64 - 17))
+		i := int(b * 0x9e3779b97f4a7c15 >> (64 - fewBits))
 		for s.few[i] != b && s.few[i] != 0 {
 			i = (i + 1) & (slots - 1)
 		}

@@ -41,7 +41,9 @@ func throughputOf(c *dataset.Columns, src string, rows []int32, slo map[string]f
 	var first, last instant
 	var good int64
 	var r request // one for the loop: meetsSLO takes its address
-	reads := fStart | fEnd | fTokens // what the totals read; the objectives may read any field
+	// The totals read start, end and output tokens; the objectives may
+	// read any field.
+	reads := fStart | fEnd | fTokens
 	if len(slo) > 0 {
 		reads = allFields
 	}

@@ -47,8 +47,8 @@ func le64[T ~string | ~[]byte](s T, i int) uint64 {
 // Hex8 packs 8 hex digits, read as one little-endian number x (the first
 // digit its lowest byte), into the number they spell, and reports whether
 // each is a digit or a letter a–f (or A–F, when upper). All eight bytes
-// are checked and converted at once (SWAR): a table lookup per digit took
-// 40 ns per trace id, a seventh of reading a week's columns.
+// are checked and converted at once (SWAR): with a table lookup per digit,
+// packing the 5M week's ids took 0.30 s of CPU, this way 0.22.
 func Hex8(x uint64, upper bool) (uint64, bool) {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	ge := func(n uint64) uint64 { return ((x | hi) - n*lo) & hi } // per byte below 0x80: x ≥ n
