@@ -145,6 +145,16 @@ func (c *ColumnsNullable[T]) add(v T, ok bool) {
 	c.rows++
 }
 
+// addAt appends one row: vals[k], or null when k < 0.
+func (c *ColumnsNullable[T]) addAt(vals []T, k int32) {
+	if k < 0 {
+		var zero T
+		c.add(zero, false)
+	} else {
+		c.add(vals[k], true)
+	}
+}
+
 // ColumnsBools is a nullable boolean column as two bitmaps.
 type ColumnsBools struct {
 	valid, value []uint64

@@ -302,14 +302,20 @@ func (s *columnsSet) decode(rg parquet.RowGroup, leaves []int, opts *ColumnsOpti
 		}
 	}()
 	cc := rg.ColumnChunks()
+	n := int(rg.NumRows())
 	for k, leaf := range leaves {
 		if !columnsCoded(k) && !columnsSkipped(k, opts) && !columnsStreamed(k) {
 			if err := s.chunks[k].read(cc[leaf], nil, k); err != nil {
 				return fmt.Errorf("column %s: %w", columnsNeeded[k][0], err)
 			}
+			if k < colTraceID { // the id columns are indexed by compute
+				if err := s.chunks[k].index(n, k); err != nil {
+					return err
+				}
+			}
 		}
 	}
-	return s.ids.compute(&s.chunks, int(rg.NumRows()), opts)
+	return s.ids.compute(&s.chunks, n, opts)
 }
 
 // columnsLeaves returns the leaf index of each needed column in s, and false

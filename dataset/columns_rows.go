@@ -11,21 +11,15 @@ func (c *Columns) addRowGroup(n int, set *columnsSet, opts *ColumnsOptions) erro
 	chunks := &set.chunks
 	var at [columnsCount][]int32 // per column: each row's first value index, −1 when null
 	for k := range chunks {
-		if columnsSkipped(k, opts) {
+		if columnsSkipped(k, opts) || columnsStreamed(k) {
 			continue
 		}
-		if k >= colTraceID { // indexed by columnsIDs.compute
-			at[k] = chunks[k].at
-			continue
+		if columnsCoded(k) { // the others were indexed by the decoding goroutine
+			if err := chunks[k].index(n, k); err != nil {
+				return err
+			}
 		}
-		if columnsStreamed(k) {
-			continue
-		}
-		var err error
-		if at[k], err = chunks[k].rowIndex(n, k >= colChunkOffsets && k <= colAttrValue); err != nil {
-			return fmt.Errorf("column %s: %w", columnsNeeded[k][0], err)
-		}
-		chunks[k].at = at[k]
+		at[k] = chunks[k].at
 	}
 	for k := colFirstDict8; k < colFirstDict32; k++ {
 		addCodes(c.dict8(k), &chunks[k], at[k])
@@ -104,6 +98,14 @@ func (ch *columnsChunk) rowIndex(n int, list bool) ([]int32, error) {
 	return out, nil
 }
 
+// index sets ch.at to the rowIndex of column k's n rows.
+func (ch *columnsChunk) index(n, k int) (err error) {
+	if ch.at, err = ch.rowIndex(n, k >= colChunkOffsets && k <= colAttrValue); err != nil {
+		return fmt.Errorf("column %s: %w", columnsNeeded[k][0], err)
+	}
+	return nil
+}
+
 // listBounds returns the n+1 bounds of a list column's rows: repetition
 // level 0 starts a row, definition level 1 marks a present element.
 func (ch *columnsChunk) listBounds(n int) ([]int32, error) {
@@ -140,15 +142,35 @@ func addCodes[C uint8 | uint32](d *ColumnsDict[C], ch *columnsChunk, at []int32)
 	}
 }
 
-// addValues appends a nullable column's rows.
+// addValues appends a nullable column's rows: row r's value is vals[at[r]],
+// null where at[r] < 0 (at's other entries count up by one, as rowIndex
+// makes them). Whole words of 64 rows are appended at once: a word whose
+// rows are all present copies its values in one go.
 func addValues[T any](col *ColumnsNullable[T], vals []T, at []int32) {
-	var zero T
-	for _, k := range at {
-		if k < 0 {
-			col.add(zero, false)
+	r := 0
+	for ; r < len(at) && col.rows&63 != 0; r++ {
+		col.addAt(vals, at[r])
+	}
+	for ; r+64 <= len(at); r += 64 {
+		word := at[r : r+64]
+		col.rank = append(col.rank, len(col.Values))
+		if word[0] >= 0 && word[63]-word[0] == 63 {
+			col.present = append(col.present, ^uint64(0))
+			col.Values = append(col.Values, vals[word[0]:word[63]+1]...)
 		} else {
-			col.add(vals[k], true)
+			var bits uint64
+			for j, k := range word {
+				if k >= 0 {
+					bits |= 1 << j
+					col.Values = append(col.Values, vals[k])
+				}
+			}
+			col.present = append(col.present, bits)
 		}
+		col.rows += 64
+	}
+	for ; r < len(at); r++ {
+		col.addAt(vals, at[r])
 	}
 }
 
