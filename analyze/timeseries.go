@@ -223,7 +223,10 @@ func meetsSLO(r *request, slo map[string]float64, defs []metricDef) bool {
 // chunk's arrival (ChunkTokens each, else the output tokens spread evenly
 // over the chunks, else one per chunk), or all at end without chunk times.
 func placeTokens(ws []windowAcc, g grid, r *request) {
-	off, chunkTokens := r.e.chunkOffsets(), r.e.chunkTokensList()
+	var off dataset.ChunkOffsets
+	if r.e.c.ChunkOffsetsNs.Has(r.e.i) { // most proxy and server rows have none
+		off = r.e.chunkOffsets()
+	}
 	n := off.Len()
 	if n == 0 {
 		if i, ok := g.index(r.end.ns); r.end.ok && ok {
@@ -231,6 +234,7 @@ func placeTokens(ws []windowAcc, g grid, r *request) {
 		}
 		return
 	}
+	chunkTokens := r.e.chunkTokensList()
 	even := 1.0
 	if out, ok := r.e.outputTokens(); ok && len(chunkTokens) != n {
 		even = float64(max(out, 0)) / float64(n)
