@@ -34,6 +34,9 @@
 #   - DuckDB (npm @duckdb/node-api, 2 threads) running the views of
 #     `ttftrace sql --dialect duckdb` up to metric_summary: per-source
 #     figures only, no reconciliation.
+# Then compares the two: every per-source metric analyze reports against
+# metric_summary's row (bench/compare_week.mjs: counts exactly, statistics
+# within 1e-9 relative), and stops with an error when any differs.
 # CLIENT=N adds a client benchmark of N requests (~250 chunks each:
 # ttftrace-gen's client logs only) and prints analyze's bytes per chunk.
 # Prints wall, CPU, peak RSS and bytes per request; nothing asserts a time.
@@ -121,9 +124,10 @@ for N in "${SIZES[@]}"; do
   /usr/bin/time -v -o "$WORK/a" bench/bin/ttftrace analyze -q "$DATA/dataset" -o "$WORK/analysis.json"
   row "ttftrace analyze" "$N" "$WORK/a"
   bench/bin/ttftrace sql --dialect duckdb --dataset "$DATA/dataset" -o "$WORK/views.sql"
-  /usr/bin/time -v -o "$WORK/d" node bench/views.mjs "$WORK/views.sql" >"$WORK/duckdb.out"
+  /usr/bin/time -v -o "$WORK/d" node bench/views.mjs "$WORK/views.sql" "$WORK/duckdb.json" >"$WORK/duckdb.out"
   row "duckdb metric_summary" "$N" "$WORK/d"
   awk -v a="$(secs "$WORK/a")" -v d="$(secs "$WORK/d")" 'BEGIN { printf "%-22s %.2f× (DuckDB wall ÷ analyze wall)\n", "speed ratio", d/a }'
+  node bench/compare_week.mjs "$WORK/analysis.json" "$WORK/duckdb.json"
 done
 if [ -n "${CLIENT:-}" ]; then
   DATA=$ROOT/client$CLIENT
