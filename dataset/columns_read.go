@@ -250,7 +250,7 @@ func (c *Columns) readStep(j *rowGroupJob, sets []columnsSet, opts *ColumnsOptio
 	}
 	<-j.ready
 	if j.err != nil {
-		return fmt.Errorf("%s: %w", j.path, j.err)
+		return fmt.Errorf("%s: row group %d: %w", j.path, j.index, j.err)
 	}
 	set := &sets[j.set]
 	return recovered(j.path, func() error {
