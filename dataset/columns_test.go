@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
@@ -272,4 +273,36 @@ func TestColumnsIDOf(t *testing.T) {
 	if !reflect.DeepEqual(ColumnsIDOf("req_0000001"), ColumnsIDOf(string([]byte("req_0000001")))) {
 		t.Error("not deterministic")
 	}
+}
+
+// FuzzReadColumns reads damaged Parquet files of the dataset's schema, of
+// several row groups with every column null, empty and set: ReadColumns
+// must return columns or an error naming the file, never panic.
+func FuzzReadColumns(f *testing.F) {
+	dir := f.TempDir()
+	path := filepath.Join(dir, "valid.parquet")
+	version := parquet.KeyValueMetadata(schema.MetadataVersionKey, fmt.Sprint(schema.Version))
+	if err := parquet.WriteFile(path, columnsTestEvents(300), version, parquet.MaxRowsPerRowGroup(100)); err != nil {
+		f.Fatal(err)
+	}
+	valid, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(uint16(100), byte(1), uint16(0), byte(0))
+	f.Add(uint16(2000), byte(0x41), uint16(5000), byte(0x80))
+	opts := ColumnsOptions{IDKey: func(id string) (ColumnsID, bool) { return ColumnsIDOf(id), id != "" },
+		TextSources: []string{"client"}, Attrs: []string{"app"}}
+	f.Fuzz(func(t *testing.T, at1 uint16, b1 byte, at2 uint16, b2 byte) {
+		data := bytes.Clone(valid)
+		data[int(at1)%len(data)] ^= b1
+		data[int(at2)%len(data)] ^= b2
+		damaged := filepath.Join(t.TempDir(), "f.parquet")
+		if err := os.WriteFile(damaged, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadColumns([]string{damaged}, opts); err != nil && !strings.Contains(err.Error(), damaged) {
+			t.Errorf("error %v does not name the file", err)
+		}
+	})
 }
