@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/ttftrace/ttftrace/analyze/internal/parallel"
 	"github.com/ttftrace/ttftrace/dataset"
 	"github.com/ttftrace/ttftrace/schema"
 )
@@ -43,7 +44,7 @@ func TestIDCandidates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := newReconciler(c, nil)
+	r := newReconciler(c, nil, parallel.Split{})
 	// carriers lists, per key, the observations of s carrying it.
 	carriers := func(s *obsSource, keysOf idKeys) map[dataset.ColumnsID][]int32 {
 		m := map[dataset.ColumnsID][]int32{}

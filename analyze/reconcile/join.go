@@ -89,15 +89,16 @@ type joinPair struct {
 	innerElsewhere func(int32) bool
 }
 
-func newPair(outer, inner *obsSource, firstOrdered bool) *joinPair {
+func newPair(outer, inner *obsSource, firstOrdered bool, par parallel.Split) *joinPair {
 	p := &joinPair{outer: outer, inner: inner, firstOrdered: firstOrdered,
 		outerTo: make([]int32, len(outer.obs)), innerTo: make([]int32, len(inner.obs)),
 		method: make([]uint8, len(outer.obs)), ambiguous: make([]bool, len(outer.obs))}
-	for i := range p.outerTo {
-		p.outerTo[i] = -1
-	}
-	for i := range p.innerTo {
-		p.innerTo[i] = -1
+	for _, to := range [][]int32{p.outerTo, p.innerTo} {
+		par.ForParts(len(to), observePart, func(_, from, end int) {
+			for i := from; i < end; i++ {
+				to[i] = -1
+			}
+		})
 	}
 	always := func(int32) bool { return true }
 	p.outerOK, p.innerOK = always, always
@@ -159,33 +160,47 @@ type reconciler struct {
 	refOrder []int32
 }
 
-func newReconciler(c *dataset.Columns, inputs []schema.InputStats) *reconciler {
-	r := &reconciler{cols: c, perRun: inputPerRun(c, inputs)}
+func newReconciler(c *dataset.Columns, inputs []schema.InputStats, par parallel.Split) *reconciler {
+	r := &reconciler{cols: c, perRun: inputPerRun(c, inputs), par: par}
 	names := [3]string{schema.SourceClient, schema.SourceProxy, schema.SourceServer}
-	var byCode [256]int
-	for _, code := range c.Source.Codes {
-		byCode[code]++
-	}
-	var counts [3]int
 	sourceOf := make([]int8, len(c.Source.Values)) // source code → index into r.sources, or −1
 	for code, v := range c.Source.Values {
 		sourceOf[code] = int8(slices.Index(names[:], v))
-		if k := sourceOf[code]; k >= 0 {
-			counts[k] += byCode[code]
-		}
 	}
 	errs := inputErrors(c, inputs)
+	parts := r.observe(sourceOf)
 	for k := range r.sources {
-		r.sources[k] = &obsSource{name: names[k], obs: make([]obsRef, 0, counts[k]), cols: c, errs: errs}
+		r.sources[k] = &obsSource{name: names[k], cols: c, errs: errs}
+		n := int64(0)
+		for j := range parts {
+			pt := &parts[j]
+			r.sources[k].events += pt.events[k]
+			r.sources[k].unjoinable += pt.unjoinable[k]
+			pt.at[k], n = n, n+pt.obs[k] // where the part's observations start
+		}
+		r.sources[k].obs = make([]obsRef, n)
 	}
+	// The hosts in the order their first observation comes.
 	hostID := make([]int32, len(c.Host.Values)) // host code → index into r.hosts + 1, or 0
-	for i, code := range c.Source.Codes {
-		if k := sourceOf[code]; k >= 0 {
-			r.addEvent(int32(i), r.sources[k], hostID)
+	for _, pt := range parts {
+		for _, hc := range pt.hosts {
+			if hostID[hc] == 0 {
+				r.hosts = append(r.hosts, c.Host.Values[hc])
+				hostID[hc] = int32(len(r.hosts))
+			}
 		}
 	}
+	r.par.ForParts(len(c.Source.Codes), observePart, func(k, from, to int) {
+		at := parts[k].at
+		for i := from; i < to; i++ {
+			if src := sourceOf[c.Source.Codes[i]]; src >= 0 && c.Clock.At(i) == schema.ClockWall {
+				r.sources[src].obs[at[src]] = obsRef{event: int32(i), host: hostID[c.Host.Codes[i]] - 1}
+				at[src]++
+			}
+		}
+	})
 	cl, p, s := r.sources[0], r.sources[1], r.sources[2]
-	r.cp, r.ps, r.cs = newPair(cl, p, true), newPair(p, s, false), newPair(cl, s, true)
+	r.cp, r.ps, r.cs = newPair(cl, p, true, par), newPair(p, s, false, par), newPair(cl, s, true, par)
 	r.ps.outerOK = func(o int32) bool { return !r.hasDirectServer(r.cp.innerTo[o]) }
 	r.cs.outerOK = func(o int32) bool { pr := r.cp.outerTo[o]; return pr < 0 || r.ps.outerTo[pr] < 0 }
 	r.cs.innerOK = func(i int32) bool { return r.ps.innerTo[i] < 0 }
@@ -208,21 +223,47 @@ func newReconciler(c *dataset.Columns, inputs []schema.InputStats) *reconciler {
 // to a server directly.
 func (r *reconciler) hasDirectServer(c int32) bool { return c >= 0 && r.cs.outerTo[c] >= 0 }
 
-// addEvent files event i under source s, indexing its ids. hostID maps a
-// host code to its index in r.hosts plus one (0: not seen yet).
-func (r *reconciler) addEvent(i int32, s *obsSource, hostID []int32) {
+// observePart is how many rows one part of observe (and of the filling of
+// the sources' observations after it) takes.
+const observePart = 1 << 18
+
+// observedPart are one part's counts of observe: per source (in
+// r.sources' order), its events, those on clocks that do not join, and its
+// observations (the others), where they start among the source's (set
+// once every part is counted); and the host codes of its observations, in
+// the order each first comes.
+type observedPart struct {
+	events, unjoinable, obs, at [3]int64
+	hosts                       []uint32
+}
+
+// observe counts the rows of c, a part at a time in parallel, by source.
+func (r *reconciler) observe(sourceOf []int8) []observedPart {
 	c := r.cols
-	s.events++
-	if c.Clock.At(int(i)) != schema.ClockWall {
-		s.unjoinable++
-		return
-	}
-	hc := c.Host.Codes[i]
-	if hostID[hc] == 0 {
-		r.hosts = append(r.hosts, c.Host.Values[hc])
-		hostID[hc] = int32(len(r.hosts))
-	}
-	s.obs = append(s.obs, obsRef{event: i, host: hostID[hc] - 1})
+	parts := make([]observedPart, r.par.PartCount(len(c.Source.Codes), observePart))
+	r.par.ForParts(len(c.Source.Codes), observePart, func(k, from, to int) {
+		pt := &parts[k]
+		seen, last := map[uint32]bool{}, ^uint32(0) // rows come a file, so a host, at a time
+		for i := from; i < to; i++ {
+			src := sourceOf[c.Source.Codes[i]]
+			if src < 0 {
+				continue
+			}
+			pt.events[src]++
+			if c.Clock.At(i) != schema.ClockWall {
+				pt.unjoinable[src]++
+				continue
+			}
+			pt.obs[src]++
+			if hc := c.Host.Codes[i]; hc != last {
+				if last = hc; !seen[hc] {
+					seen[hc] = true
+					pt.hosts = append(pt.hosts, hc)
+				}
+			}
+		}
+	})
+	return parts
 }
 
 // loggedInstant returns the instant of column col at row (ns), and has

@@ -1,10 +1,15 @@
 package reconcile
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
+	"github.com/ttftrace/ttftrace/analyze/internal/parallel"
 	"github.com/ttftrace/ttftrace/dataset"
+	"github.com/ttftrace/ttftrace/schema"
 )
 
 // TestSameOnAnyParallelism reconciles the logs of a simulated fleet (id,
@@ -46,7 +51,7 @@ func TestClockEstimatesIncremental(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := newReconciler(c, f.Inputs)
+	r := newReconciler(c, f.Inputs, parallel.Split{})
 	r.joinAllIDs()
 	var joined []int
 	check := func(ck *clocks, step string) {
@@ -116,5 +121,60 @@ func TestRequestsNotKept(t *testing.T) {
 	got.Requests, kept.Requests = nil, nil
 	if !reflect.DeepEqual(got, kept) {
 		t.Errorf("the result without KeepRequests differs from the one with them")
+	}
+}
+
+// TestObservations files rows of three sources and one other, on wall and
+// steady clocks, from hosts whose first observations fall in different
+// parts, as the loop one row at a time did: every source's events,
+// unjoinable events and observations (rows and hosts), and the hosts in the
+// order their first observation comes, are the same in parts of any size.
+func TestObservations(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	sources := []string{schema.SourceClient, schema.SourceProxy, schema.SourceServer, "other"}
+	var events []schema.Event
+	for i := range 5000 {
+		host := fmt.Sprintf("h%d", rng.IntN(40)*(1+i/1000)) // new hosts keep coming
+		e := schema.Event{Source: sources[rng.IntN(4)], Host: host, Clock: schema.ClockWall}
+		if rng.IntN(5) == 0 {
+			e.Clock = schema.ClockSteady
+		}
+		events = append(events, e)
+	}
+	c, err := dataset.ColumnsOf(events, ColumnsOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The row-by-row definition.
+	var hosts []string
+	hostIndex := map[string]int32{}
+	var want [3]obsSource
+	for i, e := range events {
+		k := slices.Index(sources[:3], e.Source)
+		if k < 0 {
+			continue
+		}
+		want[k].events++
+		if e.Clock != schema.ClockWall {
+			want[k].unjoinable++
+			continue
+		}
+		if _, ok := hostIndex[e.Host]; !ok {
+			hostIndex[e.Host] = int32(len(hosts))
+			hosts = append(hosts, e.Host)
+		}
+		want[k].obs = append(want[k].obs, obsRef{event: int32(i), host: hostIndex[e.Host]})
+	}
+	for _, part := range []int{0, 1, 7, 64, 1000} {
+		r := newReconciler(c, nil, parallel.Split{Workers: 3, Part: part})
+		if !slices.Equal(r.hosts, hosts) {
+			t.Errorf("parts of %d: hosts %v, want %v", part, r.hosts, hosts)
+		}
+		for k, s := range r.sources {
+			if s.events != want[k].events || s.unjoinable != want[k].unjoinable || !slices.Equal(s.obs, want[k].obs) {
+				t.Errorf("parts of %d: %s: %d events, %d unjoinable, %d observations; want %d, %d, %d", part, s.name,
+					s.events, s.unjoinable, len(s.obs), want[k].events, want[k].unjoinable, len(want[k].obs))
+			}
+		}
 	}
 }

@@ -197,8 +197,7 @@ type Options struct {
 //
 // It drops c's id columns (TraceID, IDKeys) once the id joins are done.
 func Columns(c *dataset.Columns, inputs []schema.InputStats, opts Options) *Result {
-	r := newReconciler(c, inputs)
-	r.par = parallel.Split{Workers: opts.Workers, Part: opts.PartSize}
+	r := newReconciler(c, inputs, parallel.Split{Workers: opts.Workers, Part: opts.PartSize})
 	r.joinAllIDs()
 	if opts.IDsJoined != nil {
 		opts.IDsJoined()
