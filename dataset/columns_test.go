@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
@@ -294,13 +293,7 @@ func FuzzReadColumns(f *testing.F) {
 	opts := ColumnsOptions{IDKey: func(id string) (ColumnsID, bool) { return ColumnsIDOf(id), id != "" },
 		TextSources: []string{"client"}, Attrs: []string{"app"}}
 	f.Fuzz(func(t *testing.T, at1 uint16, b1 byte, at2 uint16, b2 byte) {
-		data := bytes.Clone(valid)
-		data[int(at1)%len(data)] ^= b1
-		data[int(at2)%len(data)] ^= b2
-		damaged := filepath.Join(t.TempDir(), "f.parquet")
-		if err := os.WriteFile(damaged, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		damaged := damagedFile(t, valid, at1, b1, at2, b2)
 		if _, err := ReadColumns([]string{damaged}, opts); err != nil && !strings.Contains(err.Error(), damaged) {
 			t.Errorf("error %v does not name the file", err)
 		}

@@ -240,16 +240,23 @@ func FuzzReadFile(f *testing.F) {
 	f.Add(uint16(100), byte(1), uint16(0), byte(0))
 	f.Add(uint16(291), byte(0x41), uint16(8439), byte(0x41))
 	f.Fuzz(func(t *testing.T, at1 uint16, b1 byte, at2 uint16, b2 byte) {
-		// Damage up to two bytes of a valid file: free-form bytes mostly
-		// exercise parquet-go's footer parsing, which can allocate what a
-		// damaged length claims.
-		data := bytes.Clone(valid)
-		data[int(at1)%len(data)] ^= b1
-		data[int(at2)%len(data)] ^= b2
-		path := filepath.Join(t.TempDir(), "f.parquet")
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		readFile(path, nil) // an error is fine; a panic fails
+		readFile(damagedFile(t, valid, at1, b1, at2, b2), nil) // an error is fine; a panic fails
 	})
+}
+
+// damagedFile writes valid with up to two bytes changed (xor b1 at at1 and
+// b2 at at2, modulo its length) to a file of its own and returns its path.
+// A fuzz test damages a valid file so: free-form bytes mostly exercise
+// parquet-go's footer parsing, which can allocate what a damaged length
+// claims.
+func damagedFile(t *testing.T, valid []byte, at1 uint16, b1 byte, at2 uint16, b2 byte) string {
+	t.Helper()
+	data := bytes.Clone(valid)
+	data[int(at1)%len(data)] ^= b1
+	data[int(at2)%len(data)] ^= b2
+	path := filepath.Join(t.TempDir(), "f.parquet")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
