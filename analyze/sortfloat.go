@@ -44,7 +44,7 @@ func (s *floatSorter) sort(samples []float64) {
 			return
 		}
 	}
-	if len(samples) >= fewMin && s.sortFew(samples) {
+	if len(samples) >= fewMin && len(samples) <= math.MaxInt32 && s.sortFew(samples) { // its counts are int32
 		return
 	}
 	// The keys overwrite the samples in place (same size).
