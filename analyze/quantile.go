@@ -27,13 +27,22 @@ func Quantile(sorted []float64, q float64) (float64, bool) {
 		return 0, false
 	}
 	q = min(max(q, 0), 1)
-	h := float64(n-1) * q
-	lo := int(math.Floor(h))
-	if lo >= n-1 {
-		return sorted[n-1], true
+	lo, hi := quantileRanks(n, q)
+	if lo == hi {
+		return sorted[lo], true
 	}
-	frac := h - float64(lo)
-	return sorted[lo] + frac*(sorted[lo+1]-sorted[lo]), true
+	frac := float64(n-1)*q - float64(lo)
+	return sorted[lo] + frac*(sorted[hi]-sorted[lo]), true
+}
+
+// quantileRanks returns the two positions of n sorted samples Quantile
+// reads for q in [0, 1] (equal at the top).
+func quantileRanks(n int, q float64) (lo, hi int) {
+	lo = int(math.Floor(float64(n-1) * q))
+	if lo >= n-1 {
+		return n - 1, n - 1
+	}
+	return lo, lo + 1
 }
 
 // QuantileCIRanks returns the 0-based ranks [low, high] of the order

@@ -93,10 +93,9 @@ func (pp *percentilePoints) order(samples []float64, qs ...float64) {
 		}
 	}
 	var ks []int
-	n := len(samples)
 	for _, q := range qs {
-		lo := int(math.Floor(float64(n-1) * q))
-		ks = append(ks, lo, min(lo+1, n-1))
+		lo, hi := quantileRanks(len(samples), q)
+		ks = append(ks, lo, hi)
 	}
 	order.Select(samples, ks...)
 }

@@ -30,10 +30,17 @@ func PackHex32[T ~string | ~[]byte](s T) (ColumnsID, bool) {
 	if len(s) != 32 {
 		return ColumnsID{}, false
 	}
-	a, okA := Hex8(le64(s, 0), false)
-	b, okB := Hex8(le64(s, 8), false)
-	c, okC := Hex8(le64(s, 16), false)
-	d, okD := Hex8(le64(s, 24), false)
+	return PackHexWords([4]uint64{le64(s, 0), le64(s, 8), le64(s, 16), le64(s, 24)}, false)
+}
+
+// PackHexWords packs 32 hex digits, given as four little-endian words of
+// eight (as Hex8 reads them), into the ColumnsID they spell, and reports
+// whether each is a digit or a letter a–f (or A–F, when upper).
+func PackHexWords(x [4]uint64, upper bool) (ColumnsID, bool) {
+	a, okA := Hex8(x[0], upper)
+	b, okB := Hex8(x[1], upper)
+	c, okC := Hex8(x[2], upper)
+	d, okD := Hex8(x[3], upper)
 	return ColumnsID{a<<32 | b, c<<32 | d}, okA && okB && okC && okD
 }
 

@@ -96,10 +96,7 @@ func (r *reconciler) partitionKeys(x *idSideKeys, s *obsSource, keysOf idKeys, p
 		x.parts = append(x.parts, make([]idPartKeys, parts-len(x.parts))...)
 	}
 	x.parts = x.parts[:parts]
-	size := idPartsPart
-	if r.par.Part > 0 {
-		size = r.par.Part
-	}
+	size := r.par.PartSize(idPartsPart)
 	scratch := make([]idGather, r.par.WorkerCount(parts))
 	r.par.ForEach(parts, func(w, k int) {
 		g, buf := &scratch[w], []dataset.ColumnsID(nil)
@@ -190,10 +187,7 @@ func carry(f *int32, obs int32) {
 // order); the partitions are matched in parallel.
 func (r *reconciler) matchKeys(p *joinPair, keysOf idKeys, outs, ins *idSideKeys) [][][2]int32 {
 	n := len(p.outer.obs) + len(p.inner.obs)
-	size := idPartSize
-	if r.par.Part > 0 { // tests: many partitions of a few keys
-		size = r.par.Part
-	}
+	size := r.par.PartSize(idPartSize) // tests set Part: many partitions of a few keys
 	partBits := 0
 	for n>>partBits > size && partBits < 16 {
 		partBits++

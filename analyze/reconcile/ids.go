@@ -29,26 +29,17 @@ func idKey(id string) (dataset.ColumnsID, bool) {
 // packHexID packs a UUID (8-4-4-4-12 hex digits) or 32 hex digits, in any
 // case, into the ColumnsID of their lowercase digits (as dataset.PackHex32
 // packs them), folding the case as it packs, eight digits at a time
-// (dataset.Hex8): every id of a production week passes here while the
-// dataset is read.
+// (dataset.PackHexWords): every id of a production week passes here while
+// the dataset is read.
 func packHexID(s string) (dataset.ColumnsID, bool) {
-	var x [4]uint64 // the digits, eight to a word, as Hex8 reads them
 	switch {
 	case len(s) == 32:
-		x = [4]uint64{load(s[:8]), load(s[8:16]), load(s[16:24]), load(s[24:])}
+		return dataset.PackHexWords([4]uint64{load(s[:8]), load(s[8:16]), load(s[16:24]), load(s[24:])}, true)
 	case len(s) == 36 && s[8] == '-' && s[13] == '-' && s[18] == '-' && s[23] == '-':
-		x = [4]uint64{load(s[:8]), load(s[9:13]) | load(s[14:18])<<32, load(s[19:23]) | load(s[24:28])<<32, load(s[28:])}
-	default:
-		return dataset.ColumnsID{}, false
+		return dataset.PackHexWords([4]uint64{load(s[:8]), load(s[9:13]) | load(s[14:18])<<32,
+			load(s[19:23]) | load(s[24:28])<<32, load(s[28:])}, true)
 	}
-	var w [4]uint64
-	ok := true
-	for k := range x {
-		var good bool
-		w[k], good = dataset.Hex8(x[k], true)
-		ok = ok && good
-	}
-	return dataset.ColumnsID{w[0]<<32 | w[1], w[2]<<32 | w[3]}, ok
+	return dataset.ColumnsID{}, false
 }
 
 // load returns the bytes of s (at most 8) as a little-endian number.

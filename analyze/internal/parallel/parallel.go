@@ -57,10 +57,16 @@ type Split struct{ Workers, Part int }
 // it depends on n and the sizes only, never on the workers, so that results
 // merged by part are the same on any machine.
 func (pl Split) PartCount(n, size int) int {
-	if pl.Part > 0 {
-		size = pl.Part
-	}
+	size = pl.PartSize(size)
 	return (n + size - 1) / size
+}
+
+// PartSize is the size of ForParts' parts given size: Part when set.
+func (pl Split) PartSize(size int) int {
+	if pl.Part > 0 {
+		return pl.Part
+	}
+	return size
 }
 
 // ForParts calls fn(k, from, to) for every part k of [0, n) (indices from
@@ -68,10 +74,7 @@ func (pl Split) PartCount(n, size int) int {
 // size but the last), on up to pl.Workers goroutines, and returns once all
 // are done. fn must write only part k's results.
 func (pl Split) ForParts(n, size int, fn func(k, from, to int)) {
-	parts := pl.PartCount(n, size)
-	if pl.Part > 0 {
-		size = pl.Part
-	}
+	parts, size := pl.PartCount(n, size), pl.PartSize(size)
 	tasks := make([]func(), parts)
 	for k := range tasks {
 		tasks[k] = func() { fn(k, k*size, min(n, (k+1)*size)) }
